@@ -1,0 +1,83 @@
+use crate::games::{parse_kind, with_game, CliGame};
+use anyhow::Context;
+use eloworld_games::GameKind;
+use eloworld_players::Worker;
+use eloworld_tournament::{pgn::game_to_pgn, play_game, GameRow, DEFAULT_MAX_PLIES};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+/// Play one game between two players and print it.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// White's (first player's) spec.
+    #[arg(long)]
+    white: String,
+    /// Black's (second player's) spec.
+    #[arg(long)]
+    black: String,
+    /// The game.
+    #[arg(long, default_value = "chess", value_parser = parse_kind)]
+    game: GameKind,
+    /// The game's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from this position (FEN for chess).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    max_plies: u32,
+    /// Chess draw rules: automatic (fivefold, 75 moves) or claimed (threefold, fifty moves).
+    #[arg(long, default_value = "automatic")]
+    draw_rules: String,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    with_game!(args.game, G => play::<G>(&args))
+}
+
+fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
+    let rules = G::rules(&args.draw_rules)?;
+    let reg = G::builtin_players();
+    let mut worker = Worker::new(0);
+    let white_spec: eloworld_players::PlayerSpec = args.white.parse()?;
+    let black_spec: eloworld_players::PlayerSpec = args.black.parse()?;
+    let mut white = reg.resolve(&white_spec)?.create(&mut worker).context("starting white")?;
+    let mut black = reg.resolve(&black_spec)?.create(&mut worker).context("starting black")?;
+    let start = match &args.fen {
+        Some(f) => G::from_position(f, rules)?,
+        None => G::new(rules),
+    };
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    let stop = AtomicBool::new(false);
+    let played = play_game(&mut game, &mut *white, &mut *black, args.seed, args.max_plies, &stop, &mut moves)
+        .context("game stopped")?;
+    let codes: Vec<String> = moves.iter().map(|&m| start.move_code(m)).collect();
+    if G::KIND == GameKind::Chess {
+        let row = GameRow {
+            job_id: 0,
+            tournament: "eloworld play".to_owned(),
+            game: "chess".to_owned(),
+            white: white_spec.to_string(),
+            black: black_spec.to_string(),
+            round: 0,
+            result: played.outcome.result,
+            termination: played.outcome.termination,
+            plies: played.plies,
+            moves: codes.join(" "),
+            opening: args.fen.as_ref().map(|_| start.position_text()),
+            seed: args.seed,
+            wall_ms: 0.0,
+            detail: played.detail.clone(),
+            date: "????.??.??".to_owned(),
+        };
+        print!("{}", game_to_pgn(&row, "local").map_err(anyhow::Error::msg)?);
+    } else {
+        println!("{} (first, x) vs {} (second, o), seed {}", white_spec, black_spec, args.seed);
+        println!("moves: {}", codes.join(" "));
+        print!("{}", game.board_text());
+        println!("result: {} ({})", played.outcome.result, played.outcome.termination);
+    }
+    Ok(ExitCode::SUCCESS)
+}

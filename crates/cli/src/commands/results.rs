@@ -1,0 +1,42 @@
+use crate::standings::Standings;
+use eloworld_tournament::open_store;
+use std::process::ExitCode;
+
+/// Show stored results.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The database.
+    #[arg(long)]
+    db: String,
+    /// Only this tournament (default: every tournament in the database).
+    #[arg(long)]
+    tournament: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let store = open_store(&args.db, false)?;
+    let tournaments = store.tournaments()?;
+    let order: Vec<String> = tournaments
+        .iter()
+        .filter(|t| args.tournament.as_deref().is_none_or(|n| n == t.name))
+        .flat_map(|t| t.players.clone())
+        .collect();
+    for t in &tournaments {
+        if args.tournament.as_deref().is_none_or(|n| n == t.name) {
+            println!("tournament {} ({}): {} of {} games stored", t.name, t.game, t.done, t.total);
+        }
+    }
+    let rows = store.results(args.tournament.as_deref())?;
+    let standings = Standings::from_rows(&order, &rows);
+    println!();
+    print!("{}", standings.pair_table());
+    println!();
+    print!("{}", standings.table());
+    let (w, d, l) = crate::standings::colour_split(&rows);
+    let n = (w + d + l).max(1) as f64;
+    println!(
+        "\nfirst side (White): {w} wins, {d} draws, {l} losses ({:.1}% score)",
+        100.0 * (w as f64 + 0.5 * d as f64) / n
+    );
+    Ok(ExitCode::SUCCESS)
+}

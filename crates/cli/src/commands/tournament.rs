@@ -1,0 +1,151 @@
+use crate::display::{self, Mode};
+use crate::games::{with_game, CliGame};
+use crate::standings::Standings;
+use anyhow::Context;
+use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Run (or resume) a tournament. Settings come from FILE, and flags override them.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A tournament file (TOML): name, game, players, games_per_pair, seed, threads,
+    /// openings, max_plies, draw_rules, db.
+    file: Option<PathBuf>,
+    /// The tournament's name (default: the file's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// The game: chess or squava.
+    #[arg(long)]
+    game: Option<String>,
+    /// Player specs, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    players: Option<Vec<String>>,
+    /// Games per ordered pair.
+    #[arg(long)]
+    games_per_pair: Option<u32>,
+    /// The tournament seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// An openings file: EPD lines or PGN games.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Use at most this many openings.
+    #[arg(long)]
+    openings_limit: Option<usize>,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Chess draw rules: automatic (Elo World) or claimed (cutechess-style).
+    #[arg(long)]
+    draw_rules: Option<String>,
+    /// The database (default: NAME.sqlite).
+    #[arg(long)]
+    db: Option<String>,
+    /// Show no progress.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
+    let mut c = match &args.file {
+        Some(path) => TournamentConfig::from_file(path)?,
+        None => {
+            let name = args.name.clone().context("give a tournament FILE, or --name and --players")?;
+            TournamentConfig::new(&name, eloworld_games::GameKind::Chess, Vec::new())
+        }
+    };
+    if let Some(v) = &args.name {
+        c.name.clone_from(v);
+    }
+    if let Some(v) = &args.game {
+        c.game.clone_from(v);
+    }
+    if let Some(v) = &args.players {
+        c.players.clone_from(v);
+    }
+    if let Some(v) = args.games_per_pair {
+        c.games_per_pair = v;
+    }
+    if let Some(v) = args.seed {
+        c.seed = v;
+    }
+    if let Some(v) = args.threads {
+        c.threads = Some(v);
+    }
+    if let Some(v) = &args.openings {
+        c.openings = Some(v.clone());
+    }
+    if let Some(v) = args.openings_limit {
+        c.openings_limit = Some(v);
+    }
+    if let Some(v) = args.max_plies {
+        c.max_plies = v;
+    }
+    if let Some(v) = &args.draw_rules {
+        c.draw_rules.clone_from(v);
+    }
+    if let Some(v) = &args.db {
+        c.db = Some(v.clone());
+    }
+    Ok(c)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let config = config_from(&args)?;
+    let plan = Plan::new(&config)?;
+    with_game!(plan.game, G => run_plan::<G>(&plan, Mode::detect(args.quiet)))
+}
+
+fn run_plan<G: CliGame>(plan: &Plan, mode: Mode) -> anyhow::Result<ExitCode> {
+    let rules = G::rules(&plan.config.draw_rules)?;
+    let registry = G::builtin_players();
+    // Check every player before touching the database.
+    for p in &plan.players {
+        registry.resolve_str(p)?;
+    }
+    let db = plan.config.db_path();
+    let mut store = open_store(&db, true)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let mut opts = RunOptions { stop: Arc::clone(&stop), events: Some(tx), ..RunOptions::default() };
+    if let Some(t) = plan.config.threads {
+        opts.threads = t.max(1);
+    }
+    let players = plan.players.clone();
+    let shower = std::thread::spawn(move || display::show(rx, players, mode));
+    let summary = eloworld_tournament::run::<G>(plan, &registry, rules, &mut *store, &opts);
+    drop(opts);
+    let _ = shower.join();
+    let summary = summary.with_context(|| format!("tournament {:?} in {db}", plan.config.name))?;
+    let rows = store.results(Some(&plan.config.name))?;
+    let standings = Standings::from_rows(&plan.players, &rows);
+    print!("{}", standings.table());
+    let secs = summary.elapsed.as_secs_f64();
+    println!(
+        "{} of {} games stored in {db} ({} this run, {:.1} s, {:.1} games/s)",
+        summary.done_before + summary.stored,
+        summary.planned,
+        summary.stored,
+        secs,
+        summary.stored as f64 / secs.max(1e-9)
+    );
+    if summary.interrupted {
+        eprintln!("interrupted: run the same command again to play the {} games left", summary.planned - summary.done_before - summary.stored);
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}

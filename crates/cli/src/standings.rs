@@ -1,0 +1,128 @@
+//! Score tables from stored results: W/D/L per player and per ordered pair.
+
+use eloworld_games::{GameResult, Side};
+use eloworld_tournament::ResultRow;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// One player's games, wins, draws and losses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Line {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Returns the score in percent (wins + draws/2 over games).
+    pub fn score_pct(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.0;
+        }
+        100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
+    }
+
+    pub fn add(&mut self, score: f64) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+}
+
+/// Tallies per player (in the given order, then any others seen) and per ordered pair.
+pub struct Standings {
+    pub players: Vec<String>,
+    pub totals: BTreeMap<String, Line>,
+    pub pairs: BTreeMap<(String, String), Line>,
+}
+
+impl Standings {
+    pub fn new(order: &[String]) -> Standings {
+        Standings { players: order.to_vec(), totals: BTreeMap::new(), pairs: BTreeMap::new() }
+    }
+
+    pub fn add(&mut self, white: &str, black: &str, result: GameResult) {
+        for p in [white, black] {
+            if !self.players.iter().any(|q| q == p) {
+                self.players.push(p.to_owned());
+            }
+        }
+        let s = result.first_score();
+        self.totals.entry(white.to_owned()).or_default().add(s);
+        self.totals.entry(black.to_owned()).or_default().add(1.0 - s);
+        self.pairs.entry((white.to_owned(), black.to_owned())).or_default().add(s);
+    }
+
+    pub fn from_rows(order: &[String], rows: &[ResultRow]) -> Standings {
+        let mut s = Standings::new(order);
+        for r in rows {
+            s.add(&r.white, &r.black, r.result);
+        }
+        s
+    }
+
+    /// Returns players sorted by score, best first.
+    pub fn ranked(&self) -> Vec<(&str, &Line)> {
+        let mut v: Vec<(&str, &Line)> = self
+            .players
+            .iter()
+            .filter_map(|p| self.totals.get(p).map(|l| (p.as_str(), l)))
+            .collect();
+        v.sort_by(|a, b| b.1.score_pct().total_cmp(&a.1.score_pct()).then(a.0.cmp(b.0)));
+        v
+    }
+
+    /// Renders the standings table.
+    pub fn table(&self) -> String {
+        let ranked = self.ranked();
+        let w = ranked.iter().map(|(p, _)| p.len()).max().unwrap_or(6).max(6);
+        let mut out = String::new();
+        let _ = writeln!(out, "{:>4}  {:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7}", "rank", "player", "games", "wins", "draws", "losses", "score%");
+        for (i, (p, l)) in ranked.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{:>4}  {:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7.1}",
+                i + 1,
+                p,
+                l.games(),
+                l.wins,
+                l.draws,
+                l.losses,
+                l.score_pct()
+            );
+        }
+        out
+    }
+
+    /// Renders W/D/L per ordered pair (White first).
+    pub fn pair_table(&self) -> String {
+        let w = self.players.iter().map(String::len).max().unwrap_or(5).max(5);
+        let mut out = String::new();
+        let _ = writeln!(out, "{:<w$}  {:<w$}  {:>6} {:>6} {:>6} {:>6}", "white", "black", "games", "1-0", "draws", "0-1");
+        for ((a, b), l) in &self.pairs {
+            let _ = writeln!(out, "{a:<w$}  {b:<w$}  {:>6} {:>6} {:>6} {:>6}", l.games(), l.wins, l.draws, l.losses);
+        }
+        out
+    }
+}
+
+/// Returns the first side's share of wins, draws and losses in all rows.
+pub fn colour_split(rows: &[ResultRow]) -> (u64, u64, u64) {
+    let mut t = (0, 0, 0);
+    for r in rows {
+        match r.result {
+            GameResult::Win(Side::First) => t.0 += 1,
+            GameResult::Draw => t.1 += 1,
+            GameResult::Win(Side::Second) => t.2 += 1,
+        }
+    }
+    t
+}

@@ -1,0 +1,388 @@
+//! Chess with the full rules, on shakmaty's move generation.
+//!
+//! Repetition is detected with Zobrist hashes kept since the last irreversible move
+//! (updated incrementally); the draw rules that apply are chosen per tournament, see
+//! [`DrawRules`].
+
+use crate::{Game, GameError, GameKind, Outcome, Side, Termination};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
+
+/// Which draws end a game without anyone asking.
+///
+/// Elo World's players never claim draws, so its games end only by rules that apply by
+/// themselves (FIDE Laws 9.6: fivefold repetition, 75 moves); engine runners such as
+/// cutechess adjudicate threefold repetition and fifty moves instead.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DrawRules {
+    /// Fivefold repetition, the 75-move rule, insufficient material (Elo World's setting).
+    #[default]
+    Automatic,
+    /// Threefold repetition, the fifty-move rule, insufficient material.
+    Claimed,
+}
+
+impl DrawRules {
+    /// Returns the name used in tournament files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            DrawRules::Automatic => "automatic",
+            DrawRules::Claimed => "claimed",
+        }
+    }
+
+    const fn repetitions(self) -> usize {
+        match self {
+            DrawRules::Automatic => 5,
+            DrawRules::Claimed => 3,
+        }
+    }
+
+    const fn halfmove_limit(self) -> u32 {
+        match self {
+            DrawRules::Automatic => 150,
+            DrawRules::Claimed => 100,
+        }
+    }
+
+    const fn repetition_termination(self) -> Termination {
+        match self {
+            DrawRules::Automatic => Termination::FivefoldRepetition,
+            DrawRules::Claimed => Termination::ThreefoldRepetition,
+        }
+    }
+
+    const fn move_rule_termination(self) -> Termination {
+        match self {
+            DrawRules::Automatic => Termination::SeventyFiveMoveRule,
+            DrawRules::Claimed => Termination::FiftyMoveRule,
+        }
+    }
+}
+
+impl std::str::FromStr for DrawRules {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "automatic" => Ok(DrawRules::Automatic),
+            "claimed" => Ok(DrawRules::Claimed),
+            other => Err(format!("draw rules {other:?}, expected automatic or claimed")),
+        }
+    }
+}
+
+/// A chess game in progress: the position, its legal moves and the repetition history.
+#[derive(Clone, Debug)]
+pub struct Chess {
+    pos: shakmaty::Chess,
+    rules: DrawRules,
+    moves: MoveList,
+    hash: u64,
+    /// Hashes of the positions since the last irreversible move, the current one last.
+    history: Vec<u64>,
+    ply: u32,
+    outcome: Option<Outcome>,
+}
+
+impl Chess {
+    /// Creates a game from a shakmaty position.
+    #[must_use]
+    pub fn from_shakmaty(pos: shakmaty::Chess, rules: DrawRules) -> Chess {
+        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let mut history = Vec::with_capacity(128);
+        history.push(hash);
+        let mut game = Chess { moves: pos.legal_moves(), pos, rules, hash, history, ply: 0, outcome: None };
+        game.outcome = game.compute_outcome();
+        game
+    }
+
+    /// Returns the shakmaty position, for players that look ahead without touching history.
+    #[must_use]
+    pub fn position(&self) -> &shakmaty::Chess {
+        &self.pos
+    }
+
+    /// Returns the draw rules in force.
+    #[must_use]
+    pub fn rules(&self) -> DrawRules {
+        self.rules
+    }
+
+    /// Returns the Zobrist hash of the current position (shakmaty's stable 64-bit keys).
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Returns how often the current position has occurred since the last irreversible move.
+    #[must_use]
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        // Same side to move: every second entry back from the current one.
+        (0..n).rev().step_by(2).filter(|&i| self.history[i] == self.hash).count()
+    }
+
+    /// Returns the FEN of the current position.
+    #[must_use]
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+
+    fn compute_outcome(&self) -> Option<Outcome> {
+        if self.moves.is_empty() {
+            return Some(if self.pos.is_check() {
+                Outcome::win(Side::from(self.pos.turn()).other(), Termination::Checkmate)
+            } else {
+                Outcome::draw(Termination::Stalemate)
+            });
+        }
+        if self.pos.is_insufficient_material() {
+            return Some(Outcome::draw(Termination::InsufficientMaterial));
+        }
+        if self.history.len() > 2 * (self.rules.repetitions() - 1)
+            && self.repetitions() >= self.rules.repetitions()
+        {
+            return Some(Outcome::draw(self.rules.repetition_termination()));
+        }
+        if self.pos.halfmoves() >= self.rules.halfmove_limit() {
+            return Some(Outcome::draw(self.rules.move_rule_termination()));
+        }
+        None
+    }
+}
+
+impl Game for Chess {
+    type Move = Move;
+    type Rules = DrawRules;
+    const KIND: GameKind = GameKind::Chess;
+
+    fn new(rules: DrawRules) -> Chess {
+        Chess::from_shakmaty(shakmaty::Chess::default(), rules)
+    }
+
+    fn from_position(text: &str, rules: DrawRules) -> Result<Chess, GameError> {
+        let bad = |reason: String| GameError::BadPosition { text: text.to_owned(), reason };
+        let fen: Fen = text.trim().parse().map_err(|e| bad(format!("not a FEN: {e}")))?;
+        let setup = shakmaty::Setup::from(fen);
+        let pos = shakmaty::Chess::from_setup(setup.clone(), CastlingMode::Standard)
+            .or_else(|_| shakmaty::Chess::from_setup(setup, CastlingMode::Chess960))
+            .map_err(|e| bad(format!("not a legal position: {e}")))?;
+        Ok(Chess::from_shakmaty(pos, rules))
+    }
+
+    #[inline]
+    fn legal_moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        if self.pos.is_irreversible(mv) {
+            self.history.clear();
+            self.pos.play_unchecked(mv);
+            self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        } else {
+            let next = self
+                .pos
+                .update_zobrist_hash::<Zobrist64>(Zobrist64(self.hash), mv, EnPassantMode::Legal);
+            self.pos.play_unchecked(mv);
+            self.hash = match next {
+                Some(h) => h.0,
+                None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+            };
+        }
+        self.history.push(self.hash);
+        self.ply += 1;
+        self.moves = self.pos.legal_moves();
+        self.outcome = self.compute_outcome();
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.pos.turn().into()
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        SanPlus::from_move(self.pos.clone(), mv).to_string()
+    }
+
+    fn move_code(&self, mv: Move) -> String {
+        UciMove::from_move(mv, CastlingMode::Standard).to_string()
+    }
+
+    fn write_move_code(&self, mv: Move, out: &mut String) {
+        UciMove::from_move(mv, CastlingMode::Standard).append_to_string(out);
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let text = text.trim();
+        let illegal = || GameError::IllegalMove { text: text.to_owned(), position: self.fen() };
+        if let Ok(uci) = text.parse::<UciMove>() {
+            return uci.to_move(&self.pos).map_err(|_| illegal());
+        }
+        let san: San = text
+            .trim_end_matches(['+', '#', '!', '?'])
+            .parse()
+            .map_err(|_| GameError::BadMove {
+                text: text.to_owned(),
+                reason: "expected SAN (Nf3, O-O, exd8=Q) or UCI (g1f3, e7e8q)".to_owned(),
+            })?;
+        san.to_move(&self.pos).map_err(|_| illegal())
+    }
+
+    fn position_text(&self) -> String {
+        self.fen()
+    }
+
+    fn board_text(&self) -> String {
+        let board = self.pos.board();
+        let mut s = String::with_capacity(200);
+        for rank in (0..8u32).rev() {
+            s.push(char::from(b'1' + rank as u8));
+            s.push(' ');
+            for file in 0..8u32 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                s.push(' ');
+                s.push(board.piece_at(sq).map_or('.', |p| p.char()));
+            }
+            s.push('\n');
+        }
+        s.push_str("   a b c d e f g h\n");
+        s.push_str(if self.pos.turn() == Color::White { "White to move" } else { "Black to move" });
+        s.push('\n');
+        s
+    }
+}
+
+/// Returns the conventional value of a piece in pawns (P 1, N 3, B 3, R 5, Q 9, K 0).
+#[must_use]
+pub const fn piece_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_uci(game: &mut Chess, moves: &str) {
+        for m in moves.split_whitespace() {
+            let mv = game.parse_move(m).expect(m);
+            game.play(mv);
+        }
+    }
+
+    fn outcome_of(fen: &str, moves: &str, rules: DrawRules) -> Option<Outcome> {
+        let mut g = Chess::from_position(fen, rules).expect("fen");
+        play_uci(&mut g, moves);
+        g.outcome()
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn fools_mate_is_checkmate_for_black() {
+        let o = outcome_of(START, "f2f3 e7e5 g2g4 d8h4", DrawRules::Automatic);
+        assert_eq!(o, Some(Outcome::win(Side::Second, Termination::Checkmate)));
+    }
+
+    #[test]
+    fn stalemate_from_fen() {
+        let o = outcome_of("7k/8/6Q1/8/8/8/8/K7 w - - 0 1", "g6f7", DrawRules::Automatic);
+        assert_eq!(o, Some(Outcome::draw(Termination::Stalemate)));
+    }
+
+    #[test]
+    fn insufficient_material_after_capture() {
+        let o = outcome_of("8/8/8/4k3/8/8/3nK3/8 w - - 0 1", "e2d2", DrawRules::Automatic);
+        assert_eq!(o, Some(Outcome::draw(Termination::InsufficientMaterial)));
+    }
+
+    #[test]
+    fn threefold_under_claimed_but_not_automatic_rules() {
+        let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+        assert_eq!(
+            outcome_of(START, shuffle, DrawRules::Claimed),
+            Some(Outcome::draw(Termination::ThreefoldRepetition))
+        );
+        assert_eq!(outcome_of(START, shuffle, DrawRules::Automatic), None);
+        let five = format!("{shuffle} {shuffle}");
+        assert_eq!(
+            outcome_of(START, &five, DrawRules::Automatic),
+            Some(Outcome::draw(Termination::FivefoldRepetition))
+        );
+    }
+
+    #[test]
+    fn fifty_and_seventy_five_move_rules_from_clock() {
+        let fen = "8/8/4k3/8/8/4K3/8/R7 w - - 99 80";
+        assert_eq!(
+            outcome_of(fen, "a1a2", DrawRules::Claimed),
+            Some(Outcome::draw(Termination::FiftyMoveRule))
+        );
+        assert_eq!(outcome_of(fen, "a1a2", DrawRules::Automatic), None);
+        let fen = "8/8/4k3/8/8/4K3/8/R7 w - - 149 100";
+        assert_eq!(
+            outcome_of(fen, "a1a2", DrawRules::Automatic),
+            Some(Outcome::draw(Termination::SeventyFiveMoveRule))
+        );
+    }
+
+    #[test]
+    fn checkmate_beats_the_move_rule() {
+        // Qb8# is played with the clock reaching 150.
+        let fen = "7k/8/6K1/8/8/8/8/1Q6 w - - 149 120";
+        assert_eq!(
+            outcome_of(fen, "b1b8", DrawRules::Automatic),
+            Some(Outcome::win(Side::First, Termination::Checkmate))
+        );
+    }
+
+    #[test]
+    fn bad_fen_is_an_error_naming_the_text() {
+        let e = Chess::from_position("rnbqkbnr/pppppppp/8/8 w", DrawRules::Automatic).unwrap_err();
+        assert!(e.to_string().contains("rnbqkbnr/pppppppp/8/8 w"), "{e}");
+    }
+
+    #[test]
+    fn san_and_uci_are_both_read() {
+        let g = Chess::new(DrawRules::Automatic);
+        let a = g.parse_move("Nf3").expect("san");
+        let b = g.parse_move("g1f3").expect("uci");
+        assert_eq!(a, b);
+        assert_eq!(g.move_text(a), "Nf3");
+        assert_eq!(g.move_code(a), "g1f3");
+        assert!(matches!(g.parse_move("Nf4"), Err(GameError::IllegalMove { .. })));
+        assert!(matches!(g.parse_move("hello"), Err(GameError::BadMove { .. })));
+    }
+
+    #[test]
+    fn incremental_hash_matches_full_hash() {
+        let mut g = Chess::new(DrawRules::Automatic);
+        play_uci(&mut g, "e2e4 d7d5 e4d5 g8f6 g1f3 f6d5 f1c4 e7e6 e1g1 d5e3 d2e3");
+        let full = g.position().zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        assert_eq!(g.hash(), full);
+    }
+}

@@ -1,0 +1,123 @@
+//! Games for eloworld: the [`Game`] trait that the players and the tournament runner
+//! speak, chess on [shakmaty](https://docs.rs/shakmaty), and squava on bitboards.
+//!
+//! A game knows its rules and nothing of players or tournaments. Every random choice in
+//! eloworld comes from a [`GameRng`] seeded per game and per side (see [`rng`]), so any
+//! game can be replayed exactly from its seed.
+#![deny(missing_docs)]
+
+pub mod chess;
+mod error;
+mod outcome;
+pub mod rng;
+mod side;
+pub mod squava;
+
+pub use chess::{Chess, DrawRules};
+pub use error::GameError;
+pub use outcome::{GameResult, Outcome, Termination};
+pub use rng::GameRng;
+pub use side::Side;
+pub use squava::Squava;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The games eloworld knows, by the name used in tournament files and the store.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameKind {
+    /// Standard chess.
+    Chess,
+    /// Squava: 5×5, four in a row wins, three in a row loses.
+    Squava,
+}
+
+impl GameKind {
+    /// Every game kind, in display order.
+    pub const ALL: [GameKind; 2] = [GameKind::Chess, GameKind::Squava];
+
+    /// Returns the lower-case name (`chess`, `squava`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => "chess",
+            GameKind::Squava => "squava",
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = GameError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "chess" => Ok(GameKind::Chess),
+            "squava" => Ok(GameKind::Squava),
+            _ => Err(GameError::UnknownGame(s.to_owned())),
+        }
+    }
+}
+
+/// A two-player, perfect-information, turn-based game.
+///
+/// The state caches its legal moves and its outcome, so that asking for them in the hot
+/// loop of a game costs nothing beyond what [`Game::play`] already computed.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move; cheap to copy and compare.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// Rule variations a tournament may choose (chess: which draw rules apply).
+    type Rules: Copy + Default + Debug + Send + Sync + 'static;
+    /// Which game this is.
+    const KIND: GameKind;
+
+    /// Creates the standard starting position under `rules`.
+    fn new(rules: Self::Rules) -> Self;
+    /// Creates a position from its text form (FEN for chess, see [`Squava`] for squava).
+    ///
+    /// # Errors
+    /// [`GameError::BadPosition`] naming what is wrong with the text.
+    fn from_position(text: &str, rules: Self::Rules) -> Result<Self, GameError>;
+    /// Returns the legal moves of the current position (empty once the game is over by
+    /// having no moves; may be non-empty when the game ended by another rule).
+    fn legal_moves(&self) -> &[Self::Move];
+    /// Plays a legal move.
+    ///
+    /// # Panics
+    /// May panic or corrupt the state if `mv` is not in [`Game::legal_moves`]; callers that
+    /// take moves from untrusted players check first (see [`Game::is_legal`]).
+    fn play(&mut self, mv: Self::Move);
+    /// Returns whether `mv` is one of the legal moves.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+    /// Returns the side to move.
+    fn side_to_move(&self) -> Side;
+    /// Returns the outcome if the game has ended by its rules.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Returns the number of plies played since this state was created from a position.
+    fn ply(&self) -> u32;
+    /// Returns the human notation of a legal move (SAN for chess, `c3` for squava).
+    fn move_text(&self, mv: Self::Move) -> String;
+    /// Returns the compact, position-independent notation of a move (UCI for chess,
+    /// the square for squava): the form kept in the store.
+    fn move_code(&self, mv: Self::Move) -> String;
+    /// Appends [`Game::move_code`] to `out` (the runner's allocation-free form).
+    fn write_move_code(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.move_code(mv));
+    }
+    /// Parses a move in either notation and checks that it is legal here.
+    ///
+    /// # Errors
+    /// [`GameError::BadMove`] or [`GameError::IllegalMove`].
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// Returns the text form of the position, accepted by [`Game::from_position`].
+    fn position_text(&self) -> String;
+    /// Draws the position as plain text for a terminal.
+    fn board_text(&self) -> String;
+}

@@ -1,0 +1,77 @@
+//! Players for eloworld: the [`Player`] trait, player specs, and the registry that builds
+//! players by name.
+//!
+//! A player is built fresh for every game by a [`PlayerFactory`], so no state spans games
+//! (Elo World's rule, seed 002 section 2). It is asked for a move with [`Player::choose`] and
+//! told of every move played, by either side, with [`Player::observe`]; keeping the two
+//! apart lets a mixer such as [`Diluted`] keep two independent states.
+#![deny(missing_docs)]
+
+pub mod chess;
+mod dilution;
+mod error;
+mod registry;
+mod spec;
+pub mod squava;
+
+pub use dilution::Diluted;
+pub use error::{PlayerError, SpecError};
+pub use registry::{
+    FactoryFn, Flags, ParamInfo, PlayerFactory, PlayerInfo, Registry, SimpleFactory, Worker,
+};
+pub use spec::{Params, PlayerSpec};
+
+use eloworld_games::{Game, GameRng};
+
+/// One side of one game.
+pub trait Player<G: Game>: Send {
+    /// Chooses a move for the current position, which is not over and has legal moves.
+    ///
+    /// In-process players always answer; external engines may fail, and the runner turns
+    /// the error into the game's termination (`engine-crashed`, `engine-timeout`,
+    /// `illegal-move`).
+    ///
+    /// # Errors
+    /// [`PlayerError`] when the player cannot give a move.
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, PlayerError>;
+
+    /// Observes a move that was played from `before`, by either side.
+    fn observe(&mut self, _before: &G, _mv: G::Move) {}
+}
+
+/// The games that have a registry of built-in players.
+pub trait PlayableGame: Game {
+    /// Returns the registry of the built-in players of this game.
+    fn builtin_players() -> Registry<Self>;
+}
+
+impl PlayableGame for eloworld_games::Chess {
+    fn builtin_players() -> Registry<Self> {
+        let mut r = Registry::new();
+        chess::register(&mut r);
+        r
+    }
+}
+
+impl PlayableGame for eloworld_games::Squava {
+    fn builtin_players() -> Registry<Self> {
+        let mut r = Registry::new();
+        squava::register(&mut r);
+        r
+    }
+}
+
+/// Plays a uniformly random legal move (seed 002: `random_move`, the canonical strategy).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomMove;
+
+impl<G: Game> Player<G> for RandomMove {
+    #[inline]
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, PlayerError> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return Err(PlayerError::NoMove);
+        }
+        Ok(rng.pick(moves))
+    }
+}

@@ -1,0 +1,160 @@
+use crate::ConfigError;
+use eloworld_games::GameKind;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The default `max_plies`: a safety limit, adjudicated a draw with its own termination.
+pub const DEFAULT_MAX_PLIES: u32 = 2000;
+
+fn default_game() -> String {
+    "chess".to_owned()
+}
+const fn default_games_per_pair() -> u32 {
+    2
+}
+const fn default_max_plies() -> u32 {
+    DEFAULT_MAX_PLIES
+}
+fn default_draw_rules() -> String {
+    "automatic".to_owned()
+}
+
+/// A tournament's settings, as read from a TOML file (every field can also be given as a
+/// flag of `eloworld tournament`).
+///
+/// ```toml
+/// name = "quick"
+/// game = "chess"
+/// players = ["random_move", "first_move"]
+/// games_per_pair = 10
+/// seed = 1
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// The tournament's name (its key in the store).
+    pub name: String,
+    /// `chess` or `squava`.
+    #[serde(default = "default_game")]
+    pub game: String,
+    /// Player specs; every ordered pair of distinct players meets.
+    pub players: Vec<String>,
+    /// Games per ordered pair (so each unordered pair plays twice this many, colours swapped).
+    #[serde(default = "default_games_per_pair")]
+    pub games_per_pair: u32,
+    /// The tournament seed; every game's seed derives from it.
+    #[serde(default)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). Not part of the plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// An openings file (EPD lines or PGN games); each opening is played with both colours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<PathBuf>,
+    /// Use at most this many openings from the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_limit: Option<usize>,
+    /// Plies after which a game is adjudicated a draw (`max-plies`).
+    #[serde(default = "default_max_plies")]
+    pub max_plies: u32,
+    /// `automatic` (fivefold, 75 moves: Elo World) or `claimed` (threefold, fifty moves).
+    #[serde(default = "default_draw_rules")]
+    pub draw_rules: String,
+    /// Include each player against itself (self-play cells; Elo World keeps a few).
+    #[serde(default)]
+    pub self_play: bool,
+    /// The database file (default `<name>.sqlite`). Not part of the plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db: Option<String>,
+}
+
+impl TournamentConfig {
+    /// Creates settings with defaults for everything but the name and players.
+    #[must_use]
+    pub fn new(name: &str, game: GameKind, players: Vec<String>) -> TournamentConfig {
+        TournamentConfig {
+            name: name.to_owned(),
+            game: game.name().to_owned(),
+            players,
+            games_per_pair: default_games_per_pair(),
+            seed: 0,
+            threads: None,
+            openings: None,
+            openings_limit: None,
+            max_plies: DEFAULT_MAX_PLIES,
+            draw_rules: default_draw_rules(),
+            self_play: false,
+            db: None,
+        }
+    }
+
+    /// Reads settings from a TOML file.
+    ///
+    /// # Errors
+    /// [`ConfigError::Read`], or [`ConfigError::Toml`] naming line and column.
+    pub fn from_file(path: &Path) -> Result<TournamentConfig, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        TournamentConfig::from_toml(&text).map_err(|message| ConfigError::Toml { path: path.to_owned(), message })
+    }
+
+    /// Parses settings from TOML text; the error names line, column and what was expected.
+    ///
+    /// # Errors
+    /// The parser's message.
+    pub fn from_toml(text: &str) -> Result<TournamentConfig, String> {
+        toml::from_str(text).map_err(|e| {
+            let (line, col) = e
+                .span()
+                .map(|s| {
+                    let before = &text[..s.start.min(text.len())];
+                    (before.matches('\n').count() + 1, before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1)
+                })
+                .unwrap_or((0, 0));
+            format!("line {line}, column {col}: {}", e.message())
+        })
+    }
+
+    /// Returns the game kind.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] for an unknown game.
+    pub fn game_kind(&self) -> Result<GameKind, ConfigError> {
+        self.game.parse().map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))
+    }
+
+    /// Returns the database path: `db`, or `<name>.sqlite`.
+    #[must_use]
+    pub fn db_path(&self) -> String {
+        self.db.clone().unwrap_or_else(|| format!("{}.sqlite", self.name))
+    }
+
+    /// Returns the settings as TOML (kept in the store with the tournament).
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_fill_in() {
+        let c = TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
+        assert_eq!(c.game, "chess");
+        assert_eq!(c.games_per_pair, 2);
+        assert_eq!(c.max_plies, DEFAULT_MAX_PLIES);
+        assert_eq!(c.db_path(), "t.sqlite");
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_field() {
+        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\"]\ngames_per_pair = \"x\"\n")
+            .unwrap_err();
+        assert!(e.starts_with("line 3"), "{e}");
+        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\nplayerz = 1\n").unwrap_err();
+        assert!(e.contains("line 3") && e.contains("playerz"), "{e}");
+    }
+}

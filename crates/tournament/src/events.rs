@@ -1,0 +1,58 @@
+use eloworld_games::{GameResult, Termination};
+
+/// What the runner reports while it works. Players are indices into `Plan::players`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The run starts: jobs in the plan, already stored, to play now, worker threads.
+    RunStarted {
+        /// Jobs in the plan.
+        total: u64,
+        /// Games already stored before this run.
+        done_before: u64,
+        /// Jobs this run will play.
+        pending: u64,
+        /// Worker threads.
+        threads: usize,
+    },
+    /// A game started.
+    GameStarted {
+        /// The job's key in the plan.
+        job: u32,
+        /// White's index.
+        white: u32,
+        /// Black's index.
+        black: u32,
+    },
+    /// A game finished (and will be stored at the next checkpoint).
+    GameFinished {
+        /// The job's key.
+        job: u32,
+        /// White's index.
+        white: u32,
+        /// Black's index.
+        black: u32,
+        /// The result.
+        result: GameResult,
+        /// Why it ended.
+        termination: Termination,
+        /// Plies played.
+        plies: u32,
+    },
+    /// An external engine was restarted after a fault.
+    EngineRestarted {
+        /// The player's spec.
+        player: String,
+        /// What happened.
+        reason: String,
+    },
+    /// Finished games were committed to the store.
+    Checkpoint {
+        /// Games stored in this run so far.
+        stored: u64,
+    },
+    /// The run was interrupted: games in flight are not stored and will be replayed.
+    Interrupted {
+        /// Games stored in this run.
+        stored: u64,
+    },
+}

@@ -1,0 +1,24 @@
+//! Tournaments for eloworld: plans of game jobs, the parallel runner that plays them, the
+//! store that keeps every finished game, PGN export, and progress events.
+//!
+//! Every game is a pure function of (game kind, white, black, opening, seed): a job carries
+//! all of it, so a job replayed with its seed gives the same moves for in-process players.
+#![deny(missing_docs)]
+
+mod config;
+mod error;
+mod events;
+pub mod openings;
+pub mod pgn;
+mod plan;
+mod play;
+mod runner;
+pub mod store;
+
+pub use config::{TournamentConfig, DEFAULT_MAX_PLIES};
+pub use error::{ConfigError, RunError, StoreError};
+pub use events::Event;
+pub use plan::{JobSpec, Plan};
+pub use play::{play_game, PlayedGame};
+pub use runner::{run, RunOptions, RunSummary};
+pub use store::{open_store, ClaimedJob, FinishedGame, GameRow, ResultRow, Store, TournamentRow};

@@ -1,0 +1,470 @@
+//! The embedded SQLite store: one file, WAL journal.
+
+use super::{ClaimedJob, FinishedGame, GameRow, ResultRow, Store, TournamentRow};
+use crate::{Plan, StoreError};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use std::path::Path;
+
+/// The newest schema version this build writes and reads.
+pub const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now')),
+    program_version TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    idx INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    UNIQUE (tournament_id, idx)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    key INTEGER NOT NULL,
+    white INTEGER NOT NULL,
+    black INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    opening TEXT,
+    seed INTEGER NOT NULL,
+    state INTEGER NOT NULL DEFAULT 0,
+    worker TEXT,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    lease_until INTEGER,
+    UNIQUE (tournament_id, key)
+);
+CREATE INDEX IF NOT EXISTS jobs_state ON jobs (tournament_id, state, id);
+CREATE TABLE IF NOT EXISTS games (
+    job_id INTEGER PRIMARY KEY REFERENCES jobs(id),
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    result TEXT NOT NULL,
+    termination TEXT NOT NULL,
+    plies INTEGER NOT NULL,
+    moves TEXT NOT NULL,
+    detail TEXT,
+    wall_ms REAL NOT NULL,
+    finished_ms INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_order ON games (tournament_id, seq);
+";
+
+/// Job states in the `jobs.state` column.
+const PENDING: i64 = 0;
+const RUNNING: i64 = 1;
+const DONE: i64 = 2;
+
+/// An SQLite file holding tournaments and their games.
+pub struct SqliteStore {
+    conn: Connection,
+    path: String,
+}
+
+impl SqliteStore {
+    /// Opens (and with `create`, creates) the database at `path`.
+    ///
+    /// # Errors
+    /// [`StoreError::Missing`], [`StoreError::NotADatabase`], [`StoreError::ReadOnly`],
+    /// [`StoreError::SchemaTooNew`].
+    pub fn open(path: &str, create: bool) -> Result<SqliteStore, StoreError> {
+        if !create && !Path::new(path).exists() {
+            return Err(StoreError::Missing { path: path.to_owned() });
+        }
+        let flags = if create {
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+        };
+        let conn = match Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX) {
+            Ok(c) => c,
+            Err(e) if !create && code(&e) == Some(ErrorCode::CannotOpen) => {
+                // A read-only file can still be read.
+                Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+                    .map_err(|e| classify(path, e))?
+            }
+            Err(e) => return Err(classify(path, e)),
+        };
+        let store = SqliteStore { conn, path: path.to_owned() };
+        store.init(create)?;
+        Ok(store)
+    }
+
+    fn init(&self, create: bool) -> Result<(), StoreError> {
+        let p = &self.path;
+        self.conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| classify(p, e))?;
+        // Reading the schema first tells a non-database file apart before anything is written.
+        let has_meta: bool = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'meta'", [], |r| r.get::<_, i64>(0))
+            .map_err(|e| classify(p, e))?
+            > 0;
+        if has_meta {
+            let v: Option<String> = self
+                .conn
+                .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+                .optional()
+                .map_err(|e| classify(p, e))?;
+            let v: i64 = v.and_then(|s| s.parse().ok()).unwrap_or(0);
+            if v > SCHEMA_VERSION {
+                return Err(StoreError::SchemaTooNew { path: p.clone(), found: v, supported: SCHEMA_VERSION });
+            }
+        }
+        if create {
+            self.conn
+                .pragma_update(None, "journal_mode", "WAL")
+                .map_err(|e| classify(p, e))?;
+            self.conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+                .map_err(|e| classify(p, e))?;
+            self.conn.execute_batch(SCHEMA).map_err(|e| classify(p, e))?;
+            self.conn
+                .execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?1)",
+                    [SCHEMA_VERSION.to_string()],
+                )
+                .map_err(|e| classify(p, e))?;
+        } else if !has_meta {
+            return Err(StoreError::NotADatabase { path: p.clone() });
+        }
+        Ok(())
+    }
+
+    fn sql(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, e)
+    }
+
+    fn tournament_id(&self, name: Option<&str>) -> Result<Option<i64>, StoreError> {
+        match name {
+            None => Ok(None),
+            Some(n) => self
+                .conn
+                .query_row("SELECT id FROM tournaments WHERE name = ?1", [n], |r| r.get(0))
+                .optional()
+                .map_err(|e| self.sql(e))?
+                .map(Some)
+                .ok_or_else(|| {
+                    let known = self.tournaments().map(|t| t.into_iter().map(|t| t.name).collect::<Vec<_>>());
+                    StoreError::NotFound(format!(
+                        "no tournament {n:?} in {}; it holds: {}",
+                        self.path,
+                        known.map(|k| k.join(", ")).unwrap_or_default()
+                    ))
+                }),
+        }
+    }
+}
+
+fn code(e: &rusqlite::Error) -> Option<ErrorCode> {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    }
+}
+
+fn classify(path: &str, e: rusqlite::Error) -> StoreError {
+    match code(&e) {
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path: path.to_owned() },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path: path.to_owned() },
+        Some(ErrorCode::DiskFull) => StoreError::DiskFull { path: path.to_owned() },
+        Some(ErrorCode::CannotOpen) if Path::new(path).exists() => StoreError::ReadOnly { path: path.to_owned() },
+        _ => StoreError::Sql { path: path.to_owned(), source: e },
+    }
+}
+
+fn parse_result(s: &str) -> eloworld_games::GameResult {
+    s.parse().unwrap_or(eloworld_games::GameResult::Draw)
+}
+
+fn parse_termination(s: &str) -> eloworld_games::Termination {
+    s.parse().unwrap_or(eloworld_games::Termination::MaxPlies)
+}
+
+impl Store for SqliteStore {
+    fn location(&self) -> String {
+        self.path.clone()
+    }
+
+    fn begin(&mut self, plan: &Plan) -> Result<i64, StoreError> {
+        let fingerprint = plan.fingerprint();
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let existing: Option<(i64, String, String)> = tx
+            .query_row(
+                "SELECT id, fingerprint, game FROM tournaments WHERE name = ?1",
+                [&plan.config.name],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| classify(&path, e))?;
+        let id = match existing {
+            Some((id, fp, game)) => {
+                if fp != fingerprint {
+                    let stored: Vec<String> = {
+                        let mut st = tx
+                            .prepare("SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx")
+                            .map_err(|e| classify(&path, e))?;
+                        let rows = st.query_map([id], |r| r.get(0)).map_err(|e| classify(&path, e))?;
+                        rows.collect::<Result<_, _>>().map_err(|e| classify(&path, e))?
+                    };
+                    let what = if game != plan.game.name() {
+                        format!("game {game} there, {} here", plan.game)
+                    } else if stored != plan.players {
+                        format!("players [{}] there, [{}] here", stored.join(", "), plan.players.join(", "))
+                    } else {
+                        "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
+                    };
+                    return Err(StoreError::PlanMismatch { path, name: plan.config.name.clone(), what });
+                }
+                // A single process owns an SQLite file: anything left running died with it.
+                tx.execute(
+                    "UPDATE jobs SET state = ?1, worker = NULL WHERE tournament_id = ?2 AND state = ?3",
+                    params![PENDING, id, RUNNING],
+                )
+                .map_err(|e| classify(&path, e))?;
+                id
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO tournaments (name, game, config, fingerprint, program_version) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![
+                        plan.config.name,
+                        plan.game.name(),
+                        plan.config.to_toml(),
+                        fingerprint,
+                        env!("CARGO_PKG_VERSION")
+                    ],
+                )
+                .map_err(|e| classify(&path, e))?;
+                let id = tx.last_insert_rowid();
+                {
+                    let mut ins = tx
+                        .prepare("INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)")
+                        .map_err(|e| classify(&path, e))?;
+                    for (i, p) in plan.players.iter().enumerate() {
+                        ins.execute(params![id, i as i64, p]).map_err(|e| classify(&path, e))?;
+                    }
+                    let mut ins = tx
+                        .prepare(
+                            "INSERT INTO jobs (tournament_id, key, white, black, round, opening, seed) \
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        )
+                        .map_err(|e| classify(&path, e))?;
+                    for j in &plan.jobs {
+                        let opening = j.opening.map(|o| plan.openings[o as usize].as_str());
+                        ins.execute(params![id, j.key, j.white, j.black, j.round, opening, j.seed as i64])
+                            .map_err(|e| classify(&path, e))?;
+                    }
+                }
+                id
+            }
+        };
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(id)
+    }
+
+    fn claim(&mut self, tournament: i64, worker: &str, max: usize) -> Result<Vec<ClaimedJob>, StoreError> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let jobs = {
+            let mut st = tx
+                .prepare_cached(
+                    "UPDATE jobs SET state = ?1, worker = ?2, attempt = attempt + 1 \
+                     WHERE id IN (SELECT id FROM jobs WHERE tournament_id = ?3 AND state = ?4 ORDER BY id LIMIT ?5) \
+                     RETURNING id, key, attempt, white, black, round, opening, seed",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let rows = st
+                .query_map(params![RUNNING, worker, tournament, PENDING, max as i64], |r| {
+                    Ok(ClaimedJob {
+                        id: r.get(0)?,
+                        key: r.get(1)?,
+                        attempt: r.get(2)?,
+                        white: r.get(3)?,
+                        black: r.get(4)?,
+                        round: r.get(5)?,
+                        opening: r.get(6)?,
+                        seed: r.get::<_, i64>(7)? as u64,
+                    })
+                })
+                .map_err(|e| classify(&path, e))?;
+            let mut v: Vec<ClaimedJob> = rows.collect::<Result<_, _>>().map_err(|e| classify(&path, e))?;
+            v.sort_by_key(|j| j.id);
+            v
+        };
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(jobs)
+    }
+
+    fn complete(&mut self, games: &[FinishedGame]) -> Result<usize, StoreError> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let mut accepted = 0;
+        {
+            let mut seq: i64 = tx
+                .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
+                .map_err(|e| classify(&path, e))?;
+            let mut mark = tx
+                .prepare_cached(
+                    "UPDATE jobs SET state = ?1, worker = NULL WHERE id = ?2 AND state = ?3 AND attempt = ?4 \
+                     RETURNING tournament_id",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let mut ins = tx
+                .prepare_cached(
+                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let now_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            for g in games {
+                let t: Option<i64> = mark
+                    .query_row(params![DONE, g.job_id, RUNNING, g.attempt], |r| r.get(0))
+                    .optional()
+                    .map_err(|e| classify(&path, e))?;
+                let Some(t) = t else { continue };
+                seq += 1;
+                ins.execute(params![
+                    g.job_id,
+                    t,
+                    g.result.pgn(),
+                    g.termination.code(),
+                    g.plies,
+                    g.moves,
+                    g.detail,
+                    g.wall_ms,
+                    now_ms,
+                    seq
+                ])
+                .map_err(|e| classify(&path, e))?;
+                accepted += 1;
+            }
+        }
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(accepted)
+    }
+
+    fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        {
+            let mut st = tx
+                .prepare_cached("UPDATE jobs SET state = ?1, worker = NULL WHERE id = ?2 AND state = ?3 AND attempt = ?4")
+                .map_err(|e| classify(&path, e))?;
+            for j in jobs {
+                st.execute(params![PENDING, j.id, RUNNING, j.attempt]).map_err(|e| classify(&path, e))?;
+            }
+        }
+        tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    fn tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT t.id, t.name, t.game, t.config, t.fingerprint, t.created, t.program_version, \
+                 (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id), \
+                 (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id AND j.state = 2) \
+                 FROM tournaments t ORDER BY t.id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([], |r| {
+                Ok(TournamentRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    game: r.get(2)?,
+                    config: r.get(3)?,
+                    fingerprint: r.get(4)?,
+                    created: r.get(5)?,
+                    program_version: r.get(6)?,
+                    players: Vec::new(),
+                    total: r.get::<_, i64>(7)? as u64,
+                    done: r.get::<_, i64>(8)? as u64,
+                })
+            })
+            .map_err(|e| self.sql(e))?;
+        let mut out: Vec<TournamentRow> = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        let mut st = self
+            .conn
+            .prepare("SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx")
+            .map_err(|e| self.sql(e))?;
+        for t in &mut out {
+            let rows = st.query_map([t.id], |r| r.get(0)).map_err(|e| self.sql(e))?;
+            t.players = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        }
+        Ok(out)
+    }
+
+    fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
+        let id = self.tournament_id(tournament)?;
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies \
+                 FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+                 JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+                 JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
+                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.tournament_id, g.seq",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([id], |r| {
+                Ok(ResultRow {
+                    tournament: r.get(0)?,
+                    white: r.get(1)?,
+                    black: r.get(2)?,
+                    result: parse_result(&r.get::<_, String>(3)?),
+                    termination: parse_termination(&r.get::<_, String>(4)?),
+                    plies: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
+        let id = self.tournament_id(tournament)?;
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
+                 g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch') \
+                 FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+                 JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+                 JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
+                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.tournament_id, g.seq",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([id], |r| {
+                Ok(GameRow {
+                    job_id: r.get(0)?,
+                    tournament: r.get(1)?,
+                    game: r.get(2)?,
+                    white: r.get(3)?,
+                    black: r.get(4)?,
+                    round: r.get(5)?,
+                    result: parse_result(&r.get::<_, String>(6)?),
+                    termination: parse_termination(&r.get::<_, String>(7)?),
+                    plies: r.get(8)?,
+                    moves: r.get(9)?,
+                    opening: r.get(10)?,
+                    seed: r.get::<_, i64>(11)? as u64,
+                    wall_ms: r.get(12)?,
+                    detail: r.get(13)?,
+                    date: r.get::<_, Option<String>>(14)?.unwrap_or_else(|| "????.??.??".to_owned()),
+                })
+            })
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+}
