@@ -9,6 +9,15 @@ use eloworld_players::PlayableGame;
 pub trait CliGame: PlayableGame {
     /// Reads the rule variations from a tournament's `draw_rules` setting.
     fn rules(draw_rules: &str) -> anyhow::Result<Self::Rules>;
+
+    /// Returns the built-in players plus the engines defined in `engines` (a TOML file).
+    fn registry_with(engines: Option<&std::path::Path>) -> anyhow::Result<eloworld_players::Registry<Self>> {
+        let mut registry = Self::builtin_players();
+        if let Some(path) = engines {
+            eloworld_players::engine::add_definitions_file(&mut registry, path)?;
+        }
+        Ok(registry)
+    }
 }
 
 impl CliGame for Chess {

@@ -3,6 +3,8 @@
 mod commands;
 mod display;
 mod games;
+mod rating_input;
+mod rating_table;
 mod standings;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +33,24 @@ enum Command {
     Export(commands::export::Args),
     /// Measure games per second of the runner against a bare game loop.
     Bench(commands::bench::Args),
+    /// Run seed 000's squava experiment (three rating runs, a round robin) and print its tables.
+    SquavaExperiment(commands::squava_experiment::Args),
+    /// Play jobs of the tournaments in a shared database until none is left (many machines).
+    Worker(commands::worker::Args),
+    /// Show done / running / pending jobs per tournament and what each worker did.
+    Status(commands::status::Args),
+    /// Rate players (every method side by side, or one) from a database, PGN or CSV.
+    Rate(commands::rate::Args),
+    /// Score, Elo difference with a 95% interval, and LOS of a match result.
+    MatchStats(commands::match_stats::Args),
+    /// Simulate games between players of known strength (PGN or CSV).
+    Synth(commands::synth::Args),
+    /// Draw pictures and reports: outcome matrix, rating evolution, asterisk table, HTML.
+    Report(commands::report::Args),
+    /// Count where each piece ends games (alive or dead) over PGN files: the fate players' table.
+    Fates(commands::fates::Args),
+    /// Run an EPD test suite (bm/am) with an evol-family player: solved positions, nodes to solution.
+    Suite(commands::suite::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +72,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Results(a) => commands::results::run(a),
         Command::Export(a) => commands::export::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::SquavaExperiment(a) => commands::squava_experiment::run(a),
+        Command::Worker(a) => commands::worker::run(a),
+        Command::Status(a) => commands::status::run(a),
+        Command::Rate(a) => commands::rate::run(a),
+        Command::MatchStats(a) => commands::match_stats::run(a),
+        Command::Synth(a) => commands::synth::run(a),
+        Command::Report(a) => commands::report::run(a),
+        Command::Fates(a) => commands::fates::run(a),
+        Command::Suite(a) => commands::suite::run(a),
     }
 }

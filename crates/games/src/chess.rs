@@ -166,13 +166,7 @@ impl Game for Chess {
     }
 
     fn from_position(text: &str, rules: DrawRules) -> Result<Chess, GameError> {
-        let bad = |reason: String| GameError::BadPosition { text: text.to_owned(), reason };
-        let fen: Fen = text.trim().parse().map_err(|e| bad(format!("not a FEN: {e}")))?;
-        let setup = shakmaty::Setup::from(fen);
-        let pos = shakmaty::Chess::from_setup(setup.clone(), CastlingMode::Standard)
-            .or_else(|_| shakmaty::Chess::from_setup(setup, CastlingMode::Chess960))
-            .map_err(|e| bad(format!("not a legal position: {e}")))?;
-        Ok(Chess::from_shakmaty(pos, rules))
+        Ok(Chess::from_shakmaty(parse_fen(text)?, rules))
     }
 
     #[inline]
@@ -269,6 +263,26 @@ impl Game for Chess {
         s.push('\n');
         s
     }
+}
+
+/// Reads a FEN (or the first four EPD fields followed by clocks) into a shakmaty position.
+///
+/// Positions with an impossible check (the perft suites have some) and Chess960 castling
+/// rights are accepted; anything else illegal is refused.
+///
+/// # Errors
+/// [`GameError::BadPosition`] naming the text and what is wrong.
+pub fn parse_fen(text: &str) -> Result<shakmaty::Chess, GameError> {
+    let bad = |reason: String| GameError::BadPosition { text: text.to_owned(), reason };
+    let fen: Fen = text.trim().parse().map_err(|e| bad(format!("not a FEN: {e}")))?;
+    let setup = shakmaty::Setup::from(fen);
+    shakmaty::Chess::from_setup(setup.clone(), CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .or_else(|_| {
+            shakmaty::Chess::from_setup(setup, CastlingMode::Chess960)
+                .or_else(shakmaty::PositionError::ignore_impossible_check)
+        })
+        .map_err(|e| bad(format!("not a legal position: {e}")))
 }
 
 /// Returns the conventional value of a piece in pawns (P 1, N 3, B 3, R 5, Q 9, K 0).

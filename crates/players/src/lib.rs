@@ -9,19 +9,24 @@
 
 pub mod chess;
 mod dilution;
+pub mod engine;
 mod error;
+pub mod human;
+pub mod fate;
 mod registry;
 mod spec;
 pub mod squava;
 
 pub use dilution::Diluted;
 pub use error::{PlayerError, SpecError};
+pub use human::Human;
 pub use registry::{
     FactoryFn, Flags, ParamInfo, PlayerFactory, PlayerInfo, Registry, SimpleFactory, Worker,
 };
 pub use spec::{Params, PlayerSpec};
 
 use eloworld_games::{Game, GameRng};
+use std::sync::Arc;
 
 /// One side of one game.
 pub trait Player<G: Game>: Send {
@@ -43,6 +48,28 @@ pub trait Player<G: Game>: Send {
 pub trait PlayableGame: Game {
     /// Returns the registry of the built-in players of this game.
     fn builtin_players() -> Registry<Self>;
+}
+
+/// Registers `random_move` for a game, with its `delay_ms` parameter (default 0).
+pub fn register_random_move<G: Game>(r: &mut Registry<G>, description: &str) {
+    let info = PlayerInfo::new("random_move", description, Flags::NONE).param(
+        "delay_ms",
+        0,
+        "milliseconds to wait before each move (imitates a slow engine; for testing runners)",
+    );
+    r.add(
+        info,
+        Box::new(|spec: &PlayerSpec| {
+            spec.params.check_keys("random_move", &["delay_ms"])?;
+            let ms: u64 = spec.params.parse_or("random_move", "delay_ms", 0)?;
+            Ok(if ms == 0 {
+                Arc::new(SimpleFactory(|| Box::new(RandomMove) as Box<dyn Player<G>>)) as Arc<dyn PlayerFactory<G>>
+            } else {
+                let delay = std::time::Duration::from_millis(ms);
+                Arc::new(SimpleFactory(move || Box::new(DelayedRandomMove { delay }) as Box<dyn Player<G>>))
+            })
+        }),
+    );
 }
 
 impl PlayableGame for eloworld_games::Chess {
@@ -68,6 +95,24 @@ pub struct RandomMove;
 impl<G: Game> Player<G> for RandomMove {
     #[inline]
     fn choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, PlayerError> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return Err(PlayerError::NoMove);
+        }
+        Ok(rng.pick(moves))
+    }
+}
+
+/// [`RandomMove`] that waits before each move, to imitate a slow engine when testing
+/// runners and workers (`random_move:delay_ms=50`). The wait changes no choice.
+#[derive(Clone, Copy, Debug)]
+pub struct DelayedRandomMove {
+    delay: std::time::Duration,
+}
+
+impl<G: Game> Player<G> for DelayedRandomMove {
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, PlayerError> {
+        std::thread::sleep(self.delay);
         let moves = game.legal_moves();
         if moves.is_empty() {
             return Err(PlayerError::NoMove);

@@ -66,6 +66,33 @@ pub struct TournamentConfig {
     /// The database file (default `<name>.sqlite`). Not part of the plan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db: Option<String>,
+    /// How games are scheduled: `pairs` (the default) or `random` (seed 000's "random
+    /// pairings": `games` games, each between an ordered pair drawn from the seed).
+    #[serde(default, skip_serializing_if = "Schedule::is_pairs")]
+    pub schedule: Schedule,
+    /// The number of games of a `random` schedule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u32>,
+}
+
+/// How a tournament's games are scheduled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schedule {
+    /// Every ordered pair plays `games_per_pair` games.
+    #[default]
+    Pairs,
+    /// `games` games, each between an ordered pair drawn at random from the seed, in that
+    /// order (seed 000 rates its players over 400 games of random pairings).
+    Random,
+}
+
+impl Schedule {
+    /// Returns whether this is the default schedule (kept out of the stored TOML).
+    #[must_use]
+    pub fn is_pairs(&self) -> bool {
+        *self == Schedule::Pairs
+    }
 }
 
 impl TournamentConfig {
@@ -85,6 +112,8 @@ impl TournamentConfig {
             draw_rules: default_draw_rules(),
             self_play: false,
             db: None,
+            schedule: Schedule::Pairs,
+            games: None,
         }
     }
 
@@ -147,6 +176,18 @@ mod tests {
         assert_eq!(c.games_per_pair, 2);
         assert_eq!(c.max_plies, DEFAULT_MAX_PLIES);
         assert_eq!(c.db_path(), "t.sqlite");
+    }
+
+    #[test]
+    fn a_random_schedule_is_read_and_the_default_is_not_written() {
+        let text = "name = \"t\"\nplayers = [\"a\", \"b\"]\nschedule = \"random\"\ngames = 400\n";
+        let c = TournamentConfig::from_toml(text).expect("toml");
+        assert_eq!((c.schedule, c.games), (Schedule::Random, Some(400)));
+        assert!(c.to_toml().contains("schedule = \"random\""));
+        let d = TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
+        assert_eq!(d.schedule, Schedule::Pairs);
+        assert!(!d.to_toml().contains("schedule"));
+        assert!(TournamentConfig::from_toml("name = \"t\"\nplayers = []\nschedule = \"swiss\"\n").is_err());
     }
 
     #[test]

@@ -50,6 +50,14 @@ pub enum Event {
         /// Games stored in this run so far.
         stored: u64,
     },
+    /// A finished game was refused by the store because this worker's claim on its job was
+    /// lost (the lease expired and the job went to another worker); it is not counted.
+    ResultRejected {
+        /// The store's job id.
+        job: i64,
+        /// The attempt whose result was refused.
+        attempt: u32,
+    },
     /// The run was interrupted: games in flight are not stored and will be replayed.
     Interrupted {
         /// Games stored in this run.

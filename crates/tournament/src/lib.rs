@@ -15,10 +15,13 @@ mod play;
 mod runner;
 pub mod store;
 
-pub use config::{TournamentConfig, DEFAULT_MAX_PLIES};
+pub use config::{Schedule, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use plan::{JobSpec, Plan};
 pub use play::{play_game, PlayedGame};
-pub use runner::{run, RunOptions, RunSummary};
-pub use store::{open_store, ClaimedJob, FinishedGame, GameRow, ResultRow, Store, TournamentRow};
+pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
+pub use store::{
+    open_store, ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
+    TournamentStatus, WorkerStatus,
+};

@@ -5,6 +5,7 @@ use eloworld_games::GameKind;
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};
+
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -67,20 +68,11 @@ fn epd_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
         } else {
             format!("{} 0 1", fields[..4].join(" "))
         };
-        let fen: Fen = fen_text.parse().map_err(|e| ConfigError::Openings {
+        let pos = eloworld_games::chess::parse_fen(&fen_text).map_err(|e| ConfigError::Openings {
             path: path.to_owned(),
             line,
-            message: format!("bad FEN {fen_text:?}: {e}"),
+            message: e.to_string(),
         })?;
-        let pos: shakmaty::Chess = fen
-            .clone()
-            .into_position(CastlingMode::Standard)
-            .or_else(|_| fen.into_position(CastlingMode::Chess960))
-            .map_err(|e| ConfigError::Openings {
-                path: path.to_owned(),
-                line,
-                message: format!("illegal position {fen_text:?}: {e}"),
-            })?;
         out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
     }
     Ok(out)

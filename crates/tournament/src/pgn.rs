@@ -1,10 +1,9 @@
 //! PGN export of stored chess games.
 
 use crate::store::GameRow;
-use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 use std::fmt::Write;
 
 /// Writes one stored chess game as PGN: the Seven Tag Roster, `Termination`, `PlyCount`,
@@ -14,11 +13,7 @@ use std::fmt::Write;
 /// A message naming the game and the move when a stored move does not replay.
 pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
     let mut pos: Chess = match &g.opening {
-        Some(fen) => fen
-            .parse::<Fen>()
-            .map_err(|e| format!("game {}: bad opening FEN {fen:?}: {e}", g.job_id))?
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("game {}: illegal opening {fen:?}: {e}", g.job_id))?,
+        Some(fen) => eloworld_games::chess::parse_fen(fen).map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
         None => Chess::default(),
     };
     let mut out = String::with_capacity(256 + g.moves.len() * 2);

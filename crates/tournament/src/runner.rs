@@ -1,7 +1,7 @@
-use crate::store::{ClaimedJob, FinishedGame, Store};
-use crate::{play_game, Event, Plan, RunError};
+use crate::store::{ClaimedJob, FinishedGame, Store, TournamentRow};
+use crate::{play_game, ConfigError, Event, Plan, RunError, StoreError, TournamentConfig};
 use crossbeam_channel::{unbounded, RecvTimeoutError, Sender};
-use eloworld_games::{Game, GameResult, Outcome, Side, Termination};
+use eloworld_games::{Game, GameKind, GameResult, Outcome, Side, Termination};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry, Worker};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -24,6 +24,8 @@ pub struct RunOptions {
     pub checkpoint_games: usize,
     /// …or after this long, whichever comes first.
     pub checkpoint_interval: Duration,
+    /// Players this worker cannot run, with why (reported to a shared store).
+    pub cannot_run: String,
 }
 
 impl Default for RunOptions {
@@ -35,6 +37,7 @@ impl Default for RunOptions {
             events: None,
             checkpoint_games: 64,
             checkpoint_interval: Duration::from_millis(250),
+            cannot_run: String::new(),
         }
     }
 }
@@ -50,10 +53,12 @@ pub struct RunSummary {
     pub done_before: u64,
     /// Games this run stored.
     pub stored: u64,
-    /// Whether the run stopped before the plan was done.
+    /// Whether the run was stopped (its remaining jobs are left pending).
     pub interrupted: bool,
     /// Wall time.
     pub elapsed: Duration,
+    /// Wall time spent playing, after the plan was stored.
+    pub playing: Duration,
 }
 
 enum Msg {
@@ -62,8 +67,53 @@ enum Msg {
     Panicked(i64, String),
 }
 
-/// Plays every pending job of `plan` on `opts.threads` threads and stores each finished
-/// game as it comes; returns when the plan is done or `opts.stop` is raised.
+/// A tournament as the store holds it: everything a worker needs to play its jobs, with
+/// no access to the files the plan was made from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTournament {
+    /// The store's id.
+    pub id: i64,
+    /// The name.
+    pub name: String,
+    /// The game.
+    pub game: GameKind,
+    /// Player specs, in plan order.
+    pub players: Vec<String>,
+    /// The `max_plies` setting.
+    pub max_plies: u32,
+    /// The `draw_rules` setting.
+    pub draw_rules: String,
+    /// Jobs in the plan.
+    pub total: u64,
+    /// Jobs done.
+    pub done: u64,
+}
+
+impl StoredTournament {
+    /// Reads the settings kept with a stored tournament.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the stored settings or game do not parse.
+    pub fn from_row(row: &TournamentRow) -> Result<StoredTournament, ConfigError> {
+        let config = TournamentConfig::from_toml(&row.config)
+            .map_err(|m| ConfigError::Invalid(format!("stored settings of {:?}: {m}", row.name)))?;
+        let game = row.game.parse().map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))?;
+        Ok(StoredTournament {
+            id: row.id,
+            name: row.name.clone(),
+            game,
+            players: row.players.clone(),
+            max_plies: config.max_plies,
+            draw_rules: config.draw_rules,
+            total: row.total,
+            done: row.done,
+        })
+    }
+}
+
+/// Stores `plan` (or finds it stored) and plays every pending job on `opts.threads`
+/// threads, storing each finished game as it comes; returns when the plan is done or
+/// `opts.stop` is raised.
 ///
 /// # Errors
 /// [`RunError`] for a player that cannot be built, a bad opening, a store failure or a
@@ -76,15 +126,44 @@ pub fn run<G: PlayableGame>(
     opts: &RunOptions,
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
-    let factories: Vec<Arc<dyn PlayerFactory<G>>> =
-        plan.players.iter().map(|p| registry.resolve_str(p)).collect::<Result<_, _>>()?;
+    let factories: Vec<Option<Arc<dyn PlayerFactory<G>>>> =
+        plan.players.iter().map(|p| registry.resolve_str(p).map(Some)).collect::<Result<_, _>>()?;
     for (index, o) in plan.openings.iter().enumerate() {
         G::from_position(o, rules).map_err(|source| RunError::Opening { index, source })?;
     }
-    let tournament = store.begin(plan)?;
-    let row = store.tournaments()?.into_iter().find(|t| t.id == tournament);
-    let (planned, done_before) = row.map_or((plan.jobs.len() as u64, 0), |t| (t.total, t.done));
+    let id = store.begin(plan)?;
+    let row = store
+        .tournaments()?
+        .into_iter()
+        .find(|t| t.id == id)
+        .ok_or_else(|| StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name)))?;
+    let tournament = StoredTournament::from_row(&row)?;
+    let mut summary = play_stored(&tournament, &factories, rules, store, opts)?;
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// Plays the pending jobs of a stored tournament whose two players have a factory here
+/// (`None` marks a player this machine cannot run: its jobs are left to other workers).
+///
+/// Games are committed in batches (every `checkpoint_games` or `checkpoint_interval`);
+/// with a shared store the claims' leases are renewed every third of the lease and
+/// expired leases are returned to pending.
+///
+/// # Errors
+/// As [`run`].
+pub fn play_stored<G: PlayableGame>(
+    tournament: &StoredTournament,
+    factories: &[Option<Arc<dyn PlayerFactory<G>>>],
+    rules: G::Rules,
+    store: &mut dyn Store,
+    opts: &RunOptions,
+) -> Result<RunSummary, RunError> {
+    let started = Instant::now();
+    let (planned, done_before) = (tournament.total, tournament.done);
     let threads = opts.threads.max(1);
+    let runnable: Vec<u32> = (0..factories.len() as u32).filter(|&i| factories[i as usize].is_some()).collect();
+    let filter = (runnable.len() < factories.len()).then_some(runnable.as_slice());
     let emit = |e: Event| {
         if let Some(tx) = &opts.events {
             let _ = tx.send(e);
@@ -100,15 +179,27 @@ pub fn run<G: PlayableGame>(
     let mut stored = 0u64;
     let mut failure: Option<RunError> = None;
     let mut exhausted = false;
+    let lease = store.lease();
+    let mut last_renew = Instant::now();
+    let max_plies = tournament.max_plies;
+    // A shared store gets claims of about a tenth of a lease of play (at least two games a
+    // thread), so that a dead worker strands little work while fast games are not slowed
+    // by a round trip each; the game length is learnt as the run goes (starting slow).
+    let mut mean_game_ms = 1000.0f64;
+    let claim_target = |mean_ms: f64| match lease {
+        Some(lease) => {
+            let games = threads as f64 * lease.as_secs_f64() * 100.0 / mean_ms.max(0.01);
+            (games as usize).clamp(threads * 2, 512)
+        }
+        None => threads * 4,
+    };
 
     std::thread::scope(|scope| {
         for index in 0..threads {
             let job_rx = job_rx.clone();
             let msg_tx = msg_tx.clone();
-            let factories = &factories;
             let stop = &*stop;
             let events = opts.events.clone();
-            let max_plies = plan.config.max_plies;
             scope.spawn(move || {
                 let mut worker = Worker::new(index);
                 let mut moves: Vec<G::Move> = Vec::with_capacity(1024);
@@ -156,10 +247,12 @@ pub fn run<G: PlayableGame>(
         }
         drop(msg_tx);
         let mut last_flush = Instant::now();
-        let target = threads * 4;
         loop {
-            if failure.is_none() && !stop.load(Ordering::Relaxed) && !exhausted && in_flight.len() < target {
-                match store.claim(tournament, &opts.worker, target * 2 - in_flight.len()) {
+            // Refill below a low-water mark only, so that claims come in batches, not one
+            // commit per finished game.
+            let target = claim_target(mean_game_ms);
+            if failure.is_none() && !stop.load(Ordering::Relaxed) && !exhausted && in_flight.len() < target.div_ceil(2) {
+                match store.claim(tournament.id, &opts.worker, target * 2 - in_flight.len(), filter) {
                     Ok(jobs) => {
                         exhausted = jobs.is_empty();
                         for j in jobs {
@@ -179,6 +272,7 @@ pub fn run<G: PlayableGame>(
             match msg_rx.recv_timeout(opts.checkpoint_interval) {
                 Ok(Msg::Finished(g)) => {
                     in_flight.remove(&g.job_id);
+                    mean_game_ms = 0.9 * mean_game_ms + 0.1 * g.wall_ms;
                     batch.push(g);
                 }
                 Ok(Msg::Aborted(id)) => {
@@ -198,12 +292,29 @@ pub fn run<G: PlayableGame>(
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }
+            if let Some(lease) = lease {
+                if last_renew.elapsed() >= lease / 3 {
+                    last_renew = Instant::now();
+                    let held: Vec<ClaimedJob> = in_flight.values().cloned().collect();
+                    let renewed = store
+                        .renew(&opts.worker, &held)
+                        .and_then(|()| store.reap())
+                        .and_then(|_| store.heartbeat(&opts.worker, &opts.cannot_run));
+                    if let Err(e) = renewed {
+                        failure.get_or_insert(e.into());
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
             if !batch.is_empty()
                 && (batch.len() >= opts.checkpoint_games || last_flush.elapsed() >= opts.checkpoint_interval)
             {
-                match store.complete(&batch) {
-                    Ok(n) => {
-                        stored += n as u64;
+                match store.complete(&opts.worker, &batch) {
+                    Ok(done) => {
+                        stored += done.accepted as u64;
+                        for (job, attempt) in done.rejected {
+                            emit(Event::ResultRejected { job, attempt });
+                        }
                         emit(Event::Checkpoint { stored });
                     }
                     Err(e) => {
@@ -218,7 +329,11 @@ pub fn run<G: PlayableGame>(
         drop(job_tx);
     });
     if !batch.is_empty() {
-        stored += store.complete(&batch)? as u64;
+        let done = store.complete(&opts.worker, &batch)?;
+        stored += done.accepted as u64;
+        for (job, attempt) in done.rejected {
+            emit(Event::ResultRejected { job, attempt });
+        }
         emit(Event::Checkpoint { stored });
     }
     let leftover: Vec<ClaimedJob> = in_flight.into_values().collect();
@@ -228,17 +343,18 @@ pub fn run<G: PlayableGame>(
     if let Some(e) = failure {
         return Err(e);
     }
-    let interrupted = done_before + stored < planned;
+    let interrupted = stop.load(Ordering::Relaxed);
     if interrupted {
         emit(Event::Interrupted { stored });
     }
-    Ok(RunSummary { tournament, planned, done_before, stored, interrupted, elapsed: started.elapsed() })
+    let elapsed = started.elapsed();
+    Ok(RunSummary { tournament: tournament.id, planned, done_before, stored, interrupted, elapsed, playing: elapsed })
 }
 
 #[allow(clippy::too_many_arguments)] // one call site; a struct would only rename these
 fn play_job<G: Game>(
     job: &ClaimedJob,
-    factories: &[Arc<dyn PlayerFactory<G>>],
+    factories: &[Option<Arc<dyn PlayerFactory<G>>>],
     worker: &mut Worker,
     start: &G,
     rules: G::Rules,
@@ -264,7 +380,11 @@ fn play_job<G: Game>(
     };
     let mut players = Vec::with_capacity(2);
     for (side, idx) in [(Side::First, job.white), (Side::Second, job.black)] {
-        match factories[idx as usize].create(worker) {
+        let created = match &factories[idx as usize] {
+            Some(f) => f.create(worker),
+            None => Err(eloworld_players::PlayerError::Setup(format!("player {idx} cannot run here"))),
+        };
+        match created {
             Ok(p) => players.push(p),
             Err(e) => {
                 let outcome = Outcome::win(side.other(), Termination::EngineCrashed);

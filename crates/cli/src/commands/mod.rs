@@ -2,7 +2,16 @@
 
 pub mod bench;
 pub mod export;
+pub mod match_stats;
+pub mod fates;
 pub mod play;
 pub mod players;
+pub mod rate;
+pub mod report;
 pub mod results;
+pub mod squava_experiment;
+pub mod suite;
+pub mod synth;
+pub mod status;
 pub mod tournament;
+pub mod worker;

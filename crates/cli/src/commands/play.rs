@@ -1,7 +1,8 @@
 use crate::games::{parse_kind, with_game, CliGame};
 use anyhow::Context;
 use eloworld_games::GameKind;
-use eloworld_players::Worker;
+use eloworld_players::human::{Human, HUMAN};
+use eloworld_players::{Player, Worker};
 use eloworld_tournament::{pgn::game_to_pgn, play_game, GameRow, DEFAULT_MAX_PLIES};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -30,6 +31,9 @@ pub struct Args {
     /// Chess draw rules: automatic (fivefold, 75 moves) or claimed (threefold, fifty moves).
     #[arg(long, default_value = "automatic")]
     draw_rules: String,
+    /// Engine definitions (TOML) to add to the built-in players.
+    #[arg(long, value_name = "FILE")]
+    engines: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -38,12 +42,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
     let rules = G::rules(&args.draw_rules)?;
-    let reg = G::builtin_players();
+    let mut reg = G::builtin_players();
+    if let Some(path) = &args.engines {
+        eloworld_players::engine::add_definitions_file(&mut reg, path)?;
+    }
     let mut worker = Worker::new(0);
     let white_spec: eloworld_players::PlayerSpec = args.white.parse()?;
     let black_spec: eloworld_players::PlayerSpec = args.black.parse()?;
-    let mut white = reg.resolve(&white_spec)?.create(&mut worker).context("starting white")?;
-    let mut black = reg.resolve(&black_spec)?.create(&mut worker).context("starting black")?;
+    let mut white = make_player::<G>(&reg, &white_spec, &mut worker).context("starting white")?;
+    let mut black = make_player::<G>(&reg, &black_spec, &mut worker).context("starting black")?;
     let start = match &args.fen {
         Some(f) => G::from_position(f, rules)?,
         None => G::new(rules),
@@ -73,6 +80,10 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
             date: "????.??.??".to_owned(),
         };
         print!("{}", game_to_pgn(&row, "local").map_err(anyhow::Error::msg)?);
+        if [&white_spec, &black_spec].iter().any(|s| s.name == HUMAN) {
+            print!("\n{}", game.board_text());
+            println!("result: {} ({})", played.outcome.result, played.outcome.termination);
+        }
     } else {
         println!("{} (first, x) vs {} (second, o), seed {}", white_spec, black_spec, args.seed);
         println!("moves: {}", codes.join(" "));
@@ -80,4 +91,21 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
         println!("result: {} ({})", played.outcome.result, played.outcome.termination);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Builds a player: `human` reads moves from this terminal (standard input) and writes the
+/// board and prompts to standard output; every other spec comes from the registry.
+fn make_player<G: CliGame>(
+    reg: &eloworld_players::Registry<G>,
+    spec: &eloworld_players::PlayerSpec,
+    worker: &mut Worker,
+) -> anyhow::Result<Box<dyn Player<G>>> {
+    if spec.name == HUMAN {
+        anyhow::ensure!(spec.params.is_empty() && spec.dilution.is_none(), "the human player takes no parameters: {spec}");
+        // A one-byte buffer over stdin's own buffer: two human players never steal each
+        // other's lines.
+        let input = std::io::BufReader::with_capacity(1, std::io::stdin());
+        return Ok(Box::new(Human::<G>::new(Box::new(input), Box::new(std::io::stdout()))));
+    }
+    Ok(reg.resolve(spec)?.create(worker)?)
 }

@@ -2,7 +2,7 @@ use crate::display::{self, Mode};
 use crate::games::{with_game, CliGame};
 use crate::standings::Standings;
 use anyhow::Context;
-use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
+use eloworld_tournament::{open_store, play_stored, Plan, RunOptions, StoredTournament, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +50,15 @@ pub struct Args {
     /// Show no progress.
     #[arg(long, short)]
     quiet: bool,
+    /// Seconds a claim lasts without renewal on a shared (PostgreSQL) store.
+    #[arg(long, default_value_t = 30.0)]
+    lease: f64,
+    /// Store the plan and stop: workers (`eloworld worker --db …`) play it, on any number of machines.
+    #[arg(long)]
+    plan_only: bool,
+    /// Engine definitions (TOML, as in the README's "Engines") to add to the built-in players.
+    #[arg(long, value_name = "FILE")]
+    engines: Option<PathBuf>,
 }
 
 pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
@@ -99,18 +108,43 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
     let plan = Plan::new(&config)?;
-    with_game!(plan.game, G => run_plan::<G>(&plan, Mode::detect(args.quiet)))
+    if args.plan_only {
+        return store_plan(&plan);
+    }
+    with_game!(plan.game, G => run_plan::<G>(&plan, Mode::detect(args.quiet), args.engines.as_deref(), args.lease))
 }
 
-fn run_plan<G: CliGame>(plan: &Plan, mode: Mode) -> anyhow::Result<ExitCode> {
+/// Stores a plan for workers to play, without playing any of it here.
+fn store_plan(plan: &Plan) -> anyhow::Result<ExitCode> {
+    let db = plan.config.db_path();
+    let mut store = open_store(&db, true)?;
+    store.begin(plan).with_context(|| format!("storing tournament {:?}", plan.config.name))?;
+    let row = store.tournaments()?.into_iter().find(|t| t.name == plan.config.name);
+    let (done, total) = row.map_or((0, plan.jobs.len() as u64), |t| (t.done, t.total));
+    println!(
+        "tournament {:?}: {total} jobs stored in {} ({done} done); play them with: eloworld worker --db {}",
+        plan.config.name,
+        store.location(),
+        store.location()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_plan<G: CliGame>(
+    plan: &Plan,
+    mode: Mode,
+    engines: Option<&std::path::Path>,
+    lease: f64,
+) -> anyhow::Result<ExitCode> {
     let rules = G::rules(&plan.config.draw_rules)?;
-    let registry = G::builtin_players();
+    let registry = G::registry_with(engines)?;
     // Check every player before touching the database.
     for p in &plan.players {
         registry.resolve_str(p)?;
     }
     let db = plan.config.db_path();
     let mut store = open_store(&db, true)?;
+    store.set_lease(std::time::Duration::from_secs_f64(lease.max(1.0)));
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -127,13 +161,38 @@ fn run_plan<G: CliGame>(plan: &Plan, mode: Mode) -> anyhow::Result<ExitCode> {
     }
     let players = plan.players.clone();
     let shower = std::thread::spawn(move || display::show(rx, players, mode));
-    let summary = eloworld_tournament::run::<G>(plan, &registry, rules, &mut *store, &opts);
+    let mut summary = eloworld_tournament::run::<G>(plan, &registry, rules, &mut *store, &opts);
+    // On a shared store, jobs claimed by a worker that died stay claimed until their lease
+    // expires: wait for them and play them too, so the command ends with the plan done.
+    if store.lease().is_some() {
+        while let Ok(s) = &mut summary {
+            let Some(row) = store.tournaments()?.into_iter().find(|t| t.name == plan.config.name) else { break };
+            if s.interrupted || row.done >= row.total {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            store.reap()?;
+            let t = StoredTournament::from_row(&row)?;
+            let factories: Vec<_> =
+                plan.players.iter().map(|p| registry.resolve_str(p).map(Some)).collect::<Result<_, _>>()?;
+            match play_stored::<G>(&t, &factories, rules, &mut *store, &opts) {
+                Ok(more) => {
+                    s.stored += more.stored;
+                    s.interrupted = more.interrupted;
+                }
+                Err(e) => summary = Err(e),
+            }
+        }
+    }
     drop(opts);
     let _ = shower.join();
     let summary = summary.with_context(|| format!("tournament {:?} in {db}", plan.config.name))?;
     let rows = store.results(Some(&plan.config.name))?;
-    let standings = Standings::from_rows(&plan.players, &rows);
-    print!("{}", standings.table());
+    // The ratings, every method side by side (`eloworld rate`); bare scores if none applies.
+    match crate::commands::rate::tournament_ratings(&rows) {
+        Ok(table) => print!("{table}"),
+        Err(_) => print!("{}", Standings::from_rows(&plan.players, &rows).table()),
+    }
     let secs = summary.elapsed.as_secs_f64();
     println!(
         "{} of {} games stored in {db} ({} this run, {:.1} s, {:.1} games/s)",

@@ -1,18 +1,52 @@
 //! The built-in chess players (seed 002, section 2).
 
+mod alphabetical;
+mod cccp;
+mod equalizer;
+pub mod evol;
 mod first_move;
+mod generous;
+mod huddle;
+mod min_oppt_moves;
+mod no_i_insist;
+mod opposite_color;
+mod pacifist;
+mod reverse_starting;
+mod same_color;
+pub mod scoring;
+mod simple;
+mod suicide_king;
+mod swarm;
+pub mod symmetry;
+mod sym_180;
+mod sym_mirror_x;
+mod sym_mirror_y;
 
+pub use alphabetical::Alphabetical;
+pub use cccp::Cccp;
+pub use equalizer::Equalizer;
 pub use first_move::FirstMove;
+pub use generous::Generous;
+pub use huddle::Huddle;
+pub use min_oppt_moves::MinOpptMoves;
+pub use no_i_insist::NoIInsist;
+pub use opposite_color::OppositeColor;
+pub use pacifist::Pacifist;
+pub use reverse_starting::ReverseStarting;
+pub use same_color::SameColor;
+pub use simple::SIMPLE_PLAYERS;
+pub use suicide_king::SuicideKing;
+pub use swarm::Swarm;
+pub use sym_180::Sym180;
+pub use sym_mirror_x::SymMirrorX;
+pub use sym_mirror_y::SymMirrorY;
 
-use crate::{Flags, PlayerInfo, RandomMove, Registry};
+use crate::{Flags, PlayerInfo, Registry};
 use eloworld_games::Chess;
 
 /// Adds every built-in chess player to `r`.
 pub fn register(r: &mut Registry<Chess>) {
-    r.add_simple(
-        PlayerInfo::new("random_move", "plays a uniformly random legal move", Flags::NONE),
-        || Box::new(RandomMove),
-    );
+    crate::register_random_move(r, "plays a uniformly random legal move");
     r.add_simple(
         PlayerInfo::new(
             "first_move",
@@ -21,4 +55,8 @@ pub fn register(r: &mut Registry<Chess>) {
         ),
         || Box::new(FirstMove),
     );
+    simple::register(r);
+    crate::fate::register(r);
+    crate::engine::register(r);
+    evol::register(r);
 }

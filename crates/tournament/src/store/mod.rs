@@ -5,8 +5,14 @@
 //! the same transaction that marks its job done, and only if the job is still claimed by
 //! the same attempt, so a game can never be counted twice.
 
+mod location;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod sqlite;
 
+pub use location::redact;
+#[cfg(feature = "postgres")]
+pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use crate::{Plan, StoreError};
@@ -131,7 +137,48 @@ pub struct GameRow {
     pub date: String,
 }
 
-/// Where games are kept. Implementations: [`SqliteStore`] (PostgreSQL to follow).
+/// What storing a batch of finished games did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// Games stored.
+    pub accepted: usize,
+    /// Games refused because their job's claim was lost (the lease expired and the job was
+    /// handed to another worker): `(job id, attempt)`. They are never counted.
+    pub rejected: Vec<(i64, u32)>,
+}
+
+/// Per-tournament job counts for `eloworld status`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentStatus {
+    /// The tournament's name.
+    pub name: String,
+    /// Jobs done.
+    pub done: u64,
+    /// Jobs claimed by a worker whose lease is still valid.
+    pub running: u64,
+    /// Jobs claimed by a worker whose lease has expired (the worker is presumed dead).
+    pub dead_leases: u64,
+    /// Jobs waiting.
+    pub pending: u64,
+}
+
+/// A worker as last reported to the store.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkerStatus {
+    /// The worker's name.
+    pub name: String,
+    /// Seconds since it last reported.
+    pub seen_secs_ago: f64,
+    /// Games it stored in the last minute.
+    pub games_last_minute: u64,
+    /// Games it stored in all.
+    pub games_total: u64,
+    /// Players it cannot run on its machine, with why.
+    pub cannot_run: String,
+}
+
+/// Where games are kept. Implementations: [`SqliteStore`] (one process, one file) and, with
+/// the `postgres` feature, `PgStore` (a shared server, any number of workers).
 pub trait Store: Send {
     /// Returns where this store is, safe to print (no password).
     fn location(&self) -> String;
@@ -146,13 +193,57 @@ pub trait Store: Send {
     ///
     /// # Errors
     /// Backend errors.
-    fn claim(&mut self, tournament: i64, worker: &str, max: usize) -> Result<Vec<ClaimedJob>, StoreError>;
-    /// Stores finished games, each with its job marked done in the same transaction;
-    /// returns how many were accepted (a game whose claim was lost is rejected).
+    /// Only jobs whose two players are in `runnable` (indices into the tournament's
+    /// players) are claimed, when it is given.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn claim(
+        &mut self,
+        tournament: i64,
+        worker: &str,
+        max: usize,
+        runnable: Option<&[u32]>,
+    ) -> Result<Vec<ClaimedJob>, StoreError>;
+    /// Stores finished games, each with its job marked done in the same transaction, and
+    /// only if the job is still claimed by this worker with this attempt.
     ///
     /// # Errors
     /// Backend errors; nothing of the batch is stored then.
-    fn complete(&mut self, games: &[FinishedGame]) -> Result<usize, StoreError>;
+    fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError>;
+    /// Returns how long a claim lasts without renewal, for stores shared by several
+    /// processes (`None`: claims last as long as the process).
+    fn lease(&self) -> Option<std::time::Duration> {
+        None
+    }
+    /// Sets how long a claim lasts without renewal (shared stores only).
+    fn set_lease(&mut self, _lease: std::time::Duration) {}
+    /// Extends the leases of jobs this worker still plays.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn renew(&mut self, _worker: &str, _jobs: &[ClaimedJob]) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// Returns jobs whose lease has expired to pending; returns how many.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn reap(&mut self) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+    /// Records that `worker` is alive, with the players it cannot run.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn heartbeat(&mut self, _worker: &str, _cannot_run: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// Returns job counts per tournament and what each worker did.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn status(&self) -> Result<(Vec<TournamentStatus>, Vec<WorkerStatus>), StoreError>;
     /// Returns claimed but unfinished jobs to pending.
     ///
     /// # Errors
@@ -181,10 +272,20 @@ pub trait Store: Send {
 /// # Errors
 /// [`StoreError`] naming the location.
 pub fn open_store(location: &str, create: bool) -> Result<Box<dyn Store>, StoreError> {
-    if location.starts_with("postgres://") || location.starts_with("postgresql://") {
-        return Err(StoreError::Backend(
-            "PostgreSQL stores are not supported by this build of eloworld".to_owned(),
-        ));
+    if is_postgres(location) {
+        #[cfg(feature = "postgres")]
+        return Ok(Box::new(PgStore::open(location)?));
+        #[cfg(not(feature = "postgres"))]
+        return Err(StoreError::Backend(format!(
+            "{}: this eloworld was built without the postgres feature",
+            redact(location)
+        )));
     }
     Ok(Box::new(SqliteStore::open(location, create)?))
+}
+
+/// Returns whether a `--db` value names a PostgreSQL database rather than an SQLite file.
+#[must_use]
+pub fn is_postgres(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
 }

@@ -1,6 +1,9 @@
 //! The embedded SQLite store: one file, WAL journal.
 
-use super::{ClaimedJob, FinishedGame, GameRow, ResultRow, Store, TournamentRow};
+use super::{
+    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow, TournamentStatus,
+    WorkerStatus,
+};
 use crate::{Plan, StoreError};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::path::Path;
@@ -52,9 +55,12 @@ CREATE TABLE IF NOT EXISTS games (
     detail TEXT,
     wall_ms REAL NOT NULL,
     finished_ms INTEGER NOT NULL,
-    seq INTEGER NOT NULL
+    seq INTEGER NOT NULL,
+    worker TEXT,
+    attempt INTEGER NOT NULL DEFAULT 1
 );
-CREATE INDEX IF NOT EXISTS games_order ON games (tournament_id, seq);
+CREATE UNIQUE INDEX IF NOT EXISTS games_seq ON games (seq);
+CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id);
 ";
 
 /// Job states in the `jobs.state` column.
@@ -269,19 +275,29 @@ impl Store for SqliteStore {
         Ok(id)
     }
 
-    fn claim(&mut self, tournament: i64, worker: &str, max: usize) -> Result<Vec<ClaimedJob>, StoreError> {
+    fn claim(
+        &mut self,
+        tournament: i64,
+        worker: &str,
+        max: usize,
+        runnable: Option<&[u32]>,
+    ) -> Result<Vec<ClaimedJob>, StoreError> {
         let path = self.path.clone();
+        // Player lists are short: the filter is spelled out as a JSON array SQLite can read.
+        let allowed = runnable.map(|r| format!("[{}]", r.iter().map(u32::to_string).collect::<Vec<_>>().join(",")));
         let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
         let jobs = {
             let mut st = tx
                 .prepare_cached(
                     "UPDATE jobs SET state = ?1, worker = ?2, attempt = attempt + 1 \
-                     WHERE id IN (SELECT id FROM jobs WHERE tournament_id = ?3 AND state = ?4 ORDER BY id LIMIT ?5) \
+                     WHERE id IN (SELECT id FROM jobs WHERE tournament_id = ?3 AND state = ?4 \
+                       AND (?6 IS NULL OR (white IN (SELECT value FROM json_each(?6)) AND black IN (SELECT value FROM json_each(?6)))) \
+                       ORDER BY id LIMIT ?5) \
                      RETURNING id, key, attempt, white, black, round, opening, seed",
                 )
                 .map_err(|e| classify(&path, e))?;
             let rows = st
-                .query_map(params![RUNNING, worker, tournament, PENDING, max as i64], |r| {
+                .query_map(params![RUNNING, worker, tournament, PENDING, max as i64, allowed], |r| {
                     Ok(ClaimedJob {
                         id: r.get(0)?,
                         key: r.get(1)?,
@@ -302,24 +318,24 @@ impl Store for SqliteStore {
         Ok(jobs)
     }
 
-    fn complete(&mut self, games: &[FinishedGame]) -> Result<usize, StoreError> {
+    fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError> {
         let path = self.path.clone();
         let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
-        let mut accepted = 0;
+        let mut done = Completion::default();
         {
             let mut seq: i64 = tx
                 .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
                 .map_err(|e| classify(&path, e))?;
             let mut mark = tx
                 .prepare_cached(
-                    "UPDATE jobs SET state = ?1, worker = NULL WHERE id = ?2 AND state = ?3 AND attempt = ?4 \
+                    "UPDATE jobs SET state = ?1 WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5 \
                      RETURNING tournament_id",
                 )
                 .map_err(|e| classify(&path, e))?;
             let mut ins = tx
                 .prepare_cached(
-                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )
                 .map_err(|e| classify(&path, e))?;
             let now_ms = std::time::SystemTime::now()
@@ -327,10 +343,13 @@ impl Store for SqliteStore {
                 .map_or(0, |d| d.as_millis() as i64);
             for g in games {
                 let t: Option<i64> = mark
-                    .query_row(params![DONE, g.job_id, RUNNING, g.attempt], |r| r.get(0))
+                    .query_row(params![DONE, g.job_id, RUNNING, g.attempt, worker], |r| r.get(0))
                     .optional()
                     .map_err(|e| classify(&path, e))?;
-                let Some(t) = t else { continue };
+                let Some(t) = t else {
+                    done.rejected.push((g.job_id, g.attempt));
+                    continue;
+                };
                 seq += 1;
                 ins.execute(params![
                     g.job_id,
@@ -342,14 +361,16 @@ impl Store for SqliteStore {
                     g.detail,
                     g.wall_ms,
                     now_ms,
-                    seq
+                    seq,
+                    g.attempt,
+                    worker
                 ])
                 .map_err(|e| classify(&path, e))?;
-                accepted += 1;
+                done.accepted += 1;
             }
         }
         tx.commit().map_err(|e| classify(&path, e))?;
-        Ok(accepted)
+        Ok(done)
     }
 
     fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
@@ -404,6 +425,48 @@ impl Store for SqliteStore {
         Ok(out)
     }
 
+    fn status(&self) -> Result<(Vec<TournamentStatus>, Vec<WorkerStatus>), StoreError> {
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT t.name, sum(j.state = 2), sum(j.state = 1), sum(j.state = 0) \
+                 FROM tournaments t JOIN jobs j ON j.tournament_id = t.id GROUP BY t.id ORDER BY t.id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([], |r| {
+                Ok(TournamentStatus {
+                    name: r.get(0)?,
+                    done: r.get::<_, i64>(1)? as u64,
+                    running: r.get::<_, i64>(2)? as u64,
+                    dead_leases: 0,
+                    pending: r.get::<_, i64>(3)? as u64,
+                })
+            })
+            .map_err(|e| self.sql(e))?;
+        let tournaments = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT coalesce(worker, '?'), (strftime('%s','now') * 1000 - max(finished_ms)) / 1000.0, \
+                 sum(finished_ms >= strftime('%s','now') * 1000 - 60000), count(*) FROM games GROUP BY worker ORDER BY worker",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([], |r| {
+                Ok(WorkerStatus {
+                    name: r.get(0)?,
+                    seen_secs_ago: r.get(1)?,
+                    games_last_minute: r.get::<_, i64>(2)? as u64,
+                    games_total: r.get::<_, i64>(3)? as u64,
+                    cannot_run: String::new(),
+                })
+            })
+            .map_err(|e| self.sql(e))?;
+        let workers = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        Ok((tournaments, workers))
+    }
+
     fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
         let mut st = self
@@ -413,7 +476,7 @@ impl Store for SqliteStore {
                  FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
                  JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
                  JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.tournament_id, g.seq",
+                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
             )
             .map_err(|e| self.sql(e))?;
         let rows = st
@@ -441,7 +504,7 @@ impl Store for SqliteStore {
                  FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
                  JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
                  JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.tournament_id, g.seq",
+                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
             )
             .map_err(|e| self.sql(e))?;
         let rows = st

@@ -1,0 +1,51 @@
+//! `eloworld match-stats`: what a match result says (seed 003, appendix B).
+
+use anyhow::bail;
+use eloworld_ratings::convert::MatchStats;
+use std::process::ExitCode;
+
+/// Score, Elo difference with a 95% interval and likelihood of superiority of a match result.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Wins, draws and losses of the first player: W D L.
+    #[arg(num_args = 3, value_names = ["W", "D", "L"])]
+    wdl: Vec<u64>,
+    /// Colour-swapped game pairs instead: counts of pairs in which the first player scored
+    /// 0, ½, 1, 1½ and 2 points.
+    #[arg(long, num_args = 5, value_names = ["P0", "P1", "P2", "P3", "P4"], conflicts_with_all = ["wdl", "points"])]
+    pentanomial: Option<Vec<u64>>,
+    /// The points of the two players instead (e.g. 181.5 118.5): score and Elo difference only.
+    #[arg(long, num_args = 2, value_names = ["P", "Q"], conflicts_with = "wdl")]
+    points: Option<Vec<f64>>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = &args.points {
+        let (a, b) = (p[0], p[1]);
+        if !(a >= 0.0 && b >= 0.0 && a + b > 0.0) {
+            bail!("--points {a} {b}: expected two points totals, at least one above 0");
+        }
+        let s = a / (a + b);
+        println!("score {a} - {b} ({:.1}%)", 100.0 * s);
+        println!("Elo difference {:+.1}", eloworld_ratings::convert::elo_difference(s));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (m, unit) = if let Some(p) = &args.pentanomial {
+        let pairs = [p[0], p[1], p[2], p[3], p[4]];
+        println!("game pairs: {} (pair scores 0/½/1/1½/2: {} {} {} {} {})", pairs.iter().sum::<u64>(), p[0], p[1], p[2], p[3], p[4]);
+        (MatchStats::from_pentanomial(pairs), "pairs")
+    } else if args.wdl.len() == 3 {
+        let (w, d, l) = (args.wdl[0], args.wdl[1], args.wdl[2]);
+        println!("games: {} ({w} wins, {d} draws, {l} losses)", w + d + l);
+        (MatchStats::from_wdl(w, d, l), "games")
+    } else {
+        bail!("give W D L, --pentanomial P0 P1 P2 P3 P4 or --points P Q");
+    };
+    if m.games == 0 {
+        bail!("no {unit}: nothing to measure");
+    }
+    println!("score {} - {} ({:.1}%)", m.points, m.opponent_points, 100.0 * m.score);
+    println!("Elo difference {:+.1} (95% interval {:+.1} .. {:+.1})", m.elo, m.elo_low, m.elo_high);
+    println!("LOS {:.3}%", 100.0 * m.los);
+    Ok(ExitCode::SUCCESS)
+}

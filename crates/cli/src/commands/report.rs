@@ -1,0 +1,595 @@
+//! `eloworld report`: pictures and reports from a results database — the outcome matrix, the
+//! rating-evolution plot, the asterisk table and the HTML report. Reads results and rates
+//! them; never plays a game.
+
+use crate::games::with_game;
+use anyhow::{bail, Context};
+use eloworld_games::{Game, GameKind};
+use eloworld_ratings::elo_world::{EloWorld, EloWorldConfig};
+use eloworld_ratings::mle::{Mle, MleConfig};
+use eloworld_ratings::rollason::{Rollason, RollasonConfig};
+use eloworld_ratings::uscf::{Uscf, UscfConfig};
+use eloworld_ratings::{GameList, Score};
+use eloworld_report::{
+    asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow, ConsistencyRow,
+    Diagram, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions, OutcomeTable, RatingColumn, RatingHistory,
+    RatingValue, SampleGame,
+};
+use eloworld_tournament::{open_store, GameRow, ResultRow, TournamentRow};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Draw pictures and reports from stored results.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum What {
+    /// The outcome matrix: a coloured cell per ordered pair (rows White, columns Black).
+    Matrix(MatrixArgs),
+    /// Each player's uscf rating after every game it played; one run per tournament.
+    Evolution(EvolutionArgs),
+    /// The asterisk table: rank, player, rating, points and a bar of asterisks.
+    Table(TableArgs),
+    /// One self-contained HTML page: settings, ratings, crosstable, pictures, sample games.
+    Html(HtmlArgs),
+}
+
+/// Where the results come from.
+#[derive(clap::Args, Debug)]
+struct Source {
+    /// The database.
+    #[arg(long)]
+    db: String,
+    /// Only this tournament (default: every tournament in the database, results combined).
+    #[arg(long)]
+    tournament: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+struct MatrixArgs {
+    #[command(flatten)]
+    source: Source,
+    /// The picture: `.png` or `.svg`.
+    #[arg(long)]
+    out: PathBuf,
+    /// Sort players by this: elo_world, mle, uscf, rollason, markov or score.
+    #[arg(long, default_value = "elo_world")]
+    by: Method,
+    /// A cell's side in pixels (default: from the number of players).
+    #[arg(long)]
+    cell: Option<u32>,
+}
+
+#[derive(clap::Args, Debug)]
+struct EvolutionArgs {
+    /// The database; repeat to overlay runs stored in several databases.
+    #[arg(long, required = true)]
+    db: Vec<String>,
+    /// Only this tournament (default: each tournament is a run of its own).
+    #[arg(long)]
+    tournament: Option<String>,
+    /// The picture: `.png` or `.svg`.
+    #[arg(long)]
+    out: PathBuf,
+    /// Picture width in pixels.
+    #[arg(long, default_value_t = 1000)]
+    width: u32,
+    /// Picture height in pixels.
+    #[arg(long, default_value_t = 600)]
+    height: u32,
+}
+
+#[derive(clap::Args, Debug)]
+struct TableArgs {
+    #[command(flatten)]
+    source: Source,
+    /// The rating: rollason (the seed's), uscf, elo_world or mle.
+    #[arg(long, default_value = "rollason")]
+    method: Method,
+    /// Also print one table per year the games finished in.
+    #[arg(long)]
+    by_year: bool,
+    /// Asterisks of the best player.
+    #[arg(long, default_value_t = 40)]
+    width: usize,
+    /// The rating that gets one asterisk (default: the lowest in each table).
+    #[arg(long)]
+    floor: Option<f64>,
+    /// Write here instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct HtmlArgs {
+    #[command(flatten)]
+    source: Source,
+    /// The page to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Sample games shown per pair of players.
+    #[arg(long, default_value_t = 2)]
+    samples_per_pair: usize,
+    /// Most sample games in the page.
+    #[arg(long, default_value_t = 60)]
+    max_samples: usize,
+    /// Inline pictures as svg or png.
+    #[arg(long, default_value = "svg")]
+    pictures: String,
+}
+
+/// A rating method, or the plain score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Method {
+    #[value(name = "elo_world")]
+    EloWorld,
+    Mle,
+    Uscf,
+    Rollason,
+    Markov,
+    Score,
+}
+
+impl Method {
+    const fn name(self) -> &'static str {
+        match self {
+            Method::EloWorld => "elo_world",
+            Method::Mle => "mle",
+            Method::Uscf => "uscf",
+            Method::Rollason => "rollason",
+            Method::Markov => "markov",
+            Method::Score => "score",
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.what {
+        What::Matrix(a) => matrix(&a),
+        What::Evolution(a) => evolution(&a),
+        What::Table(a) => table(&a),
+        What::Html(a) => html(&a),
+    }
+}
+
+/// Stored results of the selected tournaments.
+struct Results {
+    tournaments: Vec<TournamentRow>,
+    rows: Vec<ResultRow>,
+    table: OutcomeTable,
+}
+
+fn load(db: &str, tournament: Option<&str>) -> anyhow::Result<Results> {
+    let store = open_store(db, false).with_context(|| format!("opening {db}"))?;
+    let tournaments: Vec<TournamentRow> = store
+        .tournaments()?
+        .into_iter()
+        .filter(|t| tournament.is_none_or(|n| n == t.name))
+        .collect();
+    if tournaments.is_empty() {
+        match tournament {
+            Some(n) => bail!("{db} has no tournament named {n:?}"),
+            None => bail!("{db} has no tournaments"),
+        }
+    }
+    let rows = store.results(tournament).with_context(|| format!("reading results from {db}"))?;
+    if rows.is_empty() {
+        bail!("{db} has no stored games{}", tournament.map(|t| format!(" in tournament {t:?}")).unwrap_or_default());
+    }
+    let order: Vec<String> = tournaments.iter().flat_map(|t| t.players.iter().cloned()).collect();
+    let table = OutcomeTable::from_games(&order, rows.iter().map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())));
+    // Players of the plan who have not played yet have nothing to show.
+    let played: Vec<usize> = (0..table.len()).filter(|&i| table.totals(i).games() > 0).collect();
+    let table = if played.len() == table.len() { table } else { keep_players(&table, &played)? };
+    Ok(Results { tournaments, rows, table })
+}
+
+/// Returns the table restricted to some players.
+fn keep_players(table: &OutcomeTable, keep: &[usize]) -> anyhow::Result<OutcomeTable> {
+    let names: Vec<String> = keep.iter().map(|&i| table.players()[i].clone()).collect();
+    let mut out = OutcomeTable::new(&names);
+    for (a, &i) in keep.iter().enumerate() {
+        for (b, &j) in keep.iter().enumerate() {
+            out.add_counts(a, b, table.cell(i, j))?;
+        }
+    }
+    Ok(out)
+}
+
+/// Returns the games as the ratings crate takes them: players in the table's order (so ids
+/// are table indices), games in finish order, dated by `year` when given.
+fn game_list(table: &OutcomeTable, rows: &[ResultRow], year: impl Fn(usize) -> Option<i32>) -> GameList {
+    let mut list = GameList::case_sensitive();
+    for p in table.players() {
+        list.player(p);
+    }
+    for (k, r) in rows.iter().enumerate() {
+        if let Some(score) = Score::from_points(r.result.first_score()) {
+            list.add(&r.white, &r.black, score, true, year(k));
+        }
+    }
+    list
+}
+
+/// Rates the games of `list` by `method`: one value per player of the list (NaN where the
+/// method rates no one), with intervals where the method gives them.
+fn rate(method: Method, list: &GameList) -> anyhow::Result<Vec<Option<RatingValue>>> {
+    let n = list.player_count();
+    let finite = |v: f64| if v.is_finite() { Some(v) } else { None };
+    Ok(match method {
+        Method::Uscf => Uscf::new(UscfConfig::new())
+            .rate(list)
+            .ratings
+            .into_iter()
+            .map(|r| finite(r).map(RatingValue::point))
+            .collect(),
+        Method::EloWorld => {
+            let r = EloWorld::new(EloWorldConfig::new()).rate(&list.counts(), list.names())?;
+            (0..n)
+                .map(|i| finite(r.median[i]).map(|m| RatingValue::with_interval(m, r.q25[i], r.q75[i])))
+                .collect()
+        }
+        Method::Mle => {
+            let r = Mle::new(MleConfig::new()).rate(&list.counts())?;
+            (0..n)
+                .map(|i| finite(r.ratings[i]).map(|m| RatingValue::with_interval(m, r.low[i], r.high[i])))
+                .collect()
+        }
+        Method::Rollason => Rollason::new(RollasonConfig::new())
+            .rate(&list.counts())
+            .ratings
+            .into_iter()
+            .map(|r| finite(r).map(RatingValue::point))
+            .collect(),
+        Method::Markov => eloworld_ratings::markov::champion(&list.counts())?
+            .into_iter()
+            .map(|p| p.and_then(finite).map(RatingValue::point))
+            .collect(),
+        Method::Score => {
+            let mut points = vec![(0.0f64, 0u64); n];
+            for g in list.games() {
+                let s = g.score.points();
+                points[g.first.index()].0 += s;
+                points[g.first.index()].1 += 1;
+                points[g.second.index()].0 += 1.0 - s;
+                points[g.second.index()].1 += 1;
+            }
+            #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
+            points
+                .into_iter()
+                .map(|(p, g)| (g > 0).then(|| RatingValue::point(p / g as f64)))
+                .collect()
+        }
+    })
+}
+
+fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
+    ImageFormat::from_path(out).with_context(|| format!("{}: give a file ending in .png or .svg", out.display()))
+}
+
+fn write(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))
+}
+
+fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
+    let format = picture_format(&args.out)?;
+    let results = load(&args.source.db, args.source.tournament.as_deref())?;
+    let table = &results.table;
+    let list = game_list(table, &results.rows, |_| None);
+    let (keys, sorted_by) = match rate(args.by, &list) {
+        Ok(values) if values.iter().all(Option::is_some) => {
+            (values.iter().map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value)).collect(), format!("{} rating", args.by.name()))
+        }
+        Ok(_) => {
+            eprintln!("note: {} does not rate every player; sorting by score", args.by.name());
+            (table.score_fractions(), "score".to_owned())
+        }
+        Err(e) => {
+            eprintln!("note: {} cannot rate these results ({e:#}); sorting by score", args.by.name());
+            (table.score_fractions(), "score".to_owned())
+        }
+    };
+    let sorted_by = if args.by == Method::Score { "score".to_owned() } else { sorted_by };
+    let sorted = table.reordered(&table.weakest_first(&keys)?)?;
+    let (bytes, layout) = outcome_matrix(&sorted, &MatrixOptions { cell: args.cell, sorted_by }, format)?;
+    write(&args.out, &bytes)?;
+    eprintln!(
+        "outcome matrix of {} players ({} games) written to {} ({}×{} px)",
+        table.len(),
+        table.total_games(),
+        args.out.display(),
+        layout.width,
+        layout.height
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Returns each player's uscf history in `rows`: the initial rating, then one after each game.
+fn histories(table: &OutcomeTable, rows: &[ResultRow], run: Option<&str>) -> Vec<RatingHistory> {
+    let config = UscfConfig::new();
+    let rated = Uscf::new(config).rate(&game_list(table, rows, |_| None));
+    rated
+        .history
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| !h.is_empty())
+        .map(|(i, h)| RatingHistory {
+            player: table.players()[i].clone(),
+            run: run.map(str::to_owned),
+            ratings: std::iter::once(config.initial_rating).chain(h.iter().map(|&(_, r)| r)).collect(),
+        })
+        .collect()
+}
+
+fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
+    let format = picture_format(&args.out)?;
+    let mut runs: Vec<(String, Vec<ResultRow>)> = Vec::new();
+    for db in &args.db {
+        let results = load(db, args.tournament.as_deref())?;
+        for t in &results.tournaments {
+            let rows: Vec<ResultRow> = results.rows.iter().filter(|r| r.tournament == t.name).cloned().collect();
+            if !rows.is_empty() {
+                let name = if args.db.len() > 1 { format!("{db}: {}", t.name) } else { t.name.clone() };
+                runs.push((name, rows));
+            }
+        }
+    }
+    let several = runs.len() > 1;
+    let mut all = Vec::new();
+    for (name, rows) in &runs {
+        let table = OutcomeTable::from_games(&[], rows.iter().map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())));
+        all.extend(histories(&table, rows, several.then_some(name.as_str())));
+    }
+    let options = EvolutionOptions { width: args.width, height: args.height, ..EvolutionOptions::new() };
+    let bytes = evolution_plot(&all, &options, format)?;
+    write(&args.out, &bytes)?;
+    eprintln!(
+        "rating evolution of {} run{} written to {}",
+        runs.len(),
+        if runs.len() == 1 { "" } else { "s" },
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Returns the year of a stored game's finish date (`YYYY.MM.DD`).
+fn year_of(date: &str) -> Option<i32> {
+    date.get(..4)?.parse().ok()
+}
+
+/// Returns the asterisk table of the games of `list`.
+fn asterisk_text(title: &str, list: &GameList, method: Method, options: &AsteriskOptions) -> anyhow::Result<String> {
+    let ratings = rate(method, list).with_context(|| format!("rating {title} by {}", method.name()))?;
+    let mut points = vec![0.0; list.player_count()];
+    for g in list.games() {
+        points[g.first.index()] += g.score.points();
+        points[g.second.index()] += 1.0 - g.score.points();
+    }
+    let rows: Vec<AsteriskRow> = list
+        .names()
+        .iter()
+        .zip(ratings)
+        .zip(points)
+        .filter_map(|((name, r), points)| r.map(|r| AsteriskRow { player: name.clone(), rating: r.value, points }))
+        .collect();
+    Ok(asterisk_table(title, &rows, options))
+}
+
+fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
+    let options = AsteriskOptions { width: args.width, floor: args.floor };
+    let results = load(&args.source.db, args.source.tournament.as_deref())?;
+    let mut text = String::new();
+    if args.by_year {
+        let store = open_store(&args.source.db, false)?;
+        let games = store.games(args.source.tournament.as_deref())?;
+        let years: Vec<Option<i32>> = games.iter().map(|g| year_of(&g.date)).collect();
+        let rows: Vec<ResultRow> = games.iter().map(game_result_row).collect();
+        let list = game_list(&results.table, &rows, |k| years[k]);
+        let periods: Vec<i32> = list.periods().into_iter().flatten().collect();
+        let title = match (periods.first(), periods.last()) {
+            (Some(a), Some(b)) if a != b => format!("{a}-{b} combined"),
+            (Some(a), _) => format!("{a}"),
+            _ => "all games".to_owned(),
+        };
+        text.push_str(&asterisk_text(&title, &list, args.method, &options)?);
+        if periods.len() > 1 {
+            for y in periods.iter().rev() {
+                text.push('\n');
+                text.push_str(&asterisk_text(&y.to_string(), &list.period(Some(*y)), args.method, &options)?);
+            }
+        }
+    } else {
+        let list = game_list(&results.table, &results.rows, |_| None);
+        let names: Vec<&str> = results.tournaments.iter().map(|t| t.name.as_str()).collect();
+        text.push_str(&asterisk_text(&names.join(", "), &list, args.method, &options)?);
+    }
+    match &args.out {
+        Some(path) => write(path, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn game_result_row(g: &GameRow) -> ResultRow {
+    ResultRow {
+        tournament: g.tournament.clone(),
+        white: g.white.clone(),
+        black: g.black.clone(),
+        result: g.result,
+        termination: g.termination,
+        plies: g.plies,
+    }
+}
+
+/// Rates by every method; a method that cannot rate these results is left out with a note.
+fn rating_columns(list: &GameList, notes: &mut Vec<String>) -> Vec<RatingColumn> {
+    let methods = [
+        (Method::EloWorld, false, "Elo World (seed 002): n games from every cell, 20 passes with K shrinking, median of 19 runs; bar: quartiles"),
+        (Method::Mle, false, "maximum likelihood (Bradley–Terry, first-move advantage fitted), average 1000; bar: 95% interval"),
+        (Method::Uscf, false, "incremental Elo in finish order, K = 800/N, start 1300 from 14 games (seed 000)"),
+        (Method::Rollason, false, "Rollason's iterative points sharing (seed 001)"),
+        (Method::Markov, true, "p(Champion): stationary distribution of the trophy chain (seed 002); log scale"),
+    ];
+    let mut columns = Vec::new();
+    for (method, probability, note) in methods {
+        match rate(method, list) {
+            Ok(values) => columns.push(RatingColumn { method: method.name().to_owned(), note: note.to_owned(), probability, values }),
+            Err(e) => notes.push(format!("{}: not shown ({e:#})", method.name())),
+        }
+    }
+    columns
+}
+
+/// Replays a stored game to its final position.
+fn final_position<G: Game>(g: &GameRow, rules: G::Rules) -> anyhow::Result<Diagram> {
+    let mut game = match &g.opening {
+        Some(p) => G::from_position(p, rules)?,
+        None => G::new(rules),
+    };
+    for code in g.moves.split_whitespace() {
+        let mv = game.parse_move(code).with_context(|| format!("game {}: move {code:?}", g.job_id))?;
+        game.play(mv);
+    }
+    Ok(Diagram::from_position_text(&game.position_text())?)
+}
+
+/// Picks up to `per_pair` games of each unordered pair, at most `max` in all, spread over the pairs.
+fn sample_games(games: &[GameRow], per_pair: usize, max: usize, db: &str) -> Vec<SampleGame> {
+    let mut by_pair: BTreeMap<(&str, &str), Vec<&GameRow>> = BTreeMap::new();
+    for g in games {
+        let key = if g.white <= g.black { (g.white.as_str(), g.black.as_str()) } else { (g.black.as_str(), g.white.as_str()) };
+        let list = by_pair.entry(key).or_default();
+        if list.len() < per_pair {
+            list.push(g);
+        }
+    }
+    let mut picked: Vec<&GameRow> = Vec::new();
+    for round in 0..per_pair {
+        for list in by_pair.values() {
+            if picked.len() < max {
+                if let Some(g) = list.get(round) {
+                    picked.push(g);
+                }
+            }
+        }
+    }
+    picked.sort_by_key(|g| (g.white.clone(), g.black.clone(), g.job_id));
+    picked
+        .into_iter()
+        .map(|g| {
+            let kind: Option<GameKind> = g.game.parse().ok();
+            let (text, diagram) = match kind {
+                Some(GameKind::Chess) => (
+                    eloworld_tournament::pgn::game_to_pgn(g, db).unwrap_or_else(|e| format!("{}\n({e})", g.moves)),
+                    final_position::<eloworld_games::Chess>(g, eloworld_games::DrawRules::Automatic).ok(),
+                ),
+                Some(kind) => (g.moves.clone(), with_game!(kind, G => final_position::<G>(g, Default::default()).ok())),
+                None => (g.moves.clone(), None),
+            };
+            SampleGame {
+                white: g.white.clone(),
+                black: g.black.clone(),
+                result: g.result.pgn().to_owned(),
+                termination: g.termination.code().to_owned(),
+                plies: g.plies,
+                text,
+                diagram,
+            }
+        })
+        .collect()
+}
+
+fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let picture_format = match args.pictures.as_str() {
+        "svg" => ImageFormat::Svg,
+        "png" => ImageFormat::Png,
+        other => bail!("--pictures {other:?}: expected svg or png"),
+    };
+    let db = &args.source.db;
+    let tournament = args.source.tournament.as_deref();
+    let results = load(db, tournament)?;
+    let table = results.table;
+    // Sample games (the slowest read: every stored move) are read while the ratings run.
+    let (samples, (ratings, histories, consistency, notes)) = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| -> anyhow::Result<Vec<SampleGame>> {
+            if args.samples_per_pair == 0 || args.max_samples == 0 {
+                return Ok(Vec::new());
+            }
+            let games = open_store(db, false)?.games(tournament)?;
+            Ok(sample_games(&games, args.samples_per_pair, args.max_samples, db))
+        });
+        let list = game_list(&table, &results.rows, |_| None);
+        let mut notes = Vec::new();
+        let ratings = rating_columns(&list, &mut notes);
+        let uscf = Uscf::new(UscfConfig::new()).rate(&list);
+        let consistency: Vec<ConsistencyRow> = eloworld_ratings::consistency::consistency(&list.counts(), &uscf.ratings)
+            .pairs
+            .iter()
+            .map(|p| ConsistencyRow {
+                first: table.players()[p.p].clone(),
+                second: table.players()[p.q].clone(),
+                games: p.games,
+                #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
+                observed: p.score / p.games.max(1) as f64,
+                predicted: p.expected_score,
+            })
+            .collect();
+        let histories = histories(&table, &results.rows, None);
+        let samples = reader.join().unwrap_or_else(|_| Err(anyhow::anyhow!("reading sample games panicked")));
+        (samples, (ratings, histories, consistency, notes))
+    });
+    let samples = samples.context("reading sample games")?;
+    let mut settings = vec![("database".to_owned(), db.clone())];
+    for t in &results.tournaments {
+        settings.push((
+            format!("tournament {}", t.name),
+            format!(
+                "{}; {} players; {} of {} games stored; created {} by eloworld {}",
+                t.game,
+                t.players.len(),
+                t.done,
+                t.total,
+                t.created,
+                t.program_version
+            ),
+        ));
+    }
+    settings.push(("games in this report".to_owned(), table.total_games().to_string()));
+    settings.push(("report written by".to_owned(), format!("eloworld {}", env!("CARGO_PKG_VERSION"))));
+    let config = (results.tournaments.len() == 1).then(|| results.tournaments[0].config.clone());
+    let title = format!(
+        "eloworld report: {}",
+        results.tournaments.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+    );
+    let report = HtmlReport {
+        title,
+        settings,
+        config,
+        table,
+        ratings,
+        histories,
+        consistency,
+        consistency_source: "uscf".to_owned(),
+        samples,
+        notes,
+        picture_format,
+    };
+    let page = html_report(&report)?;
+    write(&args.out, page.as_bytes())?;
+    eprintln!(
+        "report of {} players and {} games written to {} ({} KiB, {:.2} s)",
+        report.table.len(),
+        report.table.total_games(),
+        args.out.display(),
+        page.len() / 1024,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,259 @@
+//! `eloworld squava-experiment`: seed 000 end to end. Three rating runs of random pairings,
+//! each rated with US Chess's incremental Elo (1300 from 14 effective games) in game order,
+//! side by side; then a round robin, its P-wins / Q-wins table, and the consistency table
+//! (R_P/Q next to 10^(D/400)) computed with the last run's ratings.
+
+use crate::display::{self, Mode};
+use anyhow::Context;
+use eloworld_games::{GameResult, Side, Squava};
+use eloworld_players::PlayableGame;
+use eloworld_ratings::consistency::consistency;
+use eloworld_ratings::uscf::{Uscf, UscfConfig};
+use eloworld_ratings::{GameList, Score};
+use eloworld_tournament::{open_store, GameRow, Plan, RunOptions, TournamentConfig};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Run seed 000's squava experiment (rating runs, round robin) and print its tables.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The rating runs' tournament file (random pairings).
+    #[arg(long, default_value = "tournaments/squava-elo.toml")]
+    elo: PathBuf,
+    /// The round robin's tournament file.
+    #[arg(long, default_value = "tournaments/squava-round-robin.toml")]
+    round_robin: PathBuf,
+    /// Rating runs; run k is named NAME-runK and uses the file's seed + k − 1.
+    #[arg(long, default_value_t = 3)]
+    runs: u64,
+    /// Play only the rating runs.
+    #[arg(long)]
+    skip_round_robin: bool,
+    /// Worker threads (default: the files' setting, else all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Show no progress.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(args.runs >= 1, "--runs must be at least 1");
+    let mode = Mode::detect(args.quiet);
+    let base = TournamentConfig::from_file(&args.elo)?;
+    let mut runs = Vec::new();
+    let mut first_player = OutcomeTally::default();
+    for k in 1..=args.runs {
+        let mut config = base.clone();
+        config.db = Some(base.db_path());
+        config.name = format!("{}-run{k}", base.name);
+        config.seed = base.seed.wrapping_add(k - 1);
+        if args.threads.is_some() {
+            config.threads = args.threads;
+        }
+        let (plan, rows) = play(&config, mode)?;
+        first_player.add_rows(&rows);
+        runs.push(rate_in_game_order(&plan.players, &rows));
+    }
+    let players = Plan::new(&base)?.players;
+    println!("\nUS Chess incremental ratings (1300 from 14 effective games), {} games a run", base.games.unwrap_or(0));
+    print!("{}", ratings_table(&players, &runs));
+    if args.skip_round_robin {
+        println!("\n{}", first_player.line());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut config = TournamentConfig::from_file(&args.round_robin)?;
+    if args.threads.is_some() {
+        config.threads = args.threads;
+    }
+    let (plan, rows) = play(&config, mode)?;
+    first_player.add_rows(&rows);
+    let last = runs.last().map(Vec::as_slice).unwrap_or_default();
+    let ratings = ratings_for(&plan.players, &players, last)?;
+    print!("{}", round_robin_tables(&plan.players, &rows, &ratings, args.runs));
+    println!("\n{}", first_player.line());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays (or resumes) a tournament and returns its plan and its games in plan order.
+fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<GameRow>)> {
+    let plan = Plan::new(config)?;
+    anyhow::ensure!(plan.game == eloworld_games::GameKind::Squava, "{}: the experiment is a squava tournament", config.name);
+    let registry = Squava::builtin_players();
+    for p in &plan.players {
+        registry.resolve_str(p)?;
+    }
+    let db = config.db_path();
+    let mut store = open_store(&db, true)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let mut opts = RunOptions { stop: Arc::clone(&stop), events: Some(tx), ..RunOptions::default() };
+    if let Some(t) = config.threads {
+        opts.threads = t.max(1);
+    }
+    let names = plan.players.clone();
+    let shower = std::thread::spawn(move || display::show(rx, names, mode));
+    let summary = eloworld_tournament::run::<Squava>(&plan, &registry, (), &mut *store, &opts);
+    drop(opts);
+    let _ = shower.join();
+    let summary = summary.with_context(|| format!("tournament {:?} in {db}", config.name))?;
+    anyhow::ensure!(!summary.interrupted, "interrupted: run the same command again to finish");
+    let mut rows = store.games(Some(&config.name))?;
+    // Jobs are stored in plan order, so the job id orders the games as scheduled.
+    rows.sort_by_key(|r| r.job_id);
+    anyhow::ensure!(rows.len() == plan.jobs.len(), "{}: {} of {} games stored", config.name, rows.len(), plan.jobs.len());
+    Ok((plan, rows))
+}
+
+/// Returns the first player's score of a stored game.
+fn score(row: &GameRow) -> Score {
+    match row.result {
+        GameResult::Win(Side::First) => Score::Win,
+        GameResult::Win(Side::Second) => Score::Loss,
+        GameResult::Draw => Score::Draw,
+    }
+}
+
+/// Rates the games in their scheduled order; the ratings follow `players`' order.
+fn rate_in_game_order(players: &[String], rows: &[GameRow]) -> Vec<f64> {
+    let mut games = GameList::case_sensitive();
+    for p in players {
+        games.player(p);
+    }
+    for r in rows {
+        games.add(&r.white, &r.black, score(r), true, None);
+    }
+    Uscf::new(UscfConfig::new()).rate(&games).ratings
+}
+
+/// Picks the ratings of `wanted` players out of a run over `rated` players.
+fn ratings_for(wanted: &[String], rated: &[String], ratings: &[f64]) -> anyhow::Result<Vec<f64>> {
+    wanted
+        .iter()
+        .map(|w| {
+            rated
+                .iter()
+                .position(|r| r == w)
+                .and_then(|i| ratings.get(i).copied())
+                .with_context(|| format!("player {w} of the round robin has no rating from the rating runs"))
+        })
+        .collect()
+}
+
+/// The side-by-side table of the runs' final ratings, like seed 000's.
+fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
+    let width = players.iter().map(String::len).max().unwrap_or(6).max(6);
+    let mut out = format!("{:<width$}", "player");
+    for k in 1..=runs.len() {
+        out.push_str(&format!(" {:>6}", format!("run {k}")));
+    }
+    out.push('\n');
+    for (i, p) in players.iter().enumerate() {
+        out.push_str(&format!("{p:<width$}"));
+        for run in runs {
+            out.push_str(&format!(" {:>6.0}", run[i]));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The round robin's P-wins / Q-wins table and the consistency table.
+fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run: u64) -> String {
+    let mut games = GameList::case_sensitive();
+    for p in players {
+        games.player(p);
+    }
+    for r in rows {
+        games.add(&r.white, &r.black, score(r), true, None);
+    }
+    let counts = games.counts();
+    let width = players.iter().map(String::len).max().unwrap_or(8).max(8);
+    let mut out = format!(
+        "\nRound robin ({} games)\n{:<width$} {:<width$} {:>7} {:>7} {:>6}\n",
+        rows.len(),
+        "player P",
+        "player Q",
+        "P wins",
+        "Q wins",
+        "draws"
+    );
+    for p in 0..players.len() {
+        for q in p + 1..players.len() {
+            let [l, d, w] = counts.pair(p, q);
+            out.push_str(&format!("{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n", players[p], players[q]));
+        }
+    }
+    let table = consistency(&counts, ratings);
+    out.push_str(&format!(
+        "\nRatings vs round robin (run {run} ratings; R_P/Q = s/(1 − s), s = P's score fraction)\n\
+         {:<width$} {:<width$} {:>7} {:>6} {:>10}\n",
+        "player P", "player Q", "R_P/Q", "D", "10^(D/400)"
+    ));
+    for r in &table.pairs {
+        out.push_str(&format!(
+            "{:<width$} {:<width$} {:>7.2} {:>6.0} {:>10.2}\n",
+            players[r.p], players[r.q], r.observed, r.difference, r.predicted
+        ));
+    }
+    out.push_str(&format!(
+        "log-loss per game {:.3}; RMS score error over pairs {:.3}\n",
+        table.log_loss, table.rms_score_error
+    ));
+    out
+}
+
+/// First-player wins, second-player wins and draws over every game played.
+#[derive(Default)]
+struct OutcomeTally {
+    first: u64,
+    second: u64,
+    draws: u64,
+}
+
+impl OutcomeTally {
+    fn add_rows(&mut self, rows: &[GameRow]) {
+        for r in rows {
+            match r.result {
+                GameResult::Win(Side::First) => self.first += 1,
+                GameResult::Win(Side::Second) => self.second += 1,
+                GameResult::Draw => self.draws += 1,
+            }
+        }
+    }
+
+    fn line(&self) -> String {
+        let n = (self.first + self.second + self.draws).max(1) as f64;
+        format!(
+            "first player (x) won {} of {} games ({:.1}%), second player {} ({:.1}%), draws {} ({:.1}%)",
+            self.first,
+            self.first + self.second + self.draws,
+            100.0 * self.first as f64 / n,
+            self.second,
+            100.0 * self.second as f64 / n,
+            self.draws,
+            100.0 * self.draws as f64 / n
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ratings_table_lines_up_runs_side_by_side() {
+        let t = ratings_table(&["alphabeta".into(), "mcts".into()], &[vec![1318.4, 1109.0], vec![1352.0, 1107.6]]);
+        assert_eq!(t, "player     run 1  run 2\nalphabeta   1318   1352\nmcts        1109   1108\n");
+    }
+}

@@ -1,0 +1,183 @@
+//! `eloworld worker`: plays jobs of the tournaments in a shared store until none is left.
+//! Start as many as you like, on as many machines as you like (Slurm job arrays,
+//! Kubernetes Jobs, systemd): each claims small batches with a lease, and a worker that
+//! dies costs only its games in flight, which others play again.
+
+use crate::games::{with_game, CliGame};
+use anyhow::Context;
+use eloworld_players::PlayerFactory;
+use eloworld_tournament::{open_store, play_stored, Event, RunOptions, Store, StoredTournament};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Play jobs from a shared database.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The database: `postgres://user@host/db` (the password from PGPASSWORD or ~/.pgpass).
+    #[arg(long)]
+    db: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Only this tournament (default: every tournament with jobs left).
+    #[arg(long)]
+    tournament: Option<String>,
+    /// Seconds a claim lasts without renewal; renewed every third of it.
+    #[arg(long, default_value_t = 30.0)]
+    lease: f64,
+    /// This worker's name in the store (default: host name and process id).
+    #[arg(long)]
+    name: Option<String>,
+    /// Engine definitions (TOML) for engine players.
+    #[arg(long)]
+    engines: Option<PathBuf>,
+    /// Keep waiting for new tournaments when everything is done.
+    #[arg(long)]
+    wait: bool,
+    /// Log only rejected results and errors.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "worker".to_owned())
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut store = open_store(&args.db, false)?;
+    anyhow::ensure!(args.lease >= 1.0, "--lease must be at least 1 second");
+    store.set_lease(Duration::from_secs_f64(args.lease));
+    let name = args.name.clone().unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    eprintln!("worker {name} on {}", store.location());
+    loop {
+        let mut played = 0u64;
+        let mut unrunnable = Vec::new();
+        for row in store.tournaments()? {
+            if args.tournament.as_deref().is_some_and(|t| t != row.name) || row.done >= row.total {
+                continue;
+            }
+            let t = StoredTournament::from_row(&row)?;
+            let (n, cannot) = with_game!(t.game, G => play_one::<G>(&t, &mut *store, &args, &name, &stop))?;
+            played += n;
+            unrunnable.extend(cannot);
+            if stop.load(Ordering::Relaxed) {
+                eprintln!("worker {name}: stopped; jobs in flight go back to pending");
+                return Ok(ExitCode::from(130));
+            }
+        }
+        let (tournaments, _) = store.status()?;
+        let wanted = |n: &str| args.tournament.as_deref().is_none_or(|t| t == n);
+        let pending: u64 = tournaments.iter().filter(|t| wanted(&t.name)).map(|t| t.pending + t.dead_leases).sum();
+        let running: u64 = tournaments.iter().filter(|t| wanted(&t.name)).map(|t| t.running).sum();
+        if pending == 0 && running == 0 && !args.wait {
+            eprintln!("worker {name}: nothing left to play");
+            return Ok(ExitCode::SUCCESS);
+        }
+        if played == 0 {
+            if pending > 0 && running == 0 && !unrunnable.is_empty() && !args.wait {
+                eprintln!(
+                    "worker {name}: {pending} jobs left need players this machine cannot run: {}",
+                    unrunnable.join("; ")
+                );
+                return Ok(ExitCode::from(3));
+            }
+            // Others hold the remaining jobs: wait for them to finish or for their leases to expire.
+            store.reap()?;
+            store.heartbeat(&name, &unrunnable.join("; "))?;
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+}
+
+type Factories<G> = Vec<Option<Arc<dyn PlayerFactory<G>>>>;
+
+fn factories<G: CliGame>(t: &StoredTournament, engines: Option<&Path>) -> anyhow::Result<(Factories<G>, Vec<String>)> {
+    let registry = G::registry_with(engines)?;
+    let mut cannot = Vec::new();
+    let mut out = Vec::new();
+    for p in &t.players {
+        match registry.resolve_str(p) {
+            Ok(f) => out.push(Some(f)),
+            Err(e) => {
+                cannot.push(format!("{p}: {e}"));
+                out.push(None);
+            }
+        }
+    }
+    Ok((out, cannot))
+}
+
+fn play_one<G: CliGame>(
+    t: &StoredTournament,
+    store: &mut dyn Store,
+    args: &Args,
+    name: &str,
+    stop: &Arc<AtomicBool>,
+) -> anyhow::Result<(u64, Vec<String>)> {
+    let rules = G::rules(&t.draw_rules)?;
+    let (factories, cannot) = factories::<G>(t, args.engines.as_deref())?;
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let mut opts = RunOptions {
+        stop: Arc::clone(stop),
+        events: Some(tx),
+        worker: name.to_owned(),
+        cannot_run: cannot.join("; "),
+        ..RunOptions::default()
+    };
+    if let Some(n) = args.threads {
+        opts.threads = n.max(1);
+    }
+    store.heartbeat(name, &opts.cannot_run)?;
+    let quiet = args.quiet;
+    let label = format!("worker {name}, tournament {}", t.name);
+    let logger = std::thread::spawn(move || log_events(&rx, &label, quiet));
+    let summary = play_stored::<G>(t, &factories, rules, store, &opts);
+    drop(opts);
+    let _ = logger.join();
+    let summary = summary.with_context(|| format!("tournament {:?} in {}", t.name, store.location()))?;
+    Ok((summary.stored, cannot))
+}
+
+/// Writes a progress line every ten seconds, and every rejected result at once.
+fn log_events(rx: &crossbeam_channel::Receiver<Event>, label: &str, quiet: bool) {
+    let started = Instant::now();
+    let mut last = Instant::now();
+    let mut finished = 0u64;
+    for e in rx {
+        match e {
+            Event::ResultRejected { job, attempt } => eprintln!(
+                "{label}: rejected late result for job {job} (attempt {attempt}): its claim was lost, the game is not counted"
+            ),
+            Event::EngineRestarted { player, reason } if !quiet => eprintln!("{label}: restarted {player}: {reason}"),
+            Event::GameFinished { .. } => {
+                finished += 1;
+                if !quiet && last.elapsed() >= Duration::from_secs(10) {
+                    last = Instant::now();
+                    let rate = finished as f64 / started.elapsed().as_secs_f64();
+                    eprintln!("{label}: {finished} games played, {rate:.1} games/s");
+                }
+            }
+            _ => {}
+        }
+    }
+    if !quiet && finished > 0 {
+        eprintln!("{label}: {finished} games played in {:.1} s", started.elapsed().as_secs_f64());
+    }
+}

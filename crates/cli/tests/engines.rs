@@ -1,0 +1,217 @@
+//! Tests of engine players in real tournaments run by the `eloworld` binary: faulty engines
+//! (the scripts in `crates/players/tests/fixtures/`) cost their games only, each stored with
+//! the right termination, and no engine process is left behind; a missing engine is refused
+//! before the tournament starts.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn eloworld(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eloworld")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Copies the fixture engines into `dir`, so that their command lines name `dir` and any
+/// process left behind can be found.
+fn fixtures(dir: &Path) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../players/tests/fixtures");
+    for name in ["fake_uci.sh", "faulty_engines.toml"] {
+        std::fs::copy(src.join(name), dir.join(name)).expect("copy fixture");
+    }
+    dir.join("faulty_engines.toml")
+}
+
+/// Returns the processes whose command line mentions `needle`.
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(needle) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn faulty_engines_lose_their_games_and_the_tournament_finishes() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let engines = fixtures(dir.path());
+    let players = "crasher,hanger,babbler,cheater,mute,random_move";
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "faults",
+            "--players",
+            players,
+            "--games-per-pair",
+            "2",
+            "--threads",
+            "2",
+            "--engines",
+            engines.to_str().expect("utf-8 path"),
+            "--db",
+            "faults.sqlite",
+            "--quiet",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let db = rusqlite::Connection::open(dir.path().join("faults.sqlite")).expect("db");
+    // Every game against random_move: how it ended and what was kept.
+    let mut rows = db
+        .prepare(
+            "SELECT w.spec, b.spec, g.result, g.termination, coalesce(g.detail, '') FROM games g \
+             JOIN jobs j ON j.id = g.job_id \
+             JOIN players w ON w.tournament_id = j.tournament_id AND w.idx = j.white \
+             JOIN players b ON b.tournament_id = j.tournament_id AND b.idx = j.black",
+        )
+        .expect("query");
+    let games: Vec<(String, String, String, String, String)> = rows
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect();
+    assert_eq!(games.len(), 6 * 5 * 2, "every game of the plan is stored");
+    let expected = [
+        ("crasher", "engine-crashed", "status 3"),
+        ("hanger", "engine-timeout", "300 ms"),
+        ("babbler", "illegal-move", "zz99"),
+        ("cheater", "illegal-move", "e2e5"),
+        ("mute", "engine-crashed", "300 ms"),
+    ];
+    for (engine, termination, detail) in expected {
+        for (white, black, result, term, det) in games.iter().filter(|g| {
+            (g.0 == engine && g.1 == "random_move") || (g.0 == "random_move" && g.1 == engine)
+        }) {
+            let engine_is_white = white == engine;
+            assert_eq!(term, termination, "{white} vs {black}: {det}");
+            assert_eq!(
+                result,
+                if engine_is_white { "0-1" } else { "1-0" },
+                "{white} vs {black}: the engine loses"
+            );
+            assert!(
+                det.contains(detail),
+                "{white} vs {black}: detail {det:?} should mention {detail:?}"
+            );
+        }
+    }
+    let left = processes_mentioning(&dir.path().display().to_string());
+    assert!(left.is_empty(), "engine processes left behind: {left:?}");
+}
+
+#[test]
+fn stockfish_plays_a_tournament_with_dilution() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "sf",
+            "--players",
+            "stockfish:depth=4,stockfish:depth=4_r65535,random_move",
+            "--games-per-pair",
+            "1",
+            "--threads",
+            "2",
+            "--max-plies",
+            "300",
+            "--db",
+            "sf.sqlite",
+            "--quiet",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let db = rusqlite::Connection::open(dir.path().join("sf.sqlite")).expect("db");
+    let faults: i64 = db
+        .query_row("SELECT count(*) FROM games WHERE termination LIKE 'engine-%' OR termination = 'illegal-move'", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(faults, 0);
+    // The pure engine beats random_move with either colour.
+    let wins: i64 = db
+        .query_row(
+            "SELECT count(*) FROM games g JOIN jobs j ON j.id = g.job_id \
+             WHERE (j.white = 0 AND j.black = 2 AND g.result = '1-0') OR (j.white = 2 AND j.black = 0 AND g.result = '0-1')",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(wins, 2, "{out}");
+}
+
+#[test]
+fn a_missing_engine_is_refused_before_the_tournament_naming_its_package() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("ghost.toml"),
+        "[[engine]]\nname = \"ghostfish\"\ncommand = \"ghostfish-not-installed\"\npackage = \"ghostfish\"\n",
+    )
+    .expect("write");
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "g",
+            "--players",
+            "ghostfish_r512,random_move",
+            "--engines",
+            "ghost.toml",
+            "--db",
+            "g.sqlite",
+        ],
+    );
+    let (_, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("ghostfish_r512") && err.contains("apt-get install ghostfish"),
+        "{err}"
+    );
+    assert!(!dir.path().join("g.sqlite").exists(), "no database is made");
+}
+
+#[test]
+fn play_takes_an_engine_file() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let engines = fixtures(dir.path());
+    let o = eloworld(
+        dir.path(),
+        &[
+            "play",
+            "--white",
+            "cheater",
+            "--black",
+            "random_move",
+            "--engines",
+            engines.to_str().expect("utf-8"),
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.contains("illegal-move") || out.contains("e2e5"),
+        "{out}"
+    );
+}

@@ -1,0 +1,290 @@
+//! The many-machines store on a real PostgreSQL server: a throwaway cluster started on a
+//! loopback port for each test, real `eloworld worker` processes, and faults — a worker
+//! killed mid-game, a worker frozen past its lease, a late worker, the server crashed and
+//! restarted mid-run. Exactly-once is checked in the database afterwards.
+//!
+//! Needs Debian's `postgresql` (`.ci/run` installs it). Without it the tests fail on CI
+//! (`CI` set) and are skipped with a note elsewhere.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Cluster {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+fn pg_bin() -> Option<PathBuf> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|p| p.join("pg_ctl").exists())
+        .collect();
+    versions.sort();
+    versions.pop()
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+impl Cluster {
+    /// Starts a cluster, or returns `None` (with a note) where PostgreSQL is not installed.
+    fn start() -> Option<Cluster> {
+        let Some(bin) = pg_bin() else {
+            assert!(std::env::var_os("CI").is_none(), "PostgreSQL is not installed; .ci/run installs Debian's postgresql");
+            eprintln!("note: PostgreSQL is not installed here; skipping (CI installs it)");
+            return None;
+        };
+        let dir = tempfile::tempdir().expect("tmp");
+        let as_postgres = is_root();
+        if as_postgres {
+            let ok = Command::new("chown").args(["-R", "postgres"]).arg(dir.path()).status().expect("chown");
+            assert!(ok.success());
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("port").local_addr().expect("addr").port();
+        let c = Cluster { dir, bin, port, as_postgres };
+        let data = c.dir.path().join("data");
+        c.pg("initdb", &["-D", &data.to_string_lossy(), "-A", "trust", "-U", "eloworld", "--no-sync"]);
+        c.start_server();
+        c.pg("createdb", &["-h", "127.0.0.1", "-p", &port.to_string(), "-U", "eloworld", "elo"]);
+        Some(c)
+    }
+
+    fn pg(&self, tool: &str, args: &[&str]) -> Output {
+        let exe = self.bin.join(tool);
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        let out = cmd.args(args).stdin(Stdio::null()).output().expect(tool);
+        assert!(out.status.success(), "{tool} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out
+    }
+
+    fn start_server(&self) {
+        let data = self.dir.path().join("data");
+        let opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.dir.path().display());
+        let log = self.dir.path().join("server.log");
+        self.pg("pg_ctl", &["-D", &data.to_string_lossy(), "-o", &opts, "-l", &log.to_string_lossy(), "-w", "start"]);
+    }
+
+    /// Crashes the server: no shutdown checkpoint, as if the machine lost power.
+    fn crash(&self) {
+        let data = self.dir.path().join("data");
+        self.pg("pg_ctl", &["-D", &data.to_string_lossy(), "-m", "immediate", "-w", "stop"]);
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://eloworld@127.0.0.1:{}/elo", self.port)
+    }
+
+    fn query_i64(&self, sql: &str) -> i64 {
+        let mut c = postgres::Client::connect(&self.url(), postgres::NoTls).expect("connect");
+        c.query_one(sql, &[]).expect(sql).get(0)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let data = self.dir.path().join("data");
+        let exe = self.bin.join("pg_ctl");
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        let _ = cmd.args(["-D", &data.to_string_lossy(), "-m", "immediate", "stop"]).output();
+    }
+}
+
+fn eloworld(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eloworld")
+}
+
+fn spawn_worker(dir: &Path, url: &str, name: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(["worker", "--db", url, "--threads", "1", "--lease", "2", "--name", name])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn worker")
+}
+
+fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill").args([sig, &child.id().to_string()]).status().expect("kill");
+    assert!(ok.success(), "kill {sig}");
+}
+
+fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn finish(mut child: Child, limit: Duration) -> (bool, String) {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut err);
+            }
+            return (status.success(), err);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("a worker did not finish in time");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+const GAMES_PER_PAIR: i64 = 30;
+
+fn plan(dir: &Path, url: &str) -> i64 {
+    // Squava games of about ten moves at 40 ms a move: half a second each, so workers can
+    // be hit mid-game.
+    std::fs::write(
+        dir.join("t.toml"),
+        format!(
+            "name = \"faults\"\ngame = \"squava\"\nplayers = [\"random_move:delay_ms=40\", \"random_move:delay_ms=41\", \"random_move:delay_ms=42\"]\ngames_per_pair = {GAMES_PER_PAIR}\nseed = 11\n"
+        ),
+    )
+    .expect("toml");
+    let o = eloworld(dir, &["tournament", "t.toml", "--db", url, "--plan-only"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    6 * GAMES_PER_PAIR
+}
+
+fn assert_exactly_once(c: &Cluster, planned: i64) {
+    assert_eq!(c.query_i64("SELECT count(*) FROM games"), planned, "games stored");
+    assert_eq!(c.query_i64("SELECT count(DISTINCT job_id) FROM games"), planned, "distinct jobs");
+    assert_eq!(c.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"), 0, "jobs not done");
+    // Every ordered pair has exactly its games, and the per-pair totals add up.
+    assert_eq!(
+        c.query_i64(
+            "SELECT count(*) FROM (SELECT white, black, count(*) AS n FROM games g JOIN jobs j ON j.id = g.job_id \
+             GROUP BY white, black) p WHERE n <> 30"
+        ),
+        0
+    );
+    assert_eq!(
+        c.query_i64("SELECT sum(n)::bigint FROM (SELECT count(*) AS n FROM games GROUP BY tournament_id, result) r"),
+        planned
+    );
+}
+
+#[test]
+fn workers_under_faults_store_every_game_exactly_once() {
+    let Some(cluster) = Cluster::start() else { return };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    let planned = plan(dir.path(), &url);
+    let stored = || cluster.query_i64("SELECT count(*) FROM games");
+
+    let killed = spawn_worker(dir.path(), &url, "killed");
+    let frozen = spawn_worker(dir.path(), &url, "frozen");
+    let steady = spawn_worker(dir.path(), &url, "steady");
+    wait_until("first games", Duration::from_secs(60), || stored() >= 6);
+
+    // A worker dies mid-game: its games in flight are played again elsewhere.
+    signal(&killed, "-KILL");
+    // A worker freezes past its lease: its claims go to others, its late report is refused.
+    signal(&frozen, "-STOP");
+    std::thread::sleep(Duration::from_secs(6));
+    signal(&frozen, "-CONT");
+    // A worker joins late.
+    let late = spawn_worker(dir.path(), &url, "late");
+    wait_until("more games", Duration::from_secs(60), || stored() >= 40);
+    // The server crashes and comes back mid-run.
+    cluster.crash();
+    std::thread::sleep(Duration::from_secs(2));
+    cluster.start_server();
+
+    let mut logs = String::new();
+    for w in [frozen, steady, late] {
+        let (ok, err) = finish(w, Duration::from_secs(240));
+        assert!(ok, "worker failed: {err}");
+        logs.push_str(&err);
+    }
+    let mut k = killed;
+    let _ = k.wait();
+    assert_exactly_once(&cluster, planned);
+    assert!(
+        logs.contains("worker frozen, tournament faults: rejected late result for job"),
+        "the frozen worker's late report must be refused and logged:\n{logs}"
+    );
+    // Readers work on PostgreSQL as on SQLite.
+    let o = eloworld(dir.path(), &["status", "--db", &url]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success() && out.contains("faults") && out.contains("steady"), "{out}");
+    let o = eloworld(dir.path(), &["results", "--db", &url]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
+    let Some(cluster) = Cluster::start() else { return };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    std::fs::write(
+        dir.path().join("t.toml"),
+        "name = \"resume\"\nplayers = [\"random_move\", \"first_move_r40000\", \"random_move_r1000\"]\ngames_per_pair = 300\nseed = 3\nthreads = 2\n",
+    )
+    .expect("toml");
+    let planned = 3 * 2 * 300;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(["tournament", "t.toml", "--db", &url, "--quiet", "--lease", "2"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let stored = || {
+        postgres::Client::connect(&url, postgres::NoTls)
+            .ok()
+            .and_then(|mut c| c.query_one("SELECT count(*) FROM games", &[]).ok())
+            .map_or(0, |r| r.get::<_, i64>(0))
+    };
+    wait_until("games stored", Duration::from_secs(120), || stored() >= 100 || child.try_wait().ok().flatten().is_some());
+    let _ = child.kill();
+    let _ = child.wait();
+    let before = stored();
+    assert!(before > 0 && before < planned, "stored {before} of {planned} before the kill");
+    let o = eloworld(dir.path(), &["tournament", "t.toml", "--db", &url, "--quiet", "--lease", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
+    assert_eq!(cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"), planned);
+    assert_eq!(cluster.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"), 0);
+}
+
+#[test]
+fn passwords_are_never_printed() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // Nothing listens on port 9 of loopback: the connection fails and the error is printed.
+    let o = eloworld(dir.path(), &["status", "--db", "postgres://ann:hunter2@127.0.0.1:9/elo"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success());
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(err.contains("postgres://ann:***@127.0.0.1:9/elo"), "{err}");
+}

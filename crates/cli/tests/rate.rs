@@ -1,0 +1,148 @@
+//! Tests of `eloworld rate`, `synth` and `match-stats`: they run the real binary in a temp dir.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn eloworld(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eloworld")
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let o = eloworld(dir, args);
+    let (out, err) = (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned());
+    assert!(o.status.success(), "{args:?}: {out}\n{err}");
+    out
+}
+
+fn fails(dir: &Path, args: &[&str]) -> String {
+    let o = eloworld(dir, args);
+    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn match_stats_reproduces_seed_003() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = ok(dir.path(), &["match-stats", "--points", "181.5", "118.5"]);
+    assert!(out.contains("(60.5%)") && out.contains("Elo difference +74.1"), "{out}");
+    let out = ok(dir.path(), &["match-stats", "150", "63", "87"]);
+    assert!(out.contains("181.5 - 118.5 (60.5%)") && out.contains("+74.1 (95% interval"), "{out}");
+    let out = ok(dir.path(), &["match-stats", "--pentanomial", "0", "0", "10", "0", "10"]);
+    assert!(out.contains("(75.0%)"), "{out}");
+    assert!(fails(dir.path(), &["match-stats", "0", "0", "0"]).contains("no games"));
+}
+
+#[test]
+fn synth_then_rate_recovers_the_strengths() {
+    let dir = tempfile::tempdir().expect("tmp");
+    ok(dir.path(), &["synth", "--players", "8", "--games", "28000", "--spread", "200", "--seed", "3", "--out", "s.pgn"]);
+    ok(dir.path(), &["synth", "--players", "8", "--games", "28000", "--spread", "200", "--seed", "3", "--out", "s.csv"]);
+    let pgn = ok(dir.path(), &["rate", "--pgn", "s.pgn", "--method", "mle", "--format", "csv"]);
+    let csv = ok(dir.path(), &["rate", "--csv", "s.csv", "--method", "mle", "--format", "csv"]);
+    assert_eq!(pgn, csv, "the same games read from PGN and CSV rate the same");
+    let out = ok(dir.path(), &["rate", "--pgn", "s.pgn", "--truth", "s.truth.csv"]);
+    for column in ["mle", "uscf", "elo-world", "rollason", "p(champion)"] {
+        assert!(out.contains(column), "{column}: {out}");
+    }
+    // 1000 games per player: the maximum-likelihood error is about 11 Elo per player.
+    let rms: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("mle ").map(|r| r.split_whitespace().last().unwrap_or("").to_owned()))
+        .and_then(|x| x.parse().ok())
+        .expect("an mle line in the truth table");
+    assert!(rms < 20.0, "{out}");
+}
+
+#[test]
+fn json_and_anchor() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("g.csv"),
+        "white,black,result\na,b,1-0\nb,a,1/2-1/2\na,c,1-0\nc,b,0-1\nb,c,1/2-1/2\nc,a,1-0\n",
+    )
+    .expect("write");
+    let out = ok(dir.path(), &["rate", "--csv", "g.csv", "--method", "mle", "--format", "json", "--anchor", "B=2000"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = doc["tables"][0]["rows"].as_array().expect("rows");
+    let b = rows.iter().find(|r| r["player"] == "b").expect("b");
+    assert_eq!(b["elo"], 2000.0, "names match without case: B is b");
+    assert_eq!(b["error"], 0.0);
+    let err = fails(dir.path(), &["rate", "--csv", "g.csv", "--anchor", "zed=1"]);
+    assert!(err.contains("zed"), "{err}");
+}
+
+#[test]
+fn by_year_and_rollason_page_layout() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let game = |w: &str, b: &str, r: &str, d: &str| {
+        format!("[Event \"e\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n[Date \"{d}\"]\n\n1. e4 {{a comment}} e5 {r}\n\n")
+    };
+    let pgn = [
+        game("Go4++", "Handtalk", "1-0", "1999.01.02"),
+        game("Handtalk", "Many Faces", "1-0", "1999.03.02"),
+        game("Handtalk", "go4++", "1-0", "2000.01.02"),
+        game("Many Faces", "Go4++", "1/2-1/2", "2000.06.01"),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("go.pgn"), pgn).expect("write");
+    let o = eloworld(dir.path(), &["rate", "--pgn", "go.pgn", "--method", "rollason", "--by-year"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"go4++\" is taken as \"Go4++\""));
+    let all = out.find("== all games ==").expect("combined");
+    let y2000 = out.find("== 2000 ==").expect("2000");
+    let y1999 = out.find("== 1999 ==").expect("1999");
+    assert!(all < y2000 && y2000 < y1999, "{out}");
+    // 1999: Go4++ beat Handtalk, who beat Many Faces: the chain of the hand computation.
+    let section = &out[y1999..];
+    assert!(section.contains("  1. Go4++            3500  (    1.0 pts) *************************************"), "{section}");
+    assert!(section.contains("  3. Many Faces       1500  (    0.0 pts) *\n"), "{section}");
+}
+
+#[test]
+fn consistency_family_and_errors() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut csv = String::from("player1,player2,score1\n");
+    // Seed 000's tournament scaled down from 800 to 20 games per pair.
+    for (p, q, wins) in [("ab", "better", 307), ("ab", "mcts", 651), ("better", "mcts", 676)] {
+        for k in 0..20 {
+            csv.push_str(&format!("{p},{q},{}\n", u8::from(k < wins * 20 / 800)));
+        }
+    }
+    std::fs::write(dir.path().join("t.csv"), &csv).expect("write");
+    let out = ok(dir.path(), &["rate", "--csv", "t.csv", "--method", "mle", "--consistency"]);
+    assert!(out.contains("R_P/Q") && out.contains("10^(D/400)") && out.contains("log-loss"), "{out}");
+    std::fs::write(
+        dir.path().join("f.csv"),
+        "white,black,result\nsf,sf_r32768,1-0\nsf_r32768,sf,0-1\nsf_r32768,blind,1-0\nblind,sf_r32768,1/2-1/2\nsf_r60000,blind,0-1\nblind,sf_r60000,1/2-1/2\nsf,sf_r60000,1-0\n",
+    )
+    .expect("write");
+    let out = ok(dir.path(), &["rate", "--csv", "f.csv", "--family", "sf"]);
+    let line = out.lines().find(|l| l.starts_with("blind ")).expect("blind placed");
+    assert!(line.contains("sf_r60000") && line.contains("sf_r32768"), "{out}");
+    std::fs::write(dir.path().join("bad.csv"), "white,black,result\na,b,1-0\na,b,2-0\n").expect("write");
+    let err = fails(dir.path(), &["rate", "--csv", "bad.csv"]);
+    assert!(err.contains("line 3") && err.contains("2-0") && err.contains("bad.csv"), "{err}");
+    let err = fails(dir.path(), &["rate", "--pgn", "missing.pgn"]);
+    assert!(err.contains("missing.pgn"), "{err}");
+}
+
+#[test]
+fn a_tournament_ends_with_the_ratings_and_rate_reads_its_database() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = ok(
+        dir.path(),
+        &["tournament", "--name", "r", "--players", "random_move,first_move", "--games-per-pair", "3", "--db", "r.sqlite", "--quiet"],
+    );
+    assert!(out.contains("mle") && out.contains("elo-world") && out.contains("p(champion)"), "{out}");
+    let out = ok(dir.path(), &["rate", "--db", "r.sqlite", "--method", "uscf", "--format", "csv"]);
+    assert!(out.starts_with("rank,player,games,score%,elo\n"), "{out}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let err = fails(dir.path(), &["rate", "--db", "r.sqlite", "--tournament", "nope"]);
+    assert!(err.contains("nope"), "{err}");
+}

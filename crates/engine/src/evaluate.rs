@@ -1,0 +1,628 @@
+//! The static evaluation: material plus the positional terms of seed 003's Fig. 3.
+//!
+//! The seed names its 35 parameters but does not define the terms; each is implemented here
+//! as its name says, in the way the classical engines of the time (Crafty, Falcon) do. The
+//! exact rule of each term is the doc line of its field in [`EvalParams`]. All terms are
+//! computed for each side from its own point of view (ranks are relative: a side's 1st rank is
+//! its back rank) and the score is White's total minus Black's, so mirroring a position and
+//! swapping colours negates it.
+//!
+//! Centipawns: `PAWN_VALUE` = 100.
+
+use crate::EvalParams;
+use shakmaty::attacks;
+use shakmaty::{Board, Color, Position, Square};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const CENTRE_FILES: u64 = FILE_A << 2 | FILE_A << 3 | FILE_A << 4 | FILE_A << 5;
+
+const fn file_mask(file: u32) -> u64 {
+    FILE_A << file
+}
+
+const fn adjacent_files(file: u32) -> u64 {
+    let mut m = 0;
+    if file > 0 {
+        m |= file_mask(file - 1);
+    }
+    if file < 7 {
+        m |= file_mask(file + 1);
+    }
+    m
+}
+
+/// Squares strictly ahead of `rank` (relative to `white`), as a rank mask.
+const fn ranks_ahead(white: bool, rank: u32) -> u64 {
+    if white {
+        if rank >= 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        }
+    } else if rank == 0 {
+        0
+    } else {
+        !0u64 >> (8 * (8 - rank))
+    }
+}
+
+/// Squares on `rank` or behind it (relative to `white`), as a rank mask.
+const fn ranks_behind_or_level(white: bool, rank: u32) -> u64 {
+    !ranks_ahead(white, rank)
+}
+
+/// Per colour (0 = White) and square: masks precomputed once.
+struct Tables {
+    /// Squares ahead on the same and adjacent files (a passed pawn has no enemy pawn there).
+    passed_span: [[u64; 64]; 2],
+    /// Squares ahead on the adjacent files (enemy pawns there can still attack the square).
+    attack_span: [[u64; 64]; 2],
+    /// Squares on the adjacent files, on the same rank or behind.
+    support_span: [[u64; 64]; 2],
+}
+
+const fn build_tables() -> Tables {
+    let mut t = Tables { passed_span: [[0; 64]; 2], attack_span: [[0; 64]; 2], support_span: [[0; 64]; 2] };
+    let mut c = 0;
+    while c < 2 {
+        let white = c == 0;
+        let mut sq = 0;
+        while sq < 64 {
+            let file = sq as u32 % 8;
+            let rank = sq as u32 / 8;
+            let ahead = ranks_ahead(white, rank);
+            t.passed_span[c][sq] = ahead & (file_mask(file) | adjacent_files(file));
+            t.attack_span[c][sq] = ahead & adjacent_files(file);
+            t.support_span[c][sq] = ranks_behind_or_level(white, rank) & adjacent_files(file);
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static TABLES: Tables = build_tables();
+
+/// Centrality of a square: 0 on the rim, 1, 2, 3 on d4, e4, d5, e5.
+const fn centrality(sq: u32) -> i32 {
+    let f = (sq % 8) as i32;
+    let r = (sq / 8) as i32;
+    let df = if f < 4 { 3 - f } else { f - 4 };
+    let dr = if r < 4 { 3 - r } else { r - 4 };
+    3 - if df > dr { df } else { dr }
+}
+
+/// Centrality of a file: 0 on a and h .. 3 on d and e.
+const fn file_centrality(file: u32) -> i32 {
+    let f = file as i32;
+    if f < 4 {
+        f
+    } else {
+        7 - f
+    }
+}
+
+#[inline]
+fn sq(i: u32) -> Square {
+    Square::new(i)
+}
+
+#[inline]
+fn relative_rank(color: Color, s: u32) -> u32 {
+    match color {
+        Color::White => s / 8,
+        Color::Black => 7 - s / 8,
+    }
+}
+
+#[inline]
+fn bits(mut b: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let i = b.trailing_zeros();
+            b &= b - 1;
+            Some(i)
+        }
+    })
+}
+
+#[inline]
+fn count(b: u64) -> i32 {
+    b.count_ones() as i32
+}
+
+/// The pawn facts of one side that the other terms reuse.
+#[derive(Clone, Copy, Default)]
+struct PawnInfo {
+    /// Own passed pawns.
+    passed: u64,
+    /// Own isolated or backward pawns.
+    weak: u64,
+}
+
+/// Returns whether a pawn of `color` on `square` would be passed (no enemy pawn ahead on its
+/// file or the adjacent files).
+#[must_use]
+#[inline]
+pub fn is_passed_pawn(board: &Board, color: Color, square: Square) -> bool {
+    let enemy = (board.pawns() & board.by_color(!color)).0;
+    enemy & TABLES.passed_span[color as usize ^ 1][square as usize] == 0
+}
+
+/// Evaluates `pos` from the side to move's point of view, in centipawns.
+#[must_use]
+#[inline]
+pub fn evaluate(pos: &shakmaty::Chess, p: &EvalParams) -> i32 {
+    let white = evaluate_white(pos.board(), p);
+    match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// Evaluates a board from White's point of view, in centipawns.
+#[must_use]
+pub fn evaluate_white(board: &Board, p: &EvalParams) -> i32 {
+    let pawns = PawnEntry::compute(board, p);
+    pieces_white(board, p, &pawns)
+}
+
+fn pieces_white(board: &Board, p: &EvalParams, pawns: &PawnEntry) -> i32 {
+    side_score(board, Color::White, p, &pawns.white, &pawns.black) + pawns.score
+        - side_score(board, Color::Black, p, &pawns.black, &pawns.white)
+}
+
+/// The pawn-structure part of an evaluation, which depends only on the pawns and kings.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white_pawns: u64,
+    black_pawns: u64,
+    kings: u64,
+    /// White's pawn-structure score minus Black's.
+    score: i32,
+    white: PawnInfo,
+    black: PawnInfo,
+}
+
+impl PawnEntry {
+    fn compute(board: &Board, p: &EvalParams) -> PawnEntry {
+        let (ws, white) = pawn_info(board, Color::White, p);
+        let (bs, black) = pawn_info(board, Color::Black, p);
+        let (white_pawns, black_pawns, kings) = pawn_key(board);
+        PawnEntry { white_pawns, black_pawns, kings, score: ws - bs, white, black }
+    }
+}
+
+fn pawn_key(board: &Board) -> (u64, u64, u64) {
+    let pawns = board.pawns();
+    let white_king = u64::from((board.kings() & board.white()).0.trailing_zeros());
+    let black_king = u64::from((board.kings() & board.black()).0.trailing_zeros());
+    ((pawns & board.white()).0, (pawns & board.black()).0, white_king | black_king << 8)
+}
+
+/// A cache of pawn-structure evaluations (a "pawn hash"): the same pawns and kings recur
+/// across most of a search's nodes. Tied to one parameter set; [`Evaluator::evaluate`]
+/// gives the same scores as [`evaluate`].
+#[derive(Clone)]
+pub struct Evaluator {
+    params: EvalParams,
+    entries: Vec<PawnEntry>,
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator").field("params", &self.params).field("entries", &self.entries.len()).finish()
+    }
+}
+
+const PAWN_CACHE_ENTRIES: usize = 1 << 14;
+
+impl Evaluator {
+    /// Creates an evaluator for `params` with an empty cache.
+    #[must_use]
+    pub fn new(params: EvalParams) -> Evaluator {
+        Evaluator { params, entries: vec![PawnEntry { kings: u64::MAX, ..PawnEntry::default() }; PAWN_CACHE_ENTRIES] }
+    }
+
+    /// Returns the parameters.
+    #[must_use]
+    pub fn params(&self) -> &EvalParams {
+        &self.params
+    }
+
+    /// Replaces the parameters (and forgets the cache) when they differ.
+    pub fn set_params(&mut self, params: EvalParams) {
+        if params != self.params {
+            *self = Evaluator::new(params);
+        }
+    }
+
+    /// Evaluates `pos` from the side to move's point of view, as [`evaluate`].
+    #[inline]
+    pub fn evaluate(&mut self, pos: &shakmaty::Chess) -> i32 {
+        let board = pos.board();
+        let (w, b, k) = pawn_key(board);
+        let h = (w ^ b.rotate_left(17) ^ k.rotate_left(41)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = (h >> 50) as usize & (PAWN_CACHE_ENTRIES - 1);
+        let e = &self.entries[slot];
+        let entry = if e.white_pawns == w && e.black_pawns == b && e.kings == k {
+            *e
+        } else {
+            let fresh = PawnEntry::compute(board, &self.params);
+            self.entries[slot] = fresh;
+            fresh
+        };
+        let white = pieces_white(board, &self.params, &entry);
+        match pos.turn() {
+            Color::White => white,
+            Color::Black => -white,
+        }
+    }
+}
+
+/// Returns the pawn-structure score of `us` and its pawn facts.
+fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
+    let them = !us;
+    let ci = us as usize ^ 1; // shakmaty: Black = 0, White = 1; tables: White = 0
+    let own = (board.pawns() & board.by_color(us)).0;
+    let enemy = (board.pawns() & board.by_color(them)).0;
+    let enemy_king = board.king_of(them).map(Square::to_u32);
+    let mut info = PawnInfo::default();
+    let mut score = 0;
+    for file in 0..8 {
+        let n = count(own & file_mask(file));
+        if n > 1 {
+            score -= (n - 1) * p.doubled_pawn_penalty;
+        }
+    }
+    let mut attack_span_all = 0u64;
+    for s in bits(own) {
+        let file = s % 8;
+        let rr = relative_rank(us, s) as i32;
+        let advance = rr - 1;
+        score += advance * if CENTRE_FILES >> s & 1 == 1 { p.pawn_advance_a } else { p.pawn_advance_b };
+        attack_span_all |= TABLES.attack_span[ci][s as usize];
+        let isolated = own & adjacent_files(file) == 0;
+        if isolated {
+            score -= p.isolated_pawn_penalty;
+            info.weak |= 1 << s;
+        } else if own & TABLES.support_span[ci][s as usize] == 0 {
+            let stop = if us == Color::White { s + 8 } else { s.wrapping_sub(8) };
+            if stop < 64 && (attacks::pawn_attacks(us, sq(stop)).0 & enemy) != 0 {
+                score -= p.backward_pawn_penalty;
+                info.weak |= 1 << s;
+            }
+        }
+        if enemy & TABLES.passed_span[ci][s as usize] == 0 {
+            info.passed |= 1 << s;
+            score += rr * p.passed_pawn_mult;
+            if let Some(k) = enemy_king {
+                let promotion = if us == Color::White { 56 + file } else { file };
+                score += sq(promotion).distance(sq(k)) as i32 * p.passed_pawn_enemy_king_dist;
+            }
+        }
+    }
+    // Holes: squares of the side's 3rd and 4th ranks that no own pawn can attack any more.
+    let home_ranks = if us == Color::White { 0xFFFF_0000u64 } else { 0xFFFF_0000_0000u64 };
+    score -= count(home_ranks & !attack_span_all) * p.weak_square_penalty;
+    (score, info)
+}
+
+/// Returns the material and piece terms of `us` (pawn structure apart).
+fn side_score(board: &Board, us: Color, p: &EvalParams, own_info: &PawnInfo, enemy_info: &PawnInfo) -> i32 {
+    let them = !us;
+    let ci = us as usize ^ 1;
+    let occupied = board.occupied();
+    let own_all = board.by_color(us).0;
+    let own_pawns = (board.pawns() & board.by_color(us)).0;
+    let enemy_pawns = (board.pawns() & board.by_color(them)).0;
+    let enemy_king = board.king_of(them).map(Square::to_u32);
+    let king_zone = enemy_king.map_or(0, |k| attacks::king_attacks(sq(k)).0 | 1 << k);
+    let mut score = 0;
+    let mut pressure = 0;
+
+    score += count(own_pawns) * p.pawn_value;
+
+    let knights = (board.knights() & board.by_color(us)).0;
+    score += count(knights) * p.knight_value;
+    for s in bits(knights) {
+        let c = centrality(s);
+        score += c * p.knight_sq_mult;
+        let rr = relative_rank(us, s);
+        if (3..=5).contains(&rr)
+            && attacks::pawn_attacks(them, sq(s)).0 & own_pawns != 0
+            && enemy_pawns & TABLES.attack_span[ci][s as usize] == 0
+        {
+            score += (1 + c) * p.knight_outpost_mult;
+        }
+        pressure += count(attacks::knight_attacks(sq(s)).0 & king_zone);
+    }
+
+    let bishops = (board.bishops() & board.by_color(us)).0;
+    score += count(bishops) * p.bishop_value;
+    if bishops.count_ones() >= 2 {
+        score += p.bishop_pair;
+    }
+    for s in bits(bishops) {
+        let a = attacks::bishop_attacks(sq(s), occupied).0;
+        score += count(a & !own_all) * p.bishop_mobility;
+        pressure += count(a & king_zone);
+    }
+
+    let rooks = (board.rooks() & board.by_color(us)).0;
+    score += count(rooks) * p.rook_value;
+    let mut connections = 0;
+    for s in bits(rooks) {
+        let file = s % 8;
+        let a = attacks::rook_attacks(sq(s), occupied).0;
+        score += count(a & !own_all) * p.rook_mobility;
+        pressure += count(a & king_zone);
+        connections += count(a & rooks);
+        score += file_centrality(file) * p.rook_column_mult;
+        if relative_rank(us, s) == 6 {
+            score += p.rook_7th_rank;
+        }
+        let fm = file_mask(file);
+        if own_pawns & fm == 0 {
+            if enemy_pawns & fm == 0 {
+                score += p.rook_open_file;
+            } else {
+                score += p.rook_semi_open_file;
+                if enemy_info.weak & fm != 0 {
+                    score += p.rook_atck_weak_pawn_open_column;
+                }
+            }
+        }
+        if let Some(k) = enemy_king {
+            let kf = k % 8;
+            if kf == file {
+                score += p.rook_attack_king_file;
+            } else if kf.abs_diff(file) == 1 {
+                score += if matches!(kf, 0 | 1 | 6 | 7) {
+                    p.rook_attack_king_adj_file_abgh
+                } else {
+                    p.rook_attack_king_adj_file
+                };
+            }
+        }
+        let ahead = TABLES.passed_span[ci][s as usize] & fm;
+        for pawn in bits(own_info.passed & ahead) {
+            if attacks::between(sq(s), sq(pawn)).0 & occupied.0 == 0 {
+                score += p.rook_behind_passed_pawn;
+            }
+        }
+    }
+    score += connections / 2 * p.rook_connected;
+
+    let queens = (board.queens() & board.by_color(us)).0;
+    score += count(queens) * p.queen_value;
+    for s in bits(queens) {
+        let a = attacks::queen_attacks(sq(s), occupied).0;
+        score += count(a & !own_all) * p.queen_mobility;
+        pressure += count(a & king_zone);
+    }
+    // Pressure on the enemy king counts for us (seed: KING_PRESSURE_MULT).
+    score += pressure * p.king_pressure_mult;
+
+    if (board.queens() & board.by_color(them)).any() {
+        if let Some(k) = board.king_of(us).map(Square::to_u32) {
+            score -= king_shelter(us, k, own_pawns, enemy_pawns, p);
+        }
+    }
+    score
+}
+
+/// Returns the king-shelter penalties of a king of `us` on `k`.
+fn king_shelter(us: Color, k: u32, own_pawns: u64, enemy_pawns: u64, p: &EvalParams) -> i32 {
+    let kf = k % 8;
+    let ahead = ranks_ahead(us == Color::White, k / 8);
+    let king_rr = relative_rank(us, k);
+    let mut penalty = 0;
+    let lo = kf.saturating_sub(1);
+    let hi = (kf + 1).min(7);
+    for file in lo..=hi {
+        let fm = file_mask(file);
+        let adjacent = file != kf;
+        let shield = own_pawns & fm & ahead;
+        if shield == 0 {
+            penalty += if adjacent { p.king_no_friendly_pawn_adj } else { p.king_no_friendly_pawn };
+        } else {
+            let nearest = if us == Color::White { shield.trailing_zeros() } else { 63 - shield.leading_zeros() };
+            if relative_rank(us, nearest) >= king_rr + 2 {
+                penalty += p.king_friendly_pawn_advanced1;
+            }
+        }
+        if enemy_pawns & fm == 0 {
+            penalty += if adjacent { p.king_no_enemy_pawn_adj } else { p.king_no_enemy_pawn };
+        }
+    }
+    penalty
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    fn pos(fen: &str) -> shakmaty::Chess {
+        fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
+    }
+
+    /// Mirrors a FEN: flips ranks, swaps colours and the side to move.
+    fn mirror(fen: &str) -> String {
+        let mut parts = fen.split(' ');
+        let board = parts.next().expect("board");
+        let turn = parts.next().unwrap_or("w");
+        let swapped: String = board
+            .split('/')
+            .rev()
+            .collect::<Vec<_>>()
+            .join("/")
+            .chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect();
+        let turn = if turn == "w" { "b" } else { "w" };
+        format!("{swapped} {turn} - - 0 1")
+    }
+
+    fn white_eval(fen: &str, p: &EvalParams) -> i32 {
+        evaluate_white(pos(fen).board(), p)
+    }
+
+    /// Asserts that raising parameter `name` by 10 changes White's score by `10 * times`,
+    /// and that the mirrored position scores the exact negation under both settings.
+    fn term(fen: &str, name: &str, times: i32) {
+        let base = EvalParams::default();
+        let mut more = base;
+        let v = more.get(name).expect("known parameter");
+        more.set(name, v + 10).expect("known parameter");
+        let delta = white_eval(fen, &more) - white_eval(fen, &base);
+        assert_eq!(delta, 10 * times, "{name} on {fen}");
+        let m = mirror(fen);
+        assert_eq!(white_eval(&m, &base), -white_eval(fen, &base), "mirror of {fen}");
+        assert_eq!(white_eval(&m, &more), -white_eval(fen, &more), "mirror of {fen} with {name}");
+        // From the side to move: a position and its mirror score the same.
+        assert_eq!(evaluate(&pos(&m), &more), evaluate(&pos(fen), &more));
+    }
+
+    #[test]
+    fn the_pawn_cache_gives_the_uncached_scores() {
+        let p = EvalParams::default();
+        let mut cached = Evaluator::new(p);
+        let mut checked = 0;
+        for start in crate::bench::bench_positions() {
+            let mut pos = start;
+            for step in 0..40usize {
+                assert_eq!(cached.evaluate(&pos), evaluate(&pos, &p));
+                assert_eq!(cached.evaluate(&pos), evaluate(&pos, &p), "a cache hit");
+                checked += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(step * 5 + 1) % moves.len()]);
+            }
+        }
+        assert!(checked > 200);
+        let mut other = p;
+        other.passed_pawn_mult = 40;
+        cached.set_params(other);
+        let pos = pos("4k3/7p/3P4/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(cached.evaluate(&pos), evaluate(&pos, &other), "new parameters forget the cache");
+    }
+
+    #[test]
+    fn start_position_is_level() {
+        assert_eq!(evaluate(&shakmaty::Chess::default(), &EvalParams::default()), 0);
+    }
+
+    #[test]
+    fn material_terms() {
+        term("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", "KNIGHT_VALUE", 1);
+        term("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "BISHOP_VALUE", 2);
+        term("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "ROOK_VALUE", 1);
+        term("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "QUEEN_VALUE", 1);
+    }
+
+    #[test]
+    fn pawn_advance_centre_and_wing() {
+        // e4 (2 ranks advanced, centre); h3 (1 rank, wing); black pawn a7 (0).
+        term("4k3/p7/8/8/4P3/7P/8/4K3 w - - 0 1", "PAWN_ADVANCE_A", 2);
+        term("4k3/p7/8/8/4P3/7P/8/4K3 w - - 0 1", "PAWN_ADVANCE_B", 1);
+    }
+
+    #[test]
+    fn passed_pawns() {
+        // White d6 passed (rank index 5); black h7 passed (index 1): 5 - 1.
+        term("4k3/7p/3P4/8/8/8/8/4K3 w - - 0 1", "PASSED_PAWN_MULT", 4);
+        // d8 promotion square to black king e8: 1; h1 to white king a1: 7. 1 - 7.
+        term("4k3/7p/3P4/8/8/8/8/K7 w - - 0 1", "PASSED_PAWN_ENEMY_KING_DIST", -6);
+    }
+
+    #[test]
+    fn doubled_isolated_backward() {
+        // White c2 c3 doubled (and isolated both); black pawns a7 b7 normal.
+        term("4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1", "DOUBLED_PAWN_PENALTY", -1);
+        term("4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1", "ISOLATED_PAWN_PENALTY", -2);
+        // White d3 is backward: its only neighbour (e4) is ahead and black's c5 attacks d4.
+        term("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1", "BACKWARD_PAWN_PENALTY", -1);
+    }
+
+    #[test]
+    fn weak_squares() {
+        // White's only pawn, e4, can attack d5-d8 and f5-f8 but no square of ranks 3-4: 16 holes.
+        // Black's pawns a7-h7 can still attack every square of ranks 6 and 5: no hole.
+        term("4k3/pppppppp/8/8/4P3/8/8/4K3 w - - 0 1", "WEAK_SQUARE_PENALTY", -16);
+    }
+
+    #[test]
+    fn knight_centralisation_and_outpost() {
+        // Knight e5 (centrality 3), guarded by d4, no black pawn on d/f files ahead.
+        let fen = "4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1";
+        term(fen, "KNIGHT_SQ_MULT", 3);
+        term(fen, "KNIGHT_OUTPOST_MULT", 4);
+        // A black pawn on f7 can chase it: no outpost.
+        term("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1", "KNIGHT_OUTPOST_MULT", 0);
+    }
+
+    #[test]
+    fn bishop_mobility_and_pair() {
+        // Bishop a1 on an empty long diagonal, king h1 out of the way: b2..h8 = 7 squares.
+        term("k7/8/8/8/8/8/8/B6K w - - 0 1", "BISHOP_MOBILITY", 7);
+        term("k7/8/8/8/8/8/8/BB5K w - - 0 1", "BISHOP_PAIR", 1);
+    }
+
+    #[test]
+    fn rook_files_and_king_files() {
+        // Rook e1 on the black king's file, open file.
+        let fen = "4k3/8/8/8/8/8/8/K3R3 b - - 0 1";
+        term(fen, "ROOK_ATTACK_KING_FILE", 1);
+        term(fen, "ROOK_OPEN_FILE", 1);
+        term(fen, "ROOK_COLUMN_MULT", 3);
+        // Rook f1 next to a king on e8 (centre) and rook h1 next to a king on g8 (wing).
+        term("4k3/8/8/8/8/8/8/K4R2 w - - 0 1", "ROOK_ATTACK_KING_ADJ_FILE", 1);
+        term("6k1/8/8/8/8/8/8/K6R w - - 0 1", "ROOK_ATTACK_KING_ADJ_FILE_ABGH", 1);
+        // Rook d1 on a file with an isolated black d-pawn: semi-open, weak pawn.
+        let fen = "k7/8/3p4/8/8/8/8/3R3K w - - 0 1";
+        term(fen, "ROOK_SEMI_OPEN_FILE", 1);
+        term(fen, "ROOK_ATCK_WEAK_PAWN_OPEN_COLUMN", 1);
+    }
+
+    #[test]
+    fn rook_mobility_seventh_connected_behind_passer() {
+        // Rook a1 with White's king on h1: a2-a8 (7) and b1-g1 (6).
+        term("7k/8/8/8/8/8/8/R6K w - - 0 1", "ROOK_MOBILITY", 13);
+        term("7k/R7/8/8/8/8/8/7K w - - 0 1", "ROOK_7TH_RANK", 1);
+        term("7k/8/8/8/8/8/8/R2R3K w - - 0 1", "ROOK_CONNECTED", 1);
+        term("7k/8/8/8/P7/8/8/R6K w - - 0 1", "ROOK_BEHIND_PASSED_PAWN", 1);
+    }
+
+    #[test]
+    fn queen_mobility() {
+        // Queen a1: a2-a8 (7), b1-g1 (6; h1 is White's king), b2-h8 (7; the enemy king counts).
+        term("7k/8/8/8/8/8/8/Q6K b - - 0 1", "QUEEN_MOBILITY", 20);
+    }
+
+    #[test]
+    fn king_shelter_terms() {
+        // Black queen on the board. White king g1, pawns f2 g3 (advanced one), no h pawn.
+        // Black pawns on f7 g7 only (no enemy pawn on the h-file).
+        let fen = "q3k3/5pp1/8/8/8/6P1/5P2/6K1 w - - 0 1";
+        term(fen, "KING_NO_FRIENDLY_PAWN", 0);
+        term(fen, "KING_NO_FRIENDLY_PAWN_ADJ", -1);
+        term(fen, "KING_FRIENDLY_PAWN_ADVANCED1", -1);
+        term(fen, "KING_NO_ENEMY_PAWN", 0);
+        term(fen, "KING_NO_ENEMY_PAWN_ADJ", -1);
+        // Without a black queen the shelter is not scored.
+        term("4k3/5pp1/8/8/8/6P1/5P2/6K1 w - - 0 1", "KING_NO_FRIENDLY_PAWN_ADJ", 0);
+    }
+
+    #[test]
+    fn king_pressure() {
+        // The zone of a black king on g8 is f8 g8 h8 f7 g7 h7; a rook on g1 attacks g7 and g8.
+        term("6k1/8/8/8/8/8/8/K5R1 b - - 0 1", "KING_PRESSURE_MULT", 2);
+    }
+}

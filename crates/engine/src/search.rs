@@ -1,0 +1,784 @@
+//! The search: iterative deepening negamax alpha-beta with principal-variation search,
+//! quiescence, a transposition table, move ordering (hash move, MVV-LVA, killers, history),
+//! and the selective methods of seed 003's Table I.
+//!
+//! Depth is kept in fractional units, [`ONE_PLY`] = 4 per ply (seed 003, section IV), so
+//! extensions of 1–4 units extend by quarter plies. How each Table I parameter acts:
+//!
+//! - **Null move** (`NULL_MOVE_USE`, `_REDUCTION` R, `_USE_ADAPTIVITY`, `_ADAPTIVITY_DEPTH`):
+//!   at a non-PV node not in check, with a piece other than pawns and king, whose static
+//!   score is at least beta, with at least two plies left, the side to move passes and the
+//!   opponent's reply is searched with the depth reduced by one ply plus R plies, null
+//!   window; a score at or above beta prunes the node. With adaptivity, R is one ply less at
+//!   depths up to the adaptivity depth (Heinz's adaptive null move).
+//! - **Mate threat** (`MATE_THREAT_EXTENSION`): when that null-move search finds the side to
+//!   move mated, every move of the node is extended.
+//! - **Futility** (`FUTILITY_DEPTH`, three thresholds): at a non-PV node not in check with
+//!   `d` ≤ `FUTILITY_DEPTH` plies left, once one move has been searched, a quiet move that
+//!   gives no check and is not extended is skipped when static score + threshold(d) ≤ alpha
+//!   (futility, extended futility and razoring margins of Heinz).
+//! - **Multi-cut** (`MULTI_CUT_USE`, `_REDUCTION` R, `_DEPTH`, `_MOVE_NUM` M, `_CUT_NUM` C):
+//!   at an expected cut node with at least `MULTI_CUT_DEPTH` plies left, the first M moves are
+//!   searched with the depth reduced by one ply plus R plies; if C of them fail high the node
+//!   returns beta (Björnsson and Marsland).
+//! - **Extensions**, in units: a move giving check (`CHECK_EXTENSION`); the only legal reply
+//!   to a check (`ONE_REPLY_EXTENSION`); a capture on the square of the previous move's
+//!   capture (`RECAPTURE_EXTENSION`); a passed pawn moving to its 6th or 7th rank
+//!   (`PASSED_PAWN_EXTENSION`). The sum is capped at one ply per move.
+
+use crate::evaluate::{is_passed_pawn, Evaluator};
+use crate::tt::{pack_move, Bound, TranspositionTable};
+use crate::{EvalParams, Limits, SearchParams, ONE_PLY};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
+use std::time::Instant;
+
+/// The score of being mated now; a mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// The deepest iteration and the longest line searched.
+pub const MAX_DEPTH: u32 = 100;
+const MAX_PLY: usize = 128;
+const INFINITY: i32 = MATE + 1;
+
+/// Converts a score to the form stored in the table (mates counted from the node).
+pub(crate) fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// Converts a stored score back to one counted from the root.
+pub(crate) fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// Returns the number of moves to mate for a mate score (positive: the side to move mates).
+#[must_use]
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// What the search reports while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Why this report: a new best move at the root, or an iteration completed.
+    pub event: InfoEvent,
+    /// The iteration (plies).
+    pub depth: u32,
+    /// The score of the best move, from the side to move (centipawns or mate scores).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// The best move so far.
+    pub best_move: Move,
+    /// The principal variation (only for [`InfoEvent::Iteration`]).
+    pub pv: Vec<Move>,
+}
+
+/// The kinds of [`SearchInfo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InfoEvent {
+    /// The best move at the root changed.
+    NewBest,
+    /// An iteration completed.
+    Iteration,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the position has no legal move.
+    pub best_move: Option<Move>,
+    /// Its score from the side to move (of the last completed iteration).
+    pub score: i32,
+    /// The last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Counters of what the selective methods did, for tests and tuning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Null-move searches that pruned their node.
+    pub null_cutoffs: u64,
+    /// Moves skipped by futility pruning.
+    pub futility_prunes: u64,
+    /// Nodes pruned by multi-cut.
+    pub multi_cuts: u64,
+    /// Moves searched with an extension.
+    pub extended_moves: u64,
+}
+
+/// A parametric engine: evaluation and search parameters, and the tables kept across
+/// searches (transposition table, history, killers). One engine searches one game.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    /// The evaluation parameters (seed 003, Fig. 3).
+    pub eval: EvalParams,
+    /// The search parameters (seed 003, Table I).
+    pub search: SearchParams,
+    tt: TranspositionTable,
+    evaluator: Evaluator,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    killers: Box<[[Option<Move>; 2]; MAX_PLY]>,
+    stats: SearchStats,
+}
+
+impl Engine {
+    /// Creates an engine with a transposition table of `tt_megabytes` MiB.
+    #[must_use]
+    pub fn new(eval: EvalParams, search: SearchParams, tt_megabytes: usize) -> Engine {
+        Engine::with_table(eval, search, TranspositionTable::new(tt_megabytes))
+    }
+
+    /// Creates an engine around a given transposition table.
+    #[must_use]
+    pub fn with_table(eval: EvalParams, search: SearchParams, tt: TranspositionTable) -> Engine {
+        Engine {
+            eval,
+            search,
+            tt,
+            evaluator: Evaluator::new(eval),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            killers: Box::new([[None; 2]; MAX_PLY]),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// Forgets everything learnt (a new game or a new test position): the transposition
+    /// table, history, killers and statistics.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.evaluator = Evaluator::new(self.eval);
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(0);
+            }
+        }
+        self.killers.fill([None; 2]);
+        self.stats = SearchStats::default();
+    }
+
+    /// Returns what the selective methods did since the last [`Engine::clear`].
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Searches `pos` within `limits`.
+    ///
+    /// `game_keys` are the Zobrist keys (shakmaty's `Zobrist64`, legal en passant) of the
+    /// game's earlier positions, oldest first, for repetition detection; the root position
+    /// itself need not be included. `report` is called on every new best move at the root
+    /// and after every completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Chess,
+        game_keys: &[u64],
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.evaluator.set_params(self.eval);
+        let mut s = Searcher {
+            engine: self,
+            limits,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            keys: Vec::with_capacity(game_keys.len() + MAX_PLY + 1),
+            root_best: None,
+            root_score: -INFINITY,
+            depth: 0,
+            report,
+            order: vec![[0; 256]; MAX_PLY + 1],
+        };
+        s.keys.extend_from_slice(game_keys);
+        s.run(pos)
+    }
+
+    /// Picks a move by a 1-ply search (seed 003, section III.B: the grandmaster-imitation
+    /// fitness): every legal move is played and the resulting position scored by the static
+    /// evaluation, or by quiescence when `quiescence` is set. Ties go to the first move in
+    /// shakmaty's move order. Returns the move, its score and the evaluations made.
+    pub fn best_move_1ply(&mut self, pos: &Chess, quiescence: bool) -> Option<(Move, i32, u64)> {
+        self.evaluator.set_params(self.eval);
+        let limits = Limits::infinite();
+        let mut sink = |_: &SearchInfo| {};
+        let mut s = Searcher {
+            engine: self,
+            limits: &limits,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            keys: Vec::new(),
+            root_best: None,
+            root_score: -INFINITY,
+            depth: 0,
+            report: &mut sink,
+            order: vec![[0; 256]; MAX_PLY + 1],
+        };
+        let mut best: Option<(Move, i32)> = None;
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = if child.is_checkmate() {
+                MATE - 1
+            } else if quiescence {
+                -s.quiesce(&child, -INFINITY, INFINITY, 1)
+            } else {
+                s.nodes += 1;
+                -s.engine.evaluator.evaluate(&child)
+            };
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((m, score));
+            }
+        }
+        best.map(|(m, score)| (m, score, s.nodes))
+    }
+}
+
+/// The state of one search.
+struct Searcher<'a> {
+    engine: &'a mut Engine,
+    limits: &'a Limits,
+    start: Instant,
+    nodes: u64,
+    stopped: bool,
+    /// Keys of the game's positions then of the current line, for repetitions.
+    keys: Vec<u64>,
+    root_best: Option<Move>,
+    root_score: i32,
+    depth: u32,
+    report: &'a mut dyn FnMut(&SearchInfo),
+    /// Move-ordering scores per ply (kept to avoid clearing an array at every node).
+    order: Vec<[i32; 256]>,
+}
+
+/// Returns the key of a position.
+fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Returns the key after playing `m` (incremental when shakmaty can).
+#[inline]
+fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    match pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal) {
+        Some(k) => k.0,
+        None => key_of(child),
+    }
+}
+
+fn role_value(r: Role) -> i32 {
+    match r {
+        Role::Pawn => 1,
+        Role::Knight => 3,
+        Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 10,
+    }
+}
+
+fn material_value(r: Role, p: &EvalParams) -> i32 {
+    match r {
+        Role::Pawn => p.pawn_value,
+        Role::Knight => p.knight_value,
+        Role::Bishop => p.bishop_value,
+        Role::Rook => p.rook_value,
+        Role::Queen => p.queen_value,
+        Role::King => 0,
+    }
+}
+
+/// Returns whether the side to move has a piece other than pawns and king.
+fn has_pieces(pos: &Chess) -> bool {
+    let b = pos.board();
+    (b.by_color(pos.turn()) & !b.pawns() & !b.kings()).any()
+}
+
+impl Searcher<'_> {
+    /// Returns whether a limit was reached (and remembers it).
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(t) = self.limits.time {
+                if self.start.elapsed() >= t {
+                    self.stopped = true;
+                }
+            }
+            if self.limits.stop_requested() {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn run(&mut self, pos: &Chess) -> SearchResult {
+        let root_moves = pos.legal_moves();
+        let mut result = SearchResult { best_move: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
+        if root_moves.is_empty() {
+            result.score = if pos.is_check() { -MATE } else { 0 };
+            return result;
+        }
+        let root_key = key_of(pos);
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        result.best_move = Some(root_moves[0]);
+        for depth in 1..=max_depth {
+            self.depth = depth;
+            self.root_score = -INFINITY;
+            let score = self.negamax(pos, root_key, depth as i32 * ONE_PLY, -INFINITY, INFINITY, 0, true, false, None);
+            if self.stopped {
+                // A move that beat the previous best within the unfinished iteration is kept.
+                if let Some(m) = self.root_best {
+                    result.best_move = Some(m);
+                }
+                break;
+            }
+            result.score = score;
+            result.depth = depth;
+            result.best_move = self.root_best;
+            result.pv = self.principal_variation(pos, root_key);
+            if let Some(best) = self.root_best {
+                (self.report)(&SearchInfo {
+                    event: InfoEvent::Iteration,
+                    depth,
+                    score,
+                    nodes: self.nodes,
+                    best_move: best,
+                    pv: result.pv.clone(),
+                });
+            }
+            if score.abs() >= MATE_BOUND && mate_in(score).is_some_and(|n| (2 * n.unsigned_abs()) < depth) {
+                break; // a mate found with depth to spare will not change
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Follows hash moves from the root.
+    fn principal_variation(&self, pos: &Chess, key: u64) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut p = pos.clone();
+        let mut k = key;
+        if let Some(m) = self.root_best {
+            pv.push(m);
+            let mut child = p.clone();
+            child.play_unchecked(m);
+            k = key_after(&p, k, m, &child);
+            p = child;
+        }
+        while pv.len() < 32 {
+            let Some(hit) = self.engine.tt.probe(k, 0) else { break };
+            let Some(m) = p.legal_moves().into_iter().find(|&m| pack_move(m) == hit.packed_move) else { break };
+            pv.push(m);
+            let mut child = p.clone();
+            child.play_unchecked(m);
+            k = key_after(&p, k, m, &child);
+            p = child;
+        }
+        pv
+    }
+
+    fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let back = (halfmoves as usize).min(n);
+        // Same side to move: two, four, … plies back.
+        let mut i = 2;
+        while i <= back {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Orders moves: hash move, winning and equal captures and promotions by MVV-LVA,
+    /// killers, then quiet moves by history.
+    fn move_scores(&mut self, pos: &Chess, moves: &MoveList, hash_move: u16, ply: usize) {
+        let scores = &mut self.order[ply];
+        let side = usize::from(pos.turn() == Color::White);
+        let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if hash_move != 0 && pack_move(m) == hash_move {
+                1 << 30
+            } else if let Some(victim) = m.capture() {
+                (1 << 28) + role_value(victim) * 16 - role_value(m.role())
+                    + m.promotion().map_or(0, role_value)
+            } else if let Some(promo) = m.promotion() {
+                (1 << 27) + role_value(promo)
+            } else if killers[0] == Some(m) {
+                (1 << 26) + 1
+            } else if killers[1] == Some(m) {
+                1 << 26
+            } else {
+                let from = m.from().map_or(0, |s| s as usize);
+                self.engine.history[side][from][m.to() as usize]
+            };
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // the classical negamax signature; a struct would hide it
+    #[allow(clippy::too_many_lines)] // one function keeps the order of the pruning steps readable
+    fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        is_pv: bool,
+        cut_node: bool,
+        capture_square: Option<Square>,
+    ) -> i32 {
+        if depth < ONE_PLY || ply >= MAX_PLY - 1 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        let root = ply == 0;
+        if !root {
+            if pos.halfmoves() >= 100 || self.is_repetition(key, pos.halfmoves()) || pos.is_insufficient_material() {
+                return 0;
+            }
+            // Mate-distance pruning: no line from here beats a mate already found nearer the root.
+            let ply_i = ply as i32;
+            let alpha2 = alpha.max(-MATE + ply_i);
+            let beta2 = beta.min(MATE - ply_i - 1);
+            if alpha2 >= beta2 {
+                return alpha2;
+            }
+        }
+        let ply_i = ply as i32;
+        let tt_hit = self.engine.tt.probe(key, ply_i);
+        let mut hash_move = tt_hit.map_or(0, |h| h.packed_move);
+        if root {
+            hash_move = self.root_best.map_or(hash_move, pack_move);
+        } else if let Some(h) = tt_hit {
+            if !is_pv && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply_i } else { 0 };
+        }
+        let sp = self.engine.search;
+        let plies_left = depth / ONE_PLY;
+        let static_eval = if in_check || is_pv { 0 } else { self.engine.evaluator.evaluate(pos) };
+
+        // Null move (Table I: use, reduction, adaptivity, adaptivity depth) and mate threats.
+        let mut mate_threat = false;
+        if sp.null_move_use == 1 && !is_pv && !in_check && depth >= 2 * ONE_PLY && static_eval >= beta && has_pieces(pos)
+        {
+            let mut r = sp.null_move_reduction;
+            if sp.null_move_use_adaptivity == 1 && plies_left <= sp.null_move_adaptivity_depth {
+                r = (r - 1).max(0);
+            }
+            if let Ok(passed) = pos.clone().swap_turn() {
+                let null_key = key_of(&passed);
+                self.keys.push(key);
+                let score = -self.negamax(
+                    &passed,
+                    null_key,
+                    depth - ONE_PLY - r * ONE_PLY,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                    None,
+                );
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    self.engine.stats.null_cutoffs += 1;
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+                if score <= -MATE_BOUND {
+                    mate_threat = true;
+                }
+            }
+        }
+
+        self.move_scores(pos, &moves, hash_move, ply);
+        let side = usize::from(pos.turn() == Color::White);
+
+        // Multi-cut (Table I: use, reduction, depth, move num, cut num).
+        if sp.multi_cut_use == 1 && cut_node && !is_pv && !in_check && plies_left >= sp.multi_cut_depth && sp.multi_cut_cut_num > 0
+        {
+            let reduced = depth - ONE_PLY - sp.multi_cut_reduction * ONE_PLY;
+            let mut cuts = 0;
+            let saved = self.order[ply];
+            let tried = (sp.multi_cut_move_num as usize).min(moves.len());
+            self.keys.push(key);
+            for _ in 0..tried {
+                let i = pick_best(&mut self.order[ply], moves.len());
+                let m = moves[i];
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                let child_key = key_after(pos, key, m, &child);
+                let score = -self.negamax(&child, child_key, reduced, -beta, -beta + 1, ply + 1, false, false, None);
+                if self.stopped {
+                    self.keys.pop();
+                    return 0;
+                }
+                if score >= beta {
+                    cuts += 1;
+                    if cuts >= sp.multi_cut_cut_num {
+                        self.keys.pop();
+                        self.engine.stats.multi_cuts += 1;
+                        return beta;
+                    }
+                }
+            }
+            self.keys.pop();
+            self.order[ply] = saved;
+        }
+
+        let futility = sp.futility_depth > 0
+            && !is_pv
+            && !in_check
+            && plies_left <= sp.futility_depth
+            && static_eval + sp.futility_margin(plies_left) <= alpha;
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        self.keys.push(key);
+        for searched in 0..moves.len() {
+            let i = pick_best(&mut self.order[ply], moves.len());
+            let m = moves[i];
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            let quiet = !m.is_capture() && !m.is_promotion();
+
+            let mut ext = 0;
+            if gives_check {
+                ext += sp.check_extension;
+            }
+            if in_check && moves.len() == 1 {
+                ext += sp.one_reply_extension;
+            }
+            if m.is_capture() && capture_square == Some(m.to()) {
+                ext += sp.recapture_extension;
+            }
+            if m.role() == Role::Pawn && sp.passed_pawn_extension > 0 {
+                let to = m.to();
+                let rel = if pos.turn() == Color::White { u32::from(to.rank()) } else { 7 - u32::from(to.rank()) };
+                if rel >= 5 && is_passed_pawn(pos.board(), pos.turn(), to) {
+                    ext += sp.passed_pawn_extension;
+                }
+            }
+            if mate_threat {
+                ext += sp.mate_threat_extension;
+            }
+            let ext = ext.min(ONE_PLY);
+            if ext > 0 {
+                self.engine.stats.extended_moves += 1;
+            }
+
+            if futility && searched > 0 && quiet && !gives_check && ext == 0 {
+                self.engine.stats.futility_prunes += 1;
+                continue;
+            }
+
+            let child_key = key_after(pos, key, m, &child);
+            let new_depth = depth - ONE_PLY + ext;
+            let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
+            let score = if best_move.is_none() {
+                -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, is_pv, !is_pv && !cut_node, recapture_square)
+            } else {
+                let s = -self.negamax(&child, child_key, new_depth, -alpha - 1, -alpha, ply + 1, false, true, recapture_square);
+                if s > alpha && s < beta && is_pv && !self.stopped {
+                    -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, true, false, recapture_square)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if root && (score > self.root_score) {
+                    self.root_score = score;
+                    if self.root_best != Some(m) {
+                        self.root_best = Some(m);
+                        (self.report)(&SearchInfo {
+                            event: InfoEvent::NewBest,
+                            depth: self.depth,
+                            score,
+                            nodes: self.nodes,
+                            best_move: m,
+                            pv: Vec::new(),
+                        });
+                    }
+                }
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.engine.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let from = m.from().map_or(0, |s| s as usize);
+                            let h = &mut self.engine.history[side][from][m.to() as usize];
+                            *h = (*h + plies_left * plies_left).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        if best_move.is_none() {
+            // Every move was pruned by futility: the node fails low at its static bound.
+            return alpha;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = best_move.map_or(0, pack_move);
+        self.engine.tt.store(key, packed, best_score, depth, bound, ply_i);
+        best_score
+    }
+
+    /// Searches captures and promotions until the position is quiet (all moves when in check).
+    fn quiesce(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        let in_check = pos.is_check();
+        let ply_i = ply as i32;
+        let mut best;
+        let moves = if in_check {
+            let all = pos.legal_moves();
+            if all.is_empty() {
+                return -MATE + ply_i;
+            }
+            best = -INFINITY;
+            all
+        } else {
+            let stand_pat = self.engine.evaluator.evaluate(pos);
+            if stand_pat >= beta || ply >= MAX_PLY - 1 {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            let mut tactical = MoveList::new();
+            crate::movegen::captures(pos, &mut tactical);
+            let seventh = if pos.turn() == Color::White { 0x00FF_0000_0000_0000u64 } else { 0xFF00 };
+            if (pos.board().pawns() & pos.board().by_color(pos.turn())).0 & seventh != 0 {
+                for m in pos.promotion_moves() {
+                    if !m.is_capture() && m.promotion() == Some(Role::Queen) {
+                        tactical.push(m);
+                    }
+                }
+            }
+            // Delta pruning: a capture that cannot lift the score near alpha is skipped.
+            let p = &self.engine.eval;
+            tactical.retain(|m| {
+                let gain = m.capture().map_or(0, |r| material_value(r, p))
+                    + m.promotion().map_or(0, |r| material_value(r, p) - p.pawn_value);
+                stand_pat + gain + 200 > alpha
+            });
+            tactical
+        };
+        let slot = ply.min(MAX_PLY);
+        for (i, &m) in moves.iter().enumerate() {
+            self.order[slot][i] =
+                m.capture().map_or(0, role_value) * 16 - role_value(m.role()) + m.promotion().map_or(0, role_value) * 8;
+        }
+        for _ in 0..moves.len() {
+            let i = pick_best(&mut self.order[slot], moves.len());
+            let m = moves[i];
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Returns the index of the highest score among the first `n` and marks it taken.
+#[inline]
+fn pick_best(scores: &mut [i32; 256], n: usize) -> usize {
+    let mut best = 0;
+    let mut best_score = i32::MIN;
+    for (i, &s) in scores[..n].iter().enumerate() {
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    scores[best] = i32::MIN;
+    best
+}

@@ -1,0 +1,151 @@
+//! Each selective-search feature of Table I, switched on alone over a plain alpha-beta search,
+//! changes the node counts on fixed positions but not the answers to mate problems; fixed-node
+//! searches are exact and deterministic; the bench signature is pinned.
+
+use eloworld_engine::bench::{run_bench, BENCH_DEPTH};
+use eloworld_engine::search::mate_in;
+use eloworld_engine::{Engine, EvalParams, Limits, SearchParams};
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess};
+
+/// Mate problems from WAC (`dm` = moves to mate): FEN, best move (SAN without check marks), moves to mate.
+const MATES: [(&str, &str, i32); 5] = [
+    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "Qg6", 2),
+    ("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "Qxh7", 2),
+    ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "Qc4", 2),
+    ("7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1", "Qf8", 2),
+    ("r3q1kr/ppp5/3p2pQ/8/3PP1b1/5R2/PPP3P1/5RK1 w - - 0 1", "Rf8", 3),
+];
+
+/// Quiet and tactical middlegames where every feature has work to do.
+const MIDDLEGAMES: [&str; 3] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+    "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
+    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+];
+
+fn pos(fen: &str) -> Chess {
+    fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
+}
+
+fn search(params: SearchParams, fen: &str, depth: u32) -> (String, i32, u64) {
+    let mut engine = Engine::new(EvalParams::default(), params, 4);
+    let p = pos(fen);
+    let r = engine.search(&p, &[], &Limits::depth(depth), &mut |_| {});
+    let m = r.best_move.expect("a move");
+    (San::from_move(&p, m).to_string(), r.score, r.nodes)
+}
+
+/// Plain alpha-beta plus one feature.
+fn variants() -> Vec<(&'static str, SearchParams)> {
+    let plain = SearchParams::plain();
+    let table2 = SearchParams::default();
+    let with = |f: &dyn Fn(&mut SearchParams)| {
+        let mut p = plain;
+        f(&mut p);
+        p
+    };
+    vec![
+        ("null move", with(&|p| {
+            p.null_move_use = 1;
+            p.null_move_reduction = table2.null_move_reduction;
+            p.null_move_use_adaptivity = 1;
+        })),
+        ("null move without adaptivity", with(&|p| {
+            p.null_move_use = 1;
+            p.null_move_reduction = 2;
+            p.null_move_use_adaptivity = 0;
+        })),
+        ("futility", with(&|p| p.futility_depth = 3)),
+        ("multi-cut", with(&|p| {
+            p.multi_cut_use = 1;
+            p.multi_cut_depth = 3;
+            p.multi_cut_reduction = 1;
+        })),
+        ("check extension", with(&|p| p.check_extension = 4)),
+        ("one-reply extension", with(&|p| p.one_reply_extension = 4)),
+        ("recapture extension", with(&|p| p.recapture_extension = 4)),
+        ("passed pawn extension", with(&|p| p.passed_pawn_extension = 4)),
+        ("mate threat extension", with(&|p| {
+            p.null_move_use = 1;
+            p.null_move_reduction = 2;
+            p.mate_threat_extension = 4;
+        })),
+        ("Table II", table2),
+    ]
+}
+
+#[test]
+fn each_feature_changes_node_counts_but_not_mate_answers() {
+    let plain = SearchParams::plain();
+    // Deep enough that null move's reduction (up to 1 + 4 plies) still sees the mating threat;
+    // iterative deepening stops once a mate is proven with depth to spare.
+    let mate_depth = 8;
+    let depth = 5;
+    let plain_mates: Vec<_> = MATES.iter().map(|(fen, _, _)| search(plain, fen, mate_depth)).collect();
+    for ((fen, best, n), (m, score, _)) in MATES.iter().zip(&plain_mates) {
+        assert_eq!((m.as_str(), mate_in(*score)), (*best, Some(*n)), "plain search on {fen}");
+    }
+    let plain_nodes: Vec<u64> = MIDDLEGAMES.iter().map(|fen| search(plain, fen, depth).2).collect();
+    for (name, params) in variants() {
+        for (fen, best, n) in &MATES {
+            let (m, score, _) = search(params, fen, mate_depth);
+            assert_eq!((m.as_str(), mate_in(score)), (*best, Some(*n)), "{name} on {fen}");
+        }
+        let nodes: Vec<u64> = MIDDLEGAMES.iter().map(|fen| search(params, fen, depth).2).collect();
+        assert_ne!(nodes, plain_nodes, "{name} changed no node count");
+    }
+}
+
+#[test]
+fn pruning_saves_nodes_and_extensions_cost_nodes() {
+    let plain = SearchParams::plain();
+    let total = |p: SearchParams| -> u64 { MIDDLEGAMES.iter().map(|fen| search(p, fen, 6).2).sum() };
+    let base = total(plain);
+    let mut null = plain;
+    null.null_move_use = 1;
+    null.null_move_reduction = 3;
+    assert!(total(null) < base, "null move prunes");
+    let mut fut = plain;
+    fut.futility_depth = 3;
+    assert!(total(fut) < base, "futility prunes");
+    let mut check = plain;
+    check.check_extension = 4;
+    assert!(total(check) > base, "check extensions search more");
+}
+
+#[test]
+fn node_limit_is_exact_and_deterministic() {
+    for fen in MIDDLEGAMES {
+        let p = pos(fen);
+        let run = || {
+            let mut e = Engine::new(EvalParams::default(), SearchParams::default(), 1);
+            let r = e.search(&p, &[], &Limits::nodes(20_000), &mut |_| {});
+            (r.best_move, r.nodes, r.score, r.depth)
+        };
+        let a = run();
+        assert_eq!(a.1, 20_000, "stops at exactly the limit");
+        assert_eq!(a, run(), "same answer twice");
+    }
+}
+
+#[test]
+fn time_limit_stops_the_search() {
+    let mut e = Engine::new(EvalParams::default(), SearchParams::default(), 1);
+    let start = std::time::Instant::now();
+    let r = e.search(&pos(MIDDLEGAMES[0]), &[], &Limits::time(std::time::Duration::from_millis(100)), &mut |_| {});
+    assert!(r.best_move.is_some());
+    assert!(start.elapsed() < std::time::Duration::from_secs(3));
+}
+
+/// The bench signature: the total nodes of `eloworld-engine bench` at the default depth.
+/// Any change to evaluation, move ordering, pruning or the bench list changes it; update it
+/// (and say why) only when behaviour is meant to change.
+#[test]
+fn bench_signature() {
+    let r = run_bench(BENCH_DEPTH);
+    assert_eq!(r.total_nodes, BENCH_SIGNATURE, "per position: {:?}", r.nodes_per_position);
+}
+
+const BENCH_SIGNATURE: u64 = 1_713_618;

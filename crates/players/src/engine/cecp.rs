@@ -1,0 +1,200 @@
+//! The CECP (xboard, protocol version 2) adapter, for engines that speak only that, such as
+//! Debian's `fairymax`, `phalanx` and `gnuchess`.
+//!
+//! The engine is kept in `force` mode (it only records moves) except while it searches:
+//! each request sends the moves it has not seen, then `go`, reads `move …`, and the next
+//! request starts with `force` again.
+
+use super::definitions::{Budget, EngineDef};
+use super::process::{EngineProcess, Fault};
+use super::search_info::SearchInfo;
+use super::Position;
+use std::time::Duration;
+
+/// A CECP engine after its handshake.
+pub struct CecpSession {
+    process: EngineProcess,
+    /// The engine's `myname` feature.
+    pub id_name: String,
+    usermove: bool,
+    setboard: bool,
+    ping: bool,
+    depth_command: String,
+    handshake: Duration,
+    /// The game the engine's board holds: its start, and how many moves of it it has.
+    start: Option<Option<String>>,
+    known: usize,
+    pings: u32,
+}
+
+fn feature_on(line: &str, key: &str) -> bool {
+    line.split_ascii_whitespace()
+        .any(|w| w == format!("{key}=1"))
+}
+
+impl CecpSession {
+    /// Starts the engine: `xboard`, `protover 2`, reads its `feature` lines up to
+    /// `done=1`, accepts the features used, sets the definition's options.
+    ///
+    /// # Errors
+    /// [`Fault`] when the engine does not answer within `handshake_ms`.
+    pub fn start(process: EngineProcess, def: &EngineDef) -> Result<CecpSession, Fault> {
+        let handshake = Duration::from_millis(def.handshake_ms);
+        let mut s = CecpSession {
+            process,
+            id_name: String::new(),
+            usermove: false,
+            setboard: false,
+            ping: false,
+            depth_command: def.depth_command.clone().unwrap_or_else(|| "sd".to_owned()),
+            handshake,
+            start: None,
+            known: 0,
+            pings: 0,
+        };
+        s.process.queue("xboard");
+        s.process.send("protover 2")?;
+        let (mut usermove, mut setboard, mut ping, mut name) = (false, false, false, String::new());
+        s.process.wait_for(handshake, |line| {
+            let t = line.text.trim();
+            if !t.starts_with("feature ") {
+                return false;
+            }
+            usermove |= feature_on(t, "usermove");
+            setboard |= feature_on(t, "setboard");
+            ping |= feature_on(t, "ping");
+            if let Some(rest) = t.split("myname=\"").nth(1) {
+                rest.split('"').next().unwrap_or("").clone_into(&mut name);
+            }
+            feature_on(t, "done")
+        })?;
+        (s.usermove, s.setboard, s.ping, s.id_name) = (usermove, setboard, ping, name);
+        for f in ["usermove", "setboard", "ping"]
+            .iter()
+            .zip([usermove, setboard, ping])
+        {
+            if f.1 {
+                s.process.queue(&format!("accepted {}", f.0));
+            }
+        }
+        for (name, value) in &def.options {
+            s.process.queue(&format!("option {name}={value}"));
+        }
+        s.sync()?;
+        Ok(s)
+    }
+
+    /// Returns the engine's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// Waits until the engine has read everything sent (`ping N` … `pong N`), when it
+    /// supports `ping`.
+    fn sync(&mut self) -> Result<(), Fault> {
+        if !self.ping {
+            return self.process.flush();
+        }
+        self.pings += 1;
+        let expect = format!("pong {}", self.pings);
+        self.process.queue(&format!("ping {}", self.pings));
+        self.process.flush()?;
+        self.process
+            .wait_for(self.handshake, |l| l.text.trim() == expect)
+            .map(|_| ())
+    }
+
+    /// Queues `new`, no pondering, no thinking output, `force`, and the budget.
+    fn queue_reset(&mut self, budget: &Budget) {
+        self.process.queue("new");
+        self.process.queue("easy");
+        self.process.queue("nopost");
+        self.process.queue("force");
+        if let Some(d) = budget.depth {
+            let command = format!("{} {d}", self.depth_command);
+            self.process.queue(&command);
+        }
+        if let Some(ms) = budget.movetime {
+            // `st` takes whole seconds.
+            self.process
+                .queue(&format!("st {}", ms.div_ceil(1000).max(1)));
+        }
+    }
+
+    /// Starts a new game from the initial position and waits until the engine is ready.
+    ///
+    /// # Errors
+    /// [`Fault`] as for the handshake.
+    pub fn new_game(&mut self, budget: &Budget) -> Result<(), Fault> {
+        self.queue_reset(budget);
+        self.start = Some(None);
+        self.known = 0;
+        self.sync()
+    }
+
+    /// Asks for a move in `position`: sends the moves the engine has not seen (setting the
+    /// board up anew when it holds another game), `go`, and waits for `move …` for at most
+    /// `limit`.
+    ///
+    /// # Errors
+    /// [`Fault::Timeout`] after `limit`, [`Fault::Crashed`] when the engine dies,
+    /// [`Fault::Protocol`] when it rejects a move, claims a result instead of moving, or
+    /// cannot set up a position.
+    pub fn best_move(
+        &mut self,
+        position: &Position<'_>,
+        budget: &Budget,
+        limit: Duration,
+    ) -> Result<(String, SearchInfo), Fault> {
+        let moves: Vec<&str> = position.moves.split_ascii_whitespace().collect();
+        let start = position.start_fen.map(str::to_owned);
+        self.process.queue("force");
+        if self.start.as_ref() != Some(&start) || self.known > moves.len() {
+            self.queue_reset(budget);
+            if let Some(fen) = &start {
+                if !self.setboard {
+                    return Err(Fault::Protocol(format!(
+                        "the engine cannot start from a position (no setboard feature): {fen}"
+                    )));
+                }
+                self.process.queue(&format!("setboard {fen}"));
+            }
+            self.start = Some(start);
+            self.known = 0;
+        }
+        for mv in &moves[self.known..] {
+            let line = if self.usermove {
+                format!("usermove {mv}")
+            } else {
+                (*mv).to_owned()
+            };
+            self.process.queue(&line);
+        }
+        self.known = moves.len();
+        self.process.queue("go");
+        self.process.flush()?;
+        let line = self.process.wait_for(limit, |l| {
+            let t = l.text.trim();
+            t.starts_with("move ")
+                || t.starts_with("My move is")
+                || t.starts_with("Illegal move")
+                || t.starts_with("Error")
+                || t.starts_with("resign")
+                || t.starts_with("1-0")
+                || t.starts_with("0-1")
+                || t.starts_with("1/2-1/2")
+        })?;
+        let t = line.text.trim();
+        let mv = if let Some(rest) = t.strip_prefix("move ") {
+            rest.trim()
+        } else if let Some(rest) = t.strip_prefix("My move is") {
+            rest.trim_start_matches([' ', ':']).trim()
+        } else {
+            return Err(Fault::Protocol(format!("expected a move, got {t:?}")));
+        };
+        // The engine played it on its own board.
+        self.known += 1;
+        Ok((mv.to_owned(), line.info))
+    }
+}

@@ -1,0 +1,426 @@
+//! Engine definitions: what to run, how to speak to it, and how long it may think,
+//! read from an `engines.toml` file.
+//!
+//! ```toml
+//! [[engine]]
+//! name = "stockfish0"                  # the player's name in specs
+//! description = "Stockfish at Skill Level 0"
+//! command = "stockfish"                # looked up in PATH, then /usr/games; or a path
+//! args = []
+//! protocol = "uci"                     # uci | cecp
+//! package = "stockfish"                # the Debian package that provides it
+//! options = { "Skill Level" = 0 }      # UCI setoption / CECP option=
+//! budget = { depth = 10 }              # nodes | depth | movetime (ms), per move
+//! timeout_ms = 60000                   # no move within this: engine-timeout
+//! ```
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The built-in definitions (`engines.toml` beside this file).
+pub const BUILTIN_ENGINES: &str = include_str!("engines.toml");
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The Universal Chess Interface.
+    #[default]
+    Uci,
+    /// The Chess Engine Communication Protocol (xboard/WinBoard), version 2.
+    Cecp,
+}
+
+/// How much an engine may think per move; the UCI `go` limits. Several limits may be
+/// combined; none means `depth` 10.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// Nodes per move (`go nodes N`).
+    pub nodes: Option<u64>,
+    /// Plies of full-width search (`go depth D`, CECP `sd D`).
+    pub depth: Option<u32>,
+    /// Milliseconds per move (`go movetime T`, CECP `st` in whole seconds).
+    pub movetime: Option<u64>,
+}
+
+impl Budget {
+    /// Returns the budget used when a definition gives none.
+    #[must_use]
+    pub const fn fallback() -> Budget {
+        Budget {
+            nodes: None,
+            depth: Some(10),
+            movetime: None,
+        }
+    }
+
+    /// Returns whether no limit is set.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none()
+    }
+
+    /// Appends the UCI `go` command for this budget.
+    pub fn write_go(&self, out: &mut String) {
+        use std::fmt::Write;
+        out.push_str("go");
+        if let Some(n) = self.nodes {
+            let _ = write!(out, " nodes {n}");
+        }
+        if let Some(d) = self.depth {
+            let _ = write!(out, " depth {d}");
+        }
+        if let Some(t) = self.movetime {
+            let _ = write!(out, " movetime {t}");
+        }
+        out.push('\n');
+    }
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(n) = self.nodes {
+            parts.push(format!("{n} nodes"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(t) = self.movetime {
+            parts.push(format!("{t} ms"));
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// An option value as written in the file: a number, a boolean or text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(untagged)]
+pub enum OptionValue {
+    /// A whole number (`Skill Level = 0`).
+    Int(i64),
+    /// A check box (`Ponder = false`).
+    Bool(bool),
+    /// Anything else.
+    Text(String),
+}
+
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Int(v) => write!(f, "{v}"),
+            OptionValue::Bool(v) => write!(f, "{v}"),
+            OptionValue::Text(v) => f.write_str(v),
+        }
+    }
+}
+
+fn default_timeout_ms() -> u64 {
+    60_000
+}
+
+fn default_handshake_ms() -> u64 {
+    10_000
+}
+
+/// One engine player: the program, its protocol and settings, and its budget.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineDef {
+    /// The player's name in specs (`stockfish0`).
+    pub name: String,
+    /// One line saying what it is.
+    #[serde(default)]
+    pub description: String,
+    /// The program: a name looked up in `PATH` and then `/usr/games`, or a path (relative
+    /// paths are relative to the definitions file).
+    pub command: String,
+    /// Arguments, passed as they are (no shell).
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// The protocol.
+    #[serde(default)]
+    pub protocol: Protocol,
+    /// The Debian package that provides the program, named when it is missing.
+    #[serde(default)]
+    pub package: Option<String>,
+    /// Engine options, set after the handshake.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
+    /// The budget per move.
+    #[serde(default)]
+    pub budget: Budget,
+    /// The longest wait for one move, in milliseconds.
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u64,
+    /// The longest wait for the handshake and for readiness, in milliseconds.
+    #[serde(default = "default_handshake_ms")]
+    pub handshake_ms: u64,
+    /// Sends only the current position (`position fen …`) without the moves that led to
+    /// it, as Elo World did (seed 002, section 2.3): the engine cannot see repetitions.
+    #[serde(default)]
+    pub fen_only: bool,
+    /// The CECP command that limits the search depth: `sd` (the protocol's), or what the
+    /// engine reads instead (`depth` for phalanx and gnuchess).
+    #[serde(default)]
+    pub depth_command: Option<String>,
+    /// The directory of the file it came from, for relative commands.
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
+}
+
+impl EngineDef {
+    /// Returns the budget, or the fallback when none is given.
+    #[must_use]
+    pub fn effective_budget(&self) -> Budget {
+        if self.budget.is_empty() {
+            Budget::fallback()
+        } else {
+            self.budget
+        }
+    }
+
+    /// Finds the program: a path as given (relative to the definitions file), or a name
+    /// in `PATH` and then in `/usr/games` (where Debian installs its chess engines).
+    ///
+    /// # Errors
+    /// [`EngineFileError::Missing`] naming the program and the package to install.
+    pub fn locate(&self) -> Result<PathBuf, EngineFileError> {
+        let missing = || EngineFileError::Missing {
+            engine: self.name.clone(),
+            command: self.command.clone(),
+            package: self.package.clone(),
+        };
+        if self.command.contains('/') {
+            let path = Path::new(&self.command);
+            let path = match (&self.base_dir, path.is_relative()) {
+                (Some(dir), true) => dir.join(path),
+                _ => path.to_path_buf(),
+            };
+            return if path.is_file() {
+                Ok(path)
+            } else {
+                Err(missing())
+            };
+        }
+        let path_dirs =
+            std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>());
+        path_dirs
+            .unwrap_or_default()
+            .into_iter()
+            .chain(std::iter::once(PathBuf::from("/usr/games")))
+            .map(|dir| dir.join(&self.command))
+            .find(|p| p.is_file())
+            .ok_or_else(missing)
+    }
+
+    /// Returns the key of the process this definition runs: definitions that differ only
+    /// in budget (`stockfish10k`, `stockfish1m`) share one process per worker.
+    #[must_use]
+    pub fn process_key(&self) -> String {
+        format!(
+            "engine|{:?}|{}|{:?}|{:?}",
+            self.protocol, self.command, self.args, self.options
+        )
+    }
+}
+
+/// A definitions file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineFile {
+    #[serde(default)]
+    engine: Vec<EngineDef>,
+}
+
+/// Errors in engine definitions.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum EngineFileError {
+    /// The file cannot be read.
+    #[error("cannot read engine definitions {path}: {reason}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// The file is not valid.
+    #[error("bad engine definitions in {path}: {reason}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong, with the line.
+        reason: String,
+    },
+    /// An engine's program is not installed.
+    #[error("engine {engine}: program {command:?} not found in PATH or /usr/games{}", install_hint(.package))]
+    Missing {
+        /// The engine's name.
+        engine: String,
+        /// The program as given.
+        command: String,
+        /// The Debian package that provides it.
+        package: Option<String>,
+    },
+}
+
+fn install_hint(package: &Option<String>) -> String {
+    match package {
+        Some(p) => format!("; install the Debian package {p} (apt-get install {p})"),
+        None => String::new(),
+    }
+}
+
+/// Parses definitions from TOML text; `origin` names it in errors and `base_dir` anchors
+/// relative commands.
+///
+/// # Errors
+/// [`EngineFileError::Invalid`] for bad TOML, unknown keys, a bad name or a CECP engine
+/// with a node budget.
+pub fn parse_definitions(
+    text: &str,
+    origin: &str,
+    base_dir: Option<&Path>,
+) -> Result<Vec<EngineDef>, EngineFileError> {
+    let invalid = |reason: String| EngineFileError::Invalid {
+        path: origin.to_owned(),
+        reason,
+    };
+    let file: EngineFile = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+    let mut defs = file.engine;
+    for d in &mut defs {
+        d.base_dir = base_dir.map(Path::to_path_buf);
+        let name_ok = !d.name.is_empty()
+            && d.name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+            && !d.name.contains("_r");
+        if !name_ok {
+            return Err(invalid(format!(
+                "engine name {:?}: use letters, digits, '_', '-', '.', and not \"_r\" (it marks dilution)",
+                d.name
+            )));
+        }
+        if d.command.is_empty() {
+            return Err(invalid(format!("engine {}: command is empty", d.name)));
+        }
+        if d.protocol == Protocol::Cecp && d.budget.nodes.is_some() {
+            return Err(invalid(format!(
+                "engine {}: CECP engines take a depth or movetime budget, not nodes",
+                d.name
+            )));
+        }
+    }
+    Ok(defs)
+}
+
+/// Reads definitions from a file.
+///
+/// # Errors
+/// [`EngineFileError::Read`] when it cannot be read, or as [`parse_definitions`].
+pub fn read_definitions(path: &Path) -> Result<Vec<EngineDef>, EngineFileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| EngineFileError::Read {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    parse_definitions(&text, &path.display().to_string(), path.parent())
+}
+
+/// Returns the built-in definitions.
+///
+/// # Panics
+/// Never: the built-in file is checked by the tests.
+#[must_use]
+pub fn builtin_definitions() -> Vec<EngineDef> {
+    parse_definitions(BUILTIN_ENGINES, "built-in engines.toml", None)
+        .expect("built-in engines.toml is valid")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_file_parses() {
+        let defs = builtin_definitions();
+        for name in [
+            "stockfish",
+            "stockfish0",
+            "stockfish5",
+            "stockfish10",
+            "stockfish15",
+            "stockfish20",
+            "stockfish1m",
+        ] {
+            assert!(defs.iter().any(|d| d.name == name), "{name} is built in");
+        }
+        let sf0 = defs
+            .iter()
+            .find(|d| d.name == "stockfish0")
+            .expect("stockfish0");
+        assert_eq!(sf0.options.get("Skill Level"), Some(&OptionValue::Int(0)));
+        let sf1m = defs
+            .iter()
+            .find(|d| d.name == "stockfish1m")
+            .expect("stockfish1m");
+        assert_eq!(sf1m.budget.nodes, Some(1_000_000));
+    }
+
+    #[test]
+    fn bad_files_name_the_problem() {
+        let e = parse_definitions(
+            "[[engine]]\nname = \"x\"\ncommand = \"x\"\nbogus = 1\n",
+            "f.toml",
+            None,
+        )
+        .expect_err("unknown key");
+        assert!(
+            e.to_string().contains("bogus") && e.to_string().contains("f.toml"),
+            "{e}"
+        );
+        let e = parse_definitions(
+            "[[engine]]\nname = \"x_r5\"\ncommand = \"x\"\n",
+            "f.toml",
+            None,
+        )
+        .expect_err("bad name");
+        assert!(e.to_string().contains("x_r5"), "{e}");
+        let e = parse_definitions("[[engine]]\nname = \"x\"\ncommand = \"x\"\nprotocol = \"cecp\"\nbudget = { nodes = 5 }\n", "f.toml", None)
+            .expect_err("cecp nodes");
+        assert!(e.to_string().contains("CECP"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_program_names_its_package() {
+        let d = parse_definitions(
+            "[[engine]]\nname = \"nope\"\ncommand = \"no-such-engine-xyz\"\npackage = \"nope-chess\"\n",
+            "f.toml",
+            None,
+        )
+        .expect("valid");
+        let e = d[0].locate().expect_err("missing");
+        assert!(e.to_string().contains("apt-get install nope-chess"), "{e}");
+    }
+
+    #[test]
+    fn go_commands_follow_the_budget() {
+        let mut s = String::new();
+        Budget {
+            nodes: Some(1000),
+            depth: None,
+            movetime: None,
+        }
+        .write_go(&mut s);
+        Budget {
+            nodes: None,
+            depth: Some(3),
+            movetime: Some(50),
+        }
+        .write_go(&mut s);
+        assert_eq!(s, "go nodes 1000\ngo depth 3 movetime 50\n");
+    }
+}

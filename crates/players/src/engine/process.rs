@@ -1,0 +1,325 @@
+//! An engine's process: spawned without a shell, spoken to over pipes, read with deadlines,
+//! killed and reaped when dropped.
+
+use super::search_info::SearchInfo;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What went wrong talking to an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The process could not start, died, or closed its pipes; the text says what was seen.
+    Crashed(String),
+    /// Nothing expected arrived before the deadline.
+    Timeout(Duration),
+    /// The engine answered something the protocol does not allow here.
+    Protocol(String),
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Crashed(s) => write!(f, "crashed: {s}"),
+            Fault::Timeout(d) => write!(f, "no answer within {} ms", d.as_millis()),
+            Fault::Protocol(s) => write!(f, "protocol error: {s}"),
+        }
+    }
+}
+
+/// A line the engine printed, with the search report that came before it.
+///
+/// `info` lines are not passed on one by one: the reader thread folds them into a
+/// [`SearchInfo`] and hands it over with the next other line (`bestmove …`), so a search
+/// that prints dozens of `info` lines costs the player one wake-up.
+#[derive(Debug)]
+pub struct Line {
+    /// The line, without its end of line.
+    pub text: String,
+    /// What the `info` lines since the previous other line said.
+    pub info: SearchInfo,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    reader: Option<JoinHandle<()>>,
+    out: String,
+    status: Option<std::process::ExitStatus>,
+}
+
+impl EngineProcess {
+    /// Starts `program` with `args`, in its own process group (so a terminal's Ctrl-C
+    /// reaches only us, and we end the engine ourselves).
+    ///
+    /// # Errors
+    /// [`Fault::Crashed`] when the program cannot be started.
+    pub fn spawn(program: &Path, args: &[String]) -> Result<EngineProcess, Fault> {
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", program.display())))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| Fault::Crashed("no stdout pipe".to_owned()))?;
+        let stdin = child.stdin.take();
+        let (tx, lines) = sync_channel::<Line>(256);
+        let reader = std::thread::Builder::new()
+            .name(format!("engine-{}", child.id()))
+            .spawn(move || {
+                let mut reader = BufReader::with_capacity(1 << 14, stdout);
+                let mut buf = String::with_capacity(256);
+                let mut info = SearchInfo::default();
+                loop {
+                    buf.clear();
+                    match reader.read_line(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    let text = buf.trim_end_matches(['\n', '\r']);
+                    if text.starts_with("info") {
+                        info.absorb(text);
+                        continue;
+                    }
+                    let line = Line {
+                        text: text.to_owned(),
+                        info: std::mem::take(&mut info),
+                    };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| Fault::Crashed(format!("cannot start a reader thread: {e}")))?;
+        Ok(EngineProcess {
+            child,
+            stdin,
+            lines,
+            reader: Some(reader),
+            out: String::with_capacity(1024),
+            status: None,
+        })
+    }
+
+    /// Returns the process id.
+    #[must_use]
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Queues `line` (a newline is added); [`EngineProcess::flush`] sends what is queued.
+    pub fn queue(&mut self, line: &str) {
+        self.out.push_str(line);
+        self.out.push('\n');
+    }
+
+    /// Returns the queue's buffer, to append a long command to without copying.
+    pub fn queue_buffer(&mut self) -> &mut String {
+        &mut self.out
+    }
+
+    /// Sends everything queued in one write.
+    ///
+    /// # Errors
+    /// [`Fault::Crashed`] when the engine's input is closed.
+    pub fn flush(&mut self) -> Result<(), Fault> {
+        let result = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(self.out.as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe)),
+        };
+        self.out.clear();
+        result.map_err(|e| self.crash_fault(&format!("writing to it failed ({e})")))
+    }
+
+    /// Queues `line` and sends the queue.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::flush`].
+    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.queue(line);
+        self.flush()
+    }
+
+    /// Returns the next line, waiting until `deadline`.
+    ///
+    /// # Errors
+    /// [`Fault::Timeout`] when the deadline passes, [`Fault::Crashed`] when the engine's
+    /// output ends (its exit status in the text).
+    pub fn next_line(&mut self, deadline: Instant, limit: Duration) -> Result<Line, Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(limit)),
+            Err(RecvTimeoutError::Disconnected) => Err(self.crash_fault("its output ended")),
+        }
+    }
+
+    /// Reads lines until one satisfies `done`, waiting at most `limit` in all.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::next_line`].
+    pub fn wait_for(
+        &mut self,
+        limit: Duration,
+        mut done: impl FnMut(&Line) -> bool,
+    ) -> Result<Line, Fault> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let line = self.next_line(deadline, limit)?;
+            if done(&line) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// Describes how the process ended (ending it, in case only its output did), for a
+    /// crash report.
+    fn crash_fault(&mut self, what: &str) -> Fault {
+        // Give a dying process a moment to report its own status before it is killed.
+        let deadline = Instant::now() + Duration::from_millis(100);
+        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        Fault::Crashed(match self.terminate() {
+            Some(s) => format!("{what}; {}", describe_status(s)),
+            None => what.to_owned(),
+        })
+    }
+
+    /// Kills the process and everything in its process group, and reaps it; returns its
+    /// exit status.
+    fn terminate(&mut self) -> Option<std::process::ExitStatus> {
+        if let Some(status) = self.status {
+            return Some(status);
+        }
+        drop(self.stdin.take());
+        #[cfg(unix)]
+        {
+            // The group was made for this child (`process_group(0)`), and it is not reaped
+            // yet, so its id cannot belong to anyone else.
+            let group = i32::try_from(self.child.id())
+                .ok()
+                .and_then(rustix::process::Pid::from_raw);
+            if let Some(group) = group {
+                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            }
+        }
+        let _ = self.child.kill();
+        self.status = self.child.wait().ok();
+        self.status
+    }
+
+    /// Returns whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.status.is_none() && matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+fn describe_status(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return format!("killed by signal {sig}");
+        }
+    }
+    match status.code() {
+        Some(c) => format!("exited with status {c}"),
+        None => format!("ended: {status}"),
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Ends the process and its group (no polite `quit`: the engine may be hung) and reaps
+    /// it, so no zombie is left; then joins the reader thread, whose pipe is now closed.
+    fn drop(&mut self) {
+        self.terminate();
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn sh(script: &str) -> EngineProcess {
+        EngineProcess::spawn(
+            &PathBuf::from("/bin/sh"),
+            &["-c".to_owned(), script.to_owned()],
+        )
+        .expect("sh starts")
+    }
+
+    #[test]
+    fn info_lines_are_folded_into_the_next_line() {
+        let mut p = sh("read x; echo 'info depth 3 score cp 25 nodes 99'; echo 'info depth 4 score mate 2'; echo \"bestmove $x\"");
+        p.send("e2e4").expect("send");
+        let line = p
+            .wait_for(Duration::from_secs(5), |_| true)
+            .expect("a line");
+        assert_eq!(line.text, "bestmove e2e4");
+        assert_eq!(line.info.depth, Some(4));
+        assert_eq!(
+            line.info.score,
+            Some(super::super::search_info::Score::Mate(2))
+        );
+    }
+
+    #[test]
+    fn a_silent_process_times_out_and_a_dead_one_reports_its_status() {
+        let mut p = sh("sleep 5");
+        let err = p
+            .wait_for(Duration::from_millis(100), |_| true)
+            .expect_err("silent");
+        assert_eq!(err, Fault::Timeout(Duration::from_millis(100)));
+        let mut p = sh("exit 7");
+        let err = p
+            .wait_for(Duration::from_secs(5), |_| true)
+            .expect_err("dead");
+        assert!(
+            matches!(&err, Fault::Crashed(s) if s.contains("status 7")),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn dropping_reaps_the_process() {
+        // The shell waits for its own child, which holds the output pipe too.
+        let p = sh("sleep 30; echo done");
+        let pid = p.id();
+        assert!(Path::new(&format!("/proc/{pid}")).exists());
+        let t0 = Instant::now();
+        drop(p);
+        // A zombie would still have a /proc entry until reaped; a surviving `sleep` would
+        // keep the pipe open and the drop waiting.
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "process {pid} left behind"
+        );
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "the drop waited for the shell's child"
+        );
+    }
+}

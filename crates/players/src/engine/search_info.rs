@@ -1,0 +1,138 @@
+//! What a UCI engine reports while it searches (`info depth … score cp … nodes …`).
+
+/// A search score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Centipawns(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Returns the score as one number for comparing: centipawns, with mates beyond any
+    /// centipawn score (sooner mates further out).
+    #[must_use]
+    pub fn ordinal(self) -> i64 {
+        const MATE: i64 = 1_000_000;
+        match self {
+            Score::Centipawns(cp) => i64::from(cp),
+            Score::Mate(n) if n > 0 => MATE - i64::from(n),
+            Score::Mate(n) => -MATE - i64::from(n),
+        }
+    }
+}
+
+/// The last report of the principal line, and how wide the search was.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The deepest full depth reported.
+    pub depth: Option<u32>,
+    /// Nodes searched, as last reported.
+    pub nodes: Option<u64>,
+    /// The score of the best line (multipv 1), as last reported.
+    pub score: Option<Score>,
+    /// The largest `multipv` index seen: above 1 when the engine reports several lines.
+    pub max_multipv: u32,
+    /// The first move of the best line, as last reported (UCI text, NUL-padded).
+    pv_head: [u8; 5],
+}
+
+impl SearchInfo {
+    /// Returns the first move of the best line, if one was reported. A UCI engine's
+    /// `bestmove` is this move unless it chose to play worse (Stockfish's Skill Level).
+    #[must_use]
+    pub fn pv_head(&self) -> Option<&str> {
+        let n = self.pv_head.iter().position(|&b| b == 0).unwrap_or(5);
+        std::str::from_utf8(&self.pv_head[..n])
+            .ok()
+            .filter(|s| !s.is_empty())
+    }
+
+    /// Folds one `info …` line into the report; lines of other lines than the best
+    /// (`multipv 2` and beyond) count only towards `max_multipv`.
+    pub fn absorb(&mut self, line: &str) {
+        let mut words = line.split_ascii_whitespace();
+        let mut multipv = 1u32;
+        let (mut depth, mut nodes, mut score, mut head) = (None, None, None, None);
+        while let Some(w) = words.next() {
+            match w {
+                "depth" => depth = words.next().and_then(|v| v.parse().ok()),
+                "nodes" => nodes = words.next().and_then(|v| v.parse().ok()),
+                "multipv" => multipv = words.next().and_then(|v| v.parse().ok()).unwrap_or(1),
+                "score" => {
+                    score = match (words.next(), words.next().and_then(|v| v.parse().ok())) {
+                        (Some("cp"), Some(v)) => Some(Score::Centipawns(v)),
+                        (Some("mate"), Some(v)) => Some(Score::Mate(v)),
+                        _ => None,
+                    };
+                }
+                "pv" => {
+                    head = words.next();
+                    break;
+                }
+                // The rest of the line is free text.
+                "string" => break,
+                _ => {}
+            }
+        }
+        self.max_multipv = self.max_multipv.max(multipv);
+        if multipv == 1 {
+            if depth.is_some() {
+                self.depth = depth;
+            }
+            if nodes.is_some() {
+                self.nodes = nodes;
+            }
+            if score.is_some() {
+                self.score = score;
+            }
+            if let Some(h) = head.filter(|h| h.len() <= 5) {
+                self.pv_head = [0; 5];
+                self.pv_head[..h.len()].copy_from_slice(h.as_bytes());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_stockfish_info_lines() {
+        let mut i = SearchInfo::default();
+        i.absorb("info string NNUE evaluation using nn-ad9b42354671.nnue enabled");
+        assert_eq!(
+            i,
+            SearchInfo {
+                max_multipv: 1,
+                ..SearchInfo::default()
+            }
+        );
+        i.absorb("info depth 7 seldepth 8 multipv 1 score cp -31 nodes 2113 nps 422600 tbhits 0 time 5 pv e7e5 g1f3");
+        i.absorb("info depth 7 seldepth 9 multipv 2 score cp -90 nodes 2300 pv d7d5");
+        assert_eq!(i.depth, Some(7));
+        assert_eq!(i.nodes, Some(2113));
+        assert_eq!(i.score, Some(Score::Centipawns(-31)));
+        assert_eq!(i.max_multipv, 2);
+        assert_eq!(i.pv_head(), Some("e7e5"));
+        i.absorb("info depth 9 seldepth 3 multipv 1 score mate -1 nodes 40 pv h7h8");
+        assert_eq!(i.score, Some(Score::Mate(-1)));
+    }
+
+    #[test]
+    fn mates_order_beyond_centipawns() {
+        let order = [
+            Score::Mate(-1),
+            Score::Mate(-5),
+            Score::Centipawns(-900),
+            Score::Centipawns(0),
+            Score::Mate(7),
+            Score::Mate(1),
+        ];
+        for w in order.windows(2) {
+            assert!(w[0].ordinal() < w[1].ordinal(), "{:?} < {:?}", w[0], w[1]);
+        }
+    }
+}

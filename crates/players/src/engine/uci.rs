@@ -1,0 +1,128 @@
+//! The UCI adapter: handshake, options, new games, and one search per move.
+
+use super::definitions::{Budget, EngineDef};
+use super::process::{EngineProcess, Fault};
+use super::search_info::SearchInfo;
+use super::Position;
+use std::time::Duration;
+
+/// A UCI engine after its handshake.
+pub struct UciSession {
+    process: EngineProcess,
+    /// The engine's `id name`.
+    pub id_name: String,
+    /// The options the engine declared (`option name …`).
+    pub declared_options: Vec<String>,
+    handshake: Duration,
+}
+
+impl UciSession {
+    /// Starts the engine: `uci` … `uciok`, `setoption` for each option of the definition
+    /// (which the engine must have declared), `isready` … `readyok`.
+    ///
+    /// # Errors
+    /// [`Fault`] when the engine does not start, does not answer within the definition's
+    /// `handshake_ms`, or lacks an option.
+    pub fn start(process: EngineProcess, def: &EngineDef) -> Result<UciSession, Fault> {
+        let handshake = Duration::from_millis(def.handshake_ms);
+        let mut s = UciSession {
+            process,
+            id_name: String::new(),
+            declared_options: Vec::new(),
+            handshake,
+        };
+        s.process.send("uci")?;
+        let (mut id_name, mut options) = (String::new(), Vec::new());
+        s.process.wait_for(handshake, |line| {
+            if let Some(rest) = line.text.strip_prefix("id name ") {
+                rest.trim().clone_into(&mut id_name);
+            } else if let Some(rest) = line.text.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                options.push(name.to_owned());
+            }
+            line.text.trim() == "uciok"
+        })?;
+        s.id_name = id_name;
+        s.declared_options = options;
+        for (name, value) in &def.options {
+            // UCI option names are case-insensitive.
+            if !s
+                .declared_options
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(name))
+            {
+                return Err(Fault::Protocol(format!(
+                    "the engine has no option {name:?}; it declares: {}",
+                    s.declared_options.join(", ")
+                )));
+            }
+            s.process
+                .queue(&format!("setoption name {name} value {value}"));
+        }
+        s.ready()?;
+        Ok(s)
+    }
+
+    /// Returns the engine's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// Sends `isready` and waits for `readyok`.
+    fn ready(&mut self) -> Result<(), Fault> {
+        self.process.queue("isready");
+        self.process.flush()?;
+        self.process
+            .wait_for(self.handshake, |l| l.text.trim() == "readyok")
+            .map(|_| ())
+    }
+
+    /// Tells the engine a new game starts (`ucinewgame`) and waits until it is ready.
+    ///
+    /// # Errors
+    /// [`Fault`] as for the handshake.
+    pub fn new_game(&mut self) -> Result<(), Fault> {
+        self.process.queue("ucinewgame");
+        self.ready()
+    }
+
+    /// Asks for a move: `position …`, `go …`, then waits for `bestmove` for at most
+    /// `limit`; returns the move's text and what the search reported.
+    ///
+    /// # Errors
+    /// [`Fault::Timeout`] after `limit`, [`Fault::Crashed`] when the engine dies.
+    pub fn best_move(
+        &mut self,
+        position: &Position<'_>,
+        budget: &Budget,
+        limit: Duration,
+    ) -> Result<(String, SearchInfo), Fault> {
+        let out = self.process.queue_buffer();
+        out.push_str("position ");
+        match position.start_fen {
+            None => out.push_str("startpos"),
+            Some(fen) => {
+                out.push_str("fen ");
+                out.push_str(fen);
+            }
+        }
+        if !position.moves.is_empty() {
+            out.push_str(" moves ");
+            out.push_str(position.moves);
+        }
+        out.push('\n');
+        budget.write_go(out);
+        self.process.flush()?;
+        let line = self
+            .process
+            .wait_for(limit, |l| l.text.starts_with("bestmove"))?;
+        let mv = line
+            .text
+            .split_ascii_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_owned();
+        Ok((mv, line.info))
+    }
+}

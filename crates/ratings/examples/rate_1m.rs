@@ -1,0 +1,88 @@
+//! Times every method on simulated games, in process (no file reading):
+//! `cargo run --release -p eloworld-ratings --example rate_1m [GAMES] [PLAYERS]`.
+//! The end-to-end benchmark with PGN reading is `crates/ratings/benches/rate_1m.sh`.
+
+use eloworld_ratings::{
+    elo_world::{EloWorld, EloWorldConfig},
+    markov,
+    mle::{Mle, MleConfig},
+    rollason::{Rollason, RollasonConfig},
+    synth::{simulate, SynthConfig},
+    uscf::{Uscf, UscfConfig},
+};
+use std::time::Instant;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let games = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000_000);
+    let players = args.next().map(|a| a.parse()).transpose()?.unwrap_or(50);
+    let t = Instant::now();
+    let s = simulate(&SynthConfig { players, games, ..SynthConfig::new() })?;
+    println!("simulate {games} games among {players}: {:.3} s", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let counts = s.games.counts();
+    println!("counts: {:.3} s", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let m = Mle::new(MleConfig::new()).rate(&counts)?;
+    let mean = s.strengths.iter().sum::<f64>() / players as f64;
+    let rms = (m.ratings.iter().zip(&s.strengths).map(|(r, x)| (r - 1000.0 - (x - mean)).powi(2)).sum::<f64>()
+        / players as f64)
+        .sqrt();
+    println!("mle: {:.3} s, rms error {rms:.2} Elo", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let _ = Uscf::new(UscfConfig::new()).rate(&s.games);
+    println!("uscf: {:.3} s", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let r = Rollason::new(RollasonConfig::new()).rate(&counts);
+    println!("rollason: {:.3} s ({} iterations)", t.elapsed().as_secs_f64(), r.iterations);
+    let t = Instant::now();
+    let _ = markov::champion(&counts)?;
+    println!("markov: {:.3} s", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let e = EloWorld::new(EloWorldConfig::new()).rate(&counts, s.games.names())?;
+    println!(
+        "elo-world: {:.3} s (n = {}, {} cells, {} threads)",
+        t.elapsed().as_secs_f64(),
+        e.games_per_cell,
+        e.cells,
+        rayon::current_num_threads()
+    );
+    // Baseline: the direct single-thread implementation (a vector of games per pass, a full
+    // shuffle, a power of ten per game), one repetition timed and scaled to the 19.
+    let t = Instant::now();
+    naive_repetition(&counts, e.games_per_cell, players);
+    let naive = t.elapsed().as_secs_f64() * 19.0;
+    println!("elo-world direct single-thread baseline (1 run × 19): {naive:.3} s");
+    Ok(())
+}
+
+fn naive_repetition(counts: &eloworld_ratings::PairCounts, n: u32, players: usize) -> Vec<f64> {
+    use rand::{seq::SliceRandom, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut ratings = vec![1000.0; players];
+    for pass in 0..20 {
+        let k = 10.0 - 9.5 * f64::from(pass) / 19.0;
+        let mut games: Vec<(usize, usize, f64)> = Vec::new();
+        for w in 0..players {
+            for b in 0..players {
+                if w == b {
+                    continue;
+                }
+                let [l, d, x] = counts.coloured(w, b);
+                let mut cell: Vec<f64> = std::iter::repeat_n(0.0, l as usize)
+                    .chain(std::iter::repeat_n(0.5, d as usize))
+                    .chain(std::iter::repeat_n(1.0, x as usize))
+                    .collect();
+                cell.shuffle(&mut rng);
+                games.extend(cell[..n as usize].iter().map(|&s| (w, b, s)));
+            }
+        }
+        games.shuffle(&mut rng);
+        for (w, b, s) in games {
+            let e = 1.0 / (1.0 + 10f64.powf((ratings[b] - ratings[w]) / 400.0));
+            ratings[w] += k * (s - e);
+            ratings[b] -= k * (s - e);
+        }
+    }
+    ratings
+}

@@ -1,0 +1,615 @@
+//! The PostgreSQL store: one database shared by any number of workers on any number of
+//! machines (DESIGN.md, "Store").
+//!
+//! Workers claim small batches of jobs with `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP
+//! LOCKED)`, each claim carrying the worker's name, an attempt number and a lease expiry
+//! measured on the server's clock. A finished game is written in one transaction that
+//! checks the job is still claimed by the same worker and attempt, and the games table's
+//! key is the job id, so a late or repeated report can never count twice. Any worker
+//! returns expired leases to pending (the reaper).
+//!
+//! Lost connections (a server restart, a network blip) are retried with backoff for up to
+//! [`PgStore::RETRY_FOR`]; the fenced writes make every retry safe.
+
+use super::{
+    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow, TournamentStatus,
+    WorkerStatus,
+};
+use super::redact;
+use crate::{Plan, StoreError};
+use postgres::{Client, NoTls, Row};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The schema migrations, applied in order; `schema_migrations` records which ran.
+const MIGRATIONS: &[(i32, &str)] = &[(
+    1,
+    "
+CREATE TABLE tournaments (
+    id BIGSERIAL PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'utc', 'YYYY-MM-DD HH24:MI:SS'),
+    program_version TEXT NOT NULL
+);
+CREATE TABLE players (
+    id BIGSERIAL PRIMARY KEY,
+    tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+    idx INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    UNIQUE (tournament_id, idx)
+);
+CREATE TABLE jobs (
+    id BIGSERIAL PRIMARY KEY,
+    tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+    key INTEGER NOT NULL,
+    white INTEGER NOT NULL,
+    black INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    opening TEXT,
+    seed BIGINT NOT NULL,
+    state SMALLINT NOT NULL DEFAULT 0,
+    worker TEXT,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    lease_until BIGINT,
+    UNIQUE (tournament_id, key)
+);
+CREATE INDEX jobs_state ON jobs (tournament_id, state, id);
+CREATE TABLE games (
+    job_id BIGINT PRIMARY KEY REFERENCES jobs(id),
+    tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+    result TEXT NOT NULL,
+    termination TEXT NOT NULL,
+    plies INTEGER NOT NULL,
+    moves TEXT NOT NULL,
+    detail TEXT,
+    wall_ms DOUBLE PRECISION NOT NULL,
+    finished_ms BIGINT NOT NULL,
+    seq BIGSERIAL,
+    worker TEXT,
+    attempt INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX games_seq ON games (seq);
+CREATE INDEX games_tournament ON games (tournament_id);
+CREATE TABLE workers (
+    name TEXT PRIMARY KEY,
+    last_seen_ms BIGINT NOT NULL,
+    cannot_run TEXT NOT NULL DEFAULT ''
+);
+",
+)];
+
+/// Milliseconds since the epoch on the server's clock (leases never depend on a worker's clock).
+const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+
+/// Job states in the `jobs.state` column (as in the SQLite store).
+const PENDING: i16 = 0;
+const RUNNING: i16 = 1;
+const DONE: i16 = 2;
+
+/// A PostgreSQL database holding tournaments and their games.
+pub struct PgStore {
+    config: postgres::Config,
+    client: Mutex<Option<Client>>,
+    display: String,
+    lease: Duration,
+    /// Set once a connection has worked: from then on, lost connections are retried.
+    connected_once: AtomicBool,
+}
+
+/// Finds a password for `config` in `PGPASSWORD` or the password file (`PGPASSFILE`, else
+/// `~/.pgpass`), as libpq does: lines `host:port:database:user:password`, `*` matching any.
+fn password_from_environment(config: &postgres::Config) -> Option<String> {
+    if let Ok(p) = std::env::var("PGPASSWORD") {
+        return Some(p);
+    }
+    let file = std::env::var_os("PGPASSFILE")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".pgpass")))?;
+    let text = std::fs::read_to_string(file).ok()?;
+    let host = config
+        .get_hosts()
+        .first()
+        .map(|h| match h {
+            postgres::config::Host::Tcp(s) => s.clone(),
+            postgres::config::Host::Unix(p) => p.to_string_lossy().into_owned(),
+        })
+        .unwrap_or_else(|| "localhost".to_owned());
+    let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
+    let user = config.get_user().unwrap_or_default().to_owned();
+    let db = config.get_dbname().unwrap_or(&user).to_owned();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.splitn(5, ':').collect();
+        if fields.len() == 5 {
+            let ok = |pattern: &str, value: &str| pattern == "*" || pattern == value;
+            if ok(fields[0], &host) && ok(fields[1], &port) && ok(fields[2], &db) && ok(fields[3], &user) {
+                return Some(fields[4].to_owned());
+            }
+        }
+    }
+    None
+}
+
+fn retryable(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    match e.code() {
+        // The server is starting, stopping or restarting; the connection was cut.
+        Some(c) => {
+            let c = c.code();
+            c.starts_with("08") || c == "57P01" || c == "57P02" || c == "57P03" || c == "40001" || c == "40P01"
+        }
+        // No SQL state: an I/O or protocol error, i.e. the connection is gone.
+        None => e.as_db_error().is_none(),
+    }
+}
+
+impl PgStore {
+    /// How long lost connections are retried before an operation fails.
+    pub const RETRY_FOR: Duration = Duration::from_secs(300);
+    /// The default lease of a claim.
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
+    /// Connects to the database at `location` (`postgres://user@host/db`, or libpq's
+    /// `key=value` form) and applies the schema migrations this build knows.
+    ///
+    /// # Errors
+    /// [`StoreError::Backend`] naming the (password-free) location.
+    pub fn open(location: &str) -> Result<PgStore, StoreError> {
+        let display = redact(location);
+        let mut config: postgres::Config = location
+            .parse()
+            .map_err(|e| StoreError::Backend(format!("{display}: not a PostgreSQL connection string: {e}")))?;
+        if config.get_password().is_none() {
+            if let Some(p) = password_from_environment(&config) {
+                config.password(p);
+            }
+        }
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        let mut store = PgStore {
+            config,
+            client: Mutex::new(None),
+            display,
+            lease: PgStore::DEFAULT_LEASE,
+            connected_once: AtomicBool::new(false),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn err(&self, e: &postgres::Error) -> StoreError {
+        StoreError::Backend(format!("{}: {}", self.display, error_text(e)))
+    }
+
+    /// Runs `f` on a live connection, reconnecting and retrying on connection loss once a
+    /// first connection has worked (a wrong address fails at once).
+    fn with_client<T>(&self, mut f: impl FnMut(&mut Client) -> Result<T, postgres::Error>) -> Result<T, StoreError> {
+        let started = Instant::now();
+        let mut wait = Duration::from_millis(100);
+        let mut guard = self.client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        loop {
+            let patient = self.connected_once.load(Ordering::Relaxed) && started.elapsed() < PgStore::RETRY_FOR;
+            if guard.is_none() {
+                match self.config.connect(NoTls) {
+                    Ok(c) => {
+                        self.connected_once.store(true, Ordering::Relaxed);
+                        *guard = Some(c);
+                    }
+                    Err(e) => {
+                        if !patient || !retryable(&e) && e.as_db_error().is_some() {
+                            return Err(self.err(&e));
+                        }
+                        std::thread::sleep(wait);
+                        wait = (wait * 2).min(Duration::from_secs(2));
+                        continue;
+                    }
+                }
+            }
+            let Some(client) = guard.as_mut() else { continue };
+            match f(client) {
+                Ok(v) => return Ok(v),
+                Err(e) if retryable(&e) && patient => {
+                    *guard = None;
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                }
+                Err(e) => {
+                    if retryable(&e) {
+                        *guard = None;
+                    }
+                    return Err(self.err(&e));
+                }
+            }
+        }
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let known = MIGRATIONS.last().map_or(0, |m| m.0);
+        let found = self.with_client(|c| {
+            let mut tx = c.transaction()?;
+            // One migrator at a time, whatever the number of workers starting together.
+            tx.execute("SELECT pg_advisory_xact_lock(7142016)", &[])?;
+            tx.batch_execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, \
+                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+            )?;
+            let current: i32 =
+                tx.query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])?.get(0);
+            if current <= known {
+                for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+                    tx.batch_execute(sql)?;
+                    tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[version])?;
+                }
+            }
+            tx.commit()?;
+            Ok(current)
+        })?;
+        if found > known {
+            return Err(StoreError::SchemaTooNew { path: self.display.clone(), found: found.into(), supported: known.into() });
+        }
+        Ok(())
+    }
+
+    fn tournament_id(&self, name: Option<&str>) -> Result<Option<i64>, StoreError> {
+        let Some(n) = name else { return Ok(None) };
+        let n = n.to_owned();
+        let id: Option<i64> = self.with_client(|c| {
+            Ok(c.query_opt("SELECT id FROM tournaments WHERE name = $1", &[&n])?.map(|r| r.get(0)))
+        })?;
+        match id {
+            Some(id) => Ok(Some(id)),
+            None => Err(StoreError::NotFound(format!("no tournament {n:?} in {}", self.display))),
+        }
+    }
+}
+
+fn error_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
+}
+
+fn claimed(r: &Row) -> ClaimedJob {
+    ClaimedJob {
+        id: r.get(0),
+        key: r.get::<_, i32>(1) as u32,
+        attempt: r.get::<_, i32>(2) as u32,
+        white: r.get::<_, i32>(3) as u32,
+        black: r.get::<_, i32>(4) as u32,
+        round: r.get::<_, i32>(5) as u32,
+        opening: r.get(6),
+        seed: r.get::<_, i64>(7) as u64,
+    }
+}
+
+fn parse_result(s: &str) -> eloworld_games::GameResult {
+    s.parse().unwrap_or(eloworld_games::GameResult::Draw)
+}
+
+fn parse_termination(s: &str) -> eloworld_games::Termination {
+    s.parse().unwrap_or(eloworld_games::Termination::MaxPlies)
+}
+
+impl Store for PgStore {
+    fn location(&self) -> String {
+        self.display.clone()
+    }
+
+    fn begin(&mut self, plan: &Plan) -> Result<i64, StoreError> {
+        let fingerprint = plan.fingerprint();
+        let display = self.display.clone();
+        let outcome = self.with_client(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute("SELECT pg_advisory_xact_lock(7142017)", &[])?;
+            let existing = tx.query_opt(
+                "SELECT id, fingerprint, game FROM tournaments WHERE name = $1",
+                &[&plan.config.name],
+            )?;
+            if let Some(row) = existing {
+                let (id, fp, game): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
+                if fp == fingerprint {
+                    return Ok(Ok(id));
+                }
+                let stored: Vec<String> = tx
+                    .query("SELECT spec FROM players WHERE tournament_id = $1 ORDER BY idx", &[&id])?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect();
+                let what = if game != plan.game.name() {
+                    format!("game {game} there, {} here", plan.game)
+                } else if stored != plan.players {
+                    format!("players [{}] there, [{}] here", stored.join(", "), plan.players.join(", "))
+                } else {
+                    "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
+                };
+                return Ok(Err(what));
+            }
+            let id: i64 = tx
+                .query_one(
+                    "INSERT INTO tournaments (name, game, config, fingerprint, program_version) \
+                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                    &[&plan.config.name, &plan.game.name(), &plan.config.to_toml(), &fingerprint, &env!("CARGO_PKG_VERSION")],
+                )?
+                .get(0);
+            let idx: Vec<i32> = (0..plan.players.len() as i32).collect();
+            tx.execute(
+                "INSERT INTO players (tournament_id, idx, spec) SELECT $1, * FROM unnest($2::int[], $3::text[])",
+                &[&id, &idx, &plan.players],
+            )?;
+            for chunk in plan.jobs.chunks(50_000) {
+                let key: Vec<i32> = chunk.iter().map(|j| j.key as i32).collect();
+                let white: Vec<i32> = chunk.iter().map(|j| j.white as i32).collect();
+                let black: Vec<i32> = chunk.iter().map(|j| j.black as i32).collect();
+                let round: Vec<i32> = chunk.iter().map(|j| j.round as i32).collect();
+                let opening: Vec<Option<String>> =
+                    chunk.iter().map(|j| j.opening.map(|o| plan.openings[o as usize].clone())).collect();
+                let seed: Vec<i64> = chunk.iter().map(|j| j.seed as i64).collect();
+                tx.execute(
+                    "INSERT INTO jobs (tournament_id, key, white, black, round, opening, seed) \
+                     SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::bigint[])",
+                    &[&id, &key, &white, &black, &round, &opening, &seed],
+                )?;
+            }
+            tx.commit()?;
+            Ok(Ok(id))
+        })?;
+        outcome.map_err(|what| StoreError::PlanMismatch { path: display, name: plan.config.name.clone(), what })
+    }
+
+    fn claim(
+        &mut self,
+        tournament: i64,
+        worker: &str,
+        max: usize,
+        runnable: Option<&[u32]>,
+    ) -> Result<Vec<ClaimedJob>, StoreError> {
+        let lease_ms = self.lease.as_millis() as i64;
+        let allowed: Option<Vec<i32>> = runnable.map(|r| r.iter().map(|&i| i as i32).collect());
+        let sql = format!(
+            "UPDATE jobs SET state = {RUNNING}, worker = $1, attempt = attempt + 1, lease_until = {NOW_MS} + $2 \
+             WHERE id IN (SELECT id FROM jobs WHERE tournament_id = $3 AND state = {PENDING} \
+               AND ($5::int[] IS NULL OR (white = ANY($5) AND black = ANY($5))) \
+               ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
+             RETURNING id, key, attempt, white, black, round, opening, seed"
+        );
+        let max = max as i64;
+        let mut jobs: Vec<ClaimedJob> = self.with_client(|c| {
+            Ok(c.query(sql.as_str(), &[&worker, &lease_ms, &tournament, &max, &allowed])?.iter().map(claimed).collect())
+        })?;
+        jobs.sort_by_key(|j| j.id);
+        Ok(jobs)
+    }
+
+    fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError> {
+        let mark = format!(
+            "UPDATE jobs SET state = {DONE}, lease_until = NULL \
+             WHERE id = $1 AND state = {RUNNING} AND worker = $2 AND attempt = $3 RETURNING tournament_id"
+        );
+        let insert = format!(
+            "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, worker, attempt) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {NOW_MS}, $9, $10) ON CONFLICT (job_id) DO NOTHING"
+        );
+        self.with_client(|c| {
+            let mut done = Completion::default();
+            let mut tx = c.transaction()?;
+            let mark = tx.prepare(&mark)?;
+            let insert = tx.prepare(&insert)?;
+            for g in games {
+                let attempt = g.attempt as i32;
+                match tx.query_opt(&mark, &[&g.job_id, &worker, &attempt])? {
+                    Some(row) => {
+                        let t: i64 = row.get(0);
+                        tx.execute(
+                            &insert,
+                            &[
+                                &g.job_id,
+                                &t,
+                                &g.result.pgn(),
+                                &g.termination.code(),
+                                &(g.plies as i32),
+                                &g.moves,
+                                &g.detail,
+                                &g.wall_ms,
+                                &worker,
+                                &attempt,
+                            ],
+                        )?;
+                        done.accepted += 1;
+                    }
+                    None => {
+                        // Stored already by this very claim (a retry after a lost reply)?
+                        let mine = tx
+                            .query_opt("SELECT 1 FROM games WHERE job_id = $1 AND worker = $2 AND attempt = $3", &[
+                                &g.job_id, &worker, &attempt,
+                            ])?
+                            .is_some();
+                        if mine {
+                            done.accepted += 1;
+                        } else {
+                            done.rejected.push((g.job_id, g.attempt));
+                        }
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(done)
+        })
+    }
+
+    fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
+        let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
+        let attempts: Vec<i32> = jobs.iter().map(|j| j.attempt as i32).collect();
+        let sql = format!(
+            "UPDATE jobs SET state = {PENDING}, worker = NULL, lease_until = NULL FROM unnest($1::bigint[], $2::int[]) AS r(id, attempt) \
+             WHERE jobs.id = r.id AND jobs.attempt = r.attempt AND jobs.state = {RUNNING}"
+        );
+        self.with_client(|c| c.execute(sql.as_str(), &[&ids, &attempts]).map(|_| ()))
+    }
+
+    fn lease(&self) -> Option<Duration> {
+        Some(self.lease)
+    }
+
+    fn set_lease(&mut self, lease: Duration) {
+        self.lease = lease;
+    }
+
+    fn renew(&mut self, worker: &str, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
+        if jobs.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
+        let lease_ms = self.lease.as_millis() as i64;
+        let sql = format!(
+            "UPDATE jobs SET lease_until = {NOW_MS} + $3 WHERE id = ANY($1) AND worker = $2 AND state = {RUNNING}"
+        );
+        self.with_client(|c| c.execute(sql.as_str(), &[&ids, &worker, &lease_ms]).map(|_| ()))
+    }
+
+    fn reap(&mut self) -> Result<u64, StoreError> {
+        let sql = format!(
+            "UPDATE jobs SET state = {PENDING}, worker = NULL, lease_until = NULL \
+             WHERE state = {RUNNING} AND lease_until < {NOW_MS}"
+        );
+        self.with_client(|c| c.execute(sql.as_str(), &[]))
+    }
+
+    fn heartbeat(&mut self, worker: &str, cannot_run: &str) -> Result<(), StoreError> {
+        let sql = format!(
+            "INSERT INTO workers (name, last_seen_ms, cannot_run) VALUES ($1, {NOW_MS}, $2) \
+             ON CONFLICT (name) DO UPDATE SET last_seen_ms = EXCLUDED.last_seen_ms, cannot_run = EXCLUDED.cannot_run"
+        );
+        self.with_client(|c| c.execute(sql.as_str(), &[&worker, &cannot_run]).map(|_| ()))
+    }
+
+    fn status(&self) -> Result<(Vec<TournamentStatus>, Vec<WorkerStatus>), StoreError> {
+        let tsql = format!(
+            "SELECT t.name, count(*) FILTER (WHERE j.state = {DONE}), \
+             count(*) FILTER (WHERE j.state = {RUNNING} AND j.lease_until >= {NOW_MS}), \
+             count(*) FILTER (WHERE j.state = {RUNNING} AND j.lease_until < {NOW_MS}), \
+             count(*) FILTER (WHERE j.state = {PENDING}) \
+             FROM tournaments t JOIN jobs j ON j.tournament_id = t.id GROUP BY t.id ORDER BY t.id"
+        );
+        let wsql = format!(
+            "WITH g AS (SELECT worker, count(*) FILTER (WHERE finished_ms >= {NOW_MS} - 60000) AS recent, count(*) AS total \
+               FROM games GROUP BY worker) \
+             SELECT coalesce(w.name, g.worker, '?'), coalesce(({NOW_MS} - w.last_seen_ms) / 1000.0, -1)::float8, \
+               coalesce(g.recent, 0), coalesce(g.total, 0), coalesce(w.cannot_run, '') \
+             FROM workers w FULL JOIN g ON g.worker = w.name ORDER BY 1"
+        );
+        self.with_client(|c| {
+            let ts = c
+                .query(tsql.as_str(), &[])?
+                .iter()
+                .map(|r| TournamentStatus {
+                    name: r.get(0),
+                    done: r.get::<_, i64>(1) as u64,
+                    running: r.get::<_, i64>(2) as u64,
+                    dead_leases: r.get::<_, i64>(3) as u64,
+                    pending: r.get::<_, i64>(4) as u64,
+                })
+                .collect();
+            let ws = c
+                .query(wsql.as_str(), &[])?
+                .iter()
+                .map(|r| WorkerStatus {
+                    name: r.get(0),
+                    seen_secs_ago: r.get(1),
+                    games_last_minute: r.get::<_, i64>(2) as u64,
+                    games_total: r.get::<_, i64>(3) as u64,
+                    cannot_run: r.get(4),
+                })
+                .collect();
+            Ok((ts, ws))
+        })
+    }
+
+    fn tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
+        let sql = format!(
+            "SELECT t.id, t.name, t.game, t.config, t.fingerprint, t.created, t.program_version, \
+             (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id), \
+             (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id AND j.state = {DONE}), \
+             ARRAY(SELECT spec FROM players p WHERE p.tournament_id = t.id ORDER BY p.idx) \
+             FROM tournaments t ORDER BY t.id"
+        );
+        self.with_client(|c| {
+            Ok(c.query(sql.as_str(), &[])?
+                .iter()
+                .map(|r| TournamentRow {
+                    id: r.get(0),
+                    name: r.get(1),
+                    game: r.get(2),
+                    config: r.get(3),
+                    fingerprint: r.get(4),
+                    created: r.get(5),
+                    program_version: r.get(6),
+                    total: r.get::<_, i64>(7) as u64,
+                    done: r.get::<_, i64>(8) as u64,
+                    players: r.get(9),
+                })
+                .collect())
+        })
+    }
+
+    fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
+        let id = self.tournament_id(tournament)?;
+        let sql = "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies \
+             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
+             WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq";
+        self.with_client(|c| {
+            Ok(c.query(sql, &[&id])?
+                .iter()
+                .map(|r| ResultRow {
+                    tournament: r.get(0),
+                    white: r.get(1),
+                    black: r.get(2),
+                    result: parse_result(r.get(3)),
+                    termination: parse_termination(r.get(4)),
+                    plies: r.get::<_, i32>(5) as u32,
+                })
+                .collect())
+        })
+    }
+
+    fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
+        let id = self.tournament_id(tournament)?;
+        let sql = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
+             g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
+             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD') \
+             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
+             WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq";
+        self.with_client(|c| {
+            Ok(c.query(sql, &[&id])?
+                .iter()
+                .map(|r| GameRow {
+                    job_id: r.get(0),
+                    tournament: r.get(1),
+                    game: r.get(2),
+                    white: r.get(3),
+                    black: r.get(4),
+                    round: r.get::<_, i32>(5) as u32,
+                    result: parse_result(r.get(6)),
+                    termination: parse_termination(r.get(7)),
+                    plies: r.get::<_, i32>(8) as u32,
+                    moves: r.get(9),
+                    opening: r.get(10),
+                    seed: r.get::<_, i64>(11) as u64,
+                    wall_ms: r.get(12),
+                    detail: r.get(13),
+                    date: r.get(14),
+                })
+                .collect())
+        })
+    }
+}
