@@ -61,7 +61,14 @@ struct Progress {
 impl Progress {
     fn new(players: Vec<String>) -> Progress {
         let standings = Standings::new(&players);
-        Progress { players, standings, total: 0, done: 0, done_before: 0, in_flight: BTreeMap::new() }
+        Progress {
+            players,
+            standings,
+            total: 0,
+            done: 0,
+            done_before: 0,
+            in_flight: BTreeMap::new(),
+        }
     }
 
     fn name(&self, i: u32) -> &str {
@@ -71,7 +78,9 @@ impl Progress {
     /// Takes in one event.
     fn apply(&mut self, event: &Event) {
         match *event {
-            Event::RunStarted { total, done_before, .. } => {
+            Event::RunStarted {
+                total, done_before, ..
+            } => {
                 self.total = total;
                 self.done = done_before;
                 self.done_before = done_before;
@@ -79,10 +88,19 @@ impl Progress {
             Event::GameStarted { job, white, black } => {
                 self.in_flight.insert(job, (white, black));
             }
-            Event::GameFinished { job, white, black, result, .. } => {
+            Event::GameFinished {
+                job,
+                white,
+                black,
+                result,
+                ..
+            } => {
                 self.in_flight.remove(&job);
                 self.done += 1;
-                if let (Some(w), Some(b)) = (self.players.get(white as usize), self.players.get(black as usize)) {
+                if let (Some(w), Some(b)) = (
+                    self.players.get(white as usize),
+                    self.players.get(black as usize),
+                ) {
                     let (w, b) = (w.clone(), b.clone());
                     self.standings.add(&w, &b, result);
                 }
@@ -97,9 +115,19 @@ impl Progress {
     /// Renders the standings panel: the leaders by current score, then the games in flight.
     fn panel(&self) -> String {
         let ranked = self.standings.ranked();
-        let width = ranked.iter().take(PANEL_PLAYERS).map(|(p, _)| p.chars().count().min(32)).max().unwrap_or(6).max(6);
+        let width = ranked
+            .iter()
+            .take(PANEL_PLAYERS)
+            .map(|(p, _)| p.chars().count().min(32))
+            .max()
+            .unwrap_or(6)
+            .max(6);
         let mut out = String::new();
-        let _ = writeln!(out, "  {:>3}  {:<width$}  {:>7}  {:>6}  {:>16}", "#", "player", "score", "games", "+win =draw -loss");
+        let _ = writeln!(
+            out,
+            "  {:>3}  {:<width$}  {:>7}  {:>6}  {:>16}",
+            "#", "player", "score", "games", "+win =draw -loss"
+        );
         for (i, (p, l)) in ranked.iter().take(PANEL_PLAYERS).enumerate() {
             let name: String = p.chars().take(32).collect();
             let _ = writeln!(
@@ -112,7 +140,11 @@ impl Progress {
             );
         }
         if ranked.len() > PANEL_PLAYERS {
-            let _ = writeln!(out, "       … {} more players", ranked.len() - PANEL_PLAYERS);
+            let _ = writeln!(
+                out,
+                "       … {} more players",
+                ranked.len() - PANEL_PLAYERS
+            );
         }
         let games: Vec<String> = self
             .in_flight
@@ -125,7 +157,11 @@ impl Progress {
             out,
             "  in flight: {}{}{}",
             self.in_flight.len(),
-            if games.is_empty() { String::new() } else { format!("  ({}", games.join(", ")) },
+            if games.is_empty() {
+                String::new()
+            } else {
+                format!("  ({}", games.join(", "))
+            },
             match (games.is_empty(), more) {
                 (true, _) => String::new(),
                 (false, 0) => ")".to_owned(),
@@ -141,8 +177,16 @@ impl Progress {
         let played = self.done - self.done_before;
         let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);
         let left = self.total.saturating_sub(self.done);
-        let eta = if rate > 0.0 { format_duration(Duration::from_secs_f64(left as f64 / rate)) } else { "?".to_owned() };
-        let pct = if self.total > 0 { 100.0 * self.done as f64 / self.total as f64 } else { 100.0 };
+        let eta = if rate > 0.0 {
+            format_duration(Duration::from_secs_f64(left as f64 / rate))
+        } else {
+            "?".to_owned()
+        };
+        let pct = if self.total > 0 {
+            100.0 * self.done as f64 / self.total as f64
+        } else {
+            100.0
+        };
         let leader = self
             .standings
             .ranked()
@@ -194,7 +238,9 @@ fn show_bar(events: &Receiver<Event>, players: Vec<String>) -> Standings {
     );
     // The spinner and clock keep moving while long games are being played.
     bar.enable_steady_tick(Duration::from_millis(250));
-    let mut last_panel = Instant::now().checked_sub(PANEL_EVERY).unwrap_or_else(Instant::now);
+    let mut last_panel = Instant::now()
+        .checked_sub(PANEL_EVERY)
+        .unwrap_or_else(Instant::now);
     loop {
         let event = match events.recv_timeout(PANEL_EVERY) {
             Ok(e) => Some(e),
@@ -204,14 +250,20 @@ fn show_bar(events: &Receiver<Event>, players: Vec<String>) -> Standings {
         if let Some(e) = &event {
             progress.apply(e);
             match e {
-                Event::RunStarted { total, done_before, .. } => {
+                Event::RunStarted {
+                    total, done_before, ..
+                } => {
                     bar.set_length(*total);
                     bar.set_position(*done_before);
                     bar.reset_eta();
                 }
                 Event::GameFinished { .. } => bar.set_position(progress.done),
-                Event::EngineRestarted { player, reason } => bar.println(format!("restarted {player}: {reason}")),
-                Event::ResultRejected { job, attempt } => bar.println(rejected_text(*job, *attempt)),
+                Event::EngineRestarted { player, reason } => {
+                    bar.println(format!("restarted {player}: {reason}"))
+                }
+                Event::ResultRejected { job, attempt } => {
+                    bar.println(rejected_text(*job, *attempt))
+                }
                 _ => {}
             }
         }
@@ -229,14 +281,24 @@ fn rejected_text(job: i64, attempt: u32) -> String {
     format!("rejected late result for job {job} (attempt {attempt}): its claim was lost, the game is not counted")
 }
 
-fn show_lines(events: &Receiver<Event>, players: Vec<String>, out: &mut dyn Write, every: Duration) -> Standings {
+fn show_lines(
+    events: &Receiver<Event>,
+    players: Vec<String>,
+    out: &mut dyn Write,
+    every: Duration,
+) -> Standings {
     let mut progress = Progress::new(players);
     let started = Instant::now();
     let mut last_line = Instant::now();
     for e in events {
         progress.apply(&e);
         match &e {
-            Event::RunStarted { total, done_before, pending, threads } => {
+            Event::RunStarted {
+                total,
+                done_before,
+                pending,
+                threads,
+            } => {
                 let _ = writeln!(out, "{pending} games to play ({done_before} of {total} already stored) on {threads} threads");
             }
             Event::EngineRestarted { player, reason } => {
@@ -264,19 +326,38 @@ mod tests {
     use eloworld_games::{GameResult, Side, Termination};
 
     fn finished(job: u32, white: u32, black: u32, result: GameResult) -> Event {
-        Event::GameFinished { job, white, black, result, termination: Termination::Checkmate, plies: 10 }
+        Event::GameFinished {
+            job,
+            white,
+            black,
+            result,
+            termination: Termination::Checkmate,
+            plies: 10,
+        }
     }
 
     fn names() -> Vec<String> {
-        ["random_move", "first_move", "stockfish1m"].iter().map(|s| (*s).to_owned()).collect()
+        ["random_move", "first_move", "stockfish1m"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect()
     }
 
     #[test]
     fn panel_ranks_by_current_score_and_names_games_in_flight() {
         let mut p = Progress::new(names());
-        p.apply(&Event::RunStarted { total: 10, done_before: 0, pending: 10, threads: 2 });
+        p.apply(&Event::RunStarted {
+            total: 10,
+            done_before: 0,
+            pending: 10,
+            threads: 2,
+        });
         for (job, w, b) in [(0, 2, 0), (1, 1, 2), (2, 0, 1), (3, 2, 1)] {
-            p.apply(&Event::GameStarted { job, white: w, black: b });
+            p.apply(&Event::GameStarted {
+                job,
+                white: w,
+                black: b,
+            });
         }
         p.apply(&finished(0, 2, 0, GameResult::Win(Side::First)));
         p.apply(&finished(1, 1, 2, GameResult::Win(Side::Second)));
@@ -296,18 +377,41 @@ mod tests {
     #[test]
     fn log_lines_report_progress_rate_and_leader() {
         let (tx, rx) = crossbeam_channel::unbounded();
-        tx.send(Event::RunStarted { total: 4, done_before: 1, pending: 3, threads: 2 }).expect("send");
-        tx.send(Event::GameStarted { job: 1, white: 0, black: 1 }).expect("send");
-        tx.send(finished(1, 0, 1, GameResult::Win(Side::First))).expect("send");
-        tx.send(Event::EngineRestarted { player: "stockfish1m".to_owned(), reason: "crashed".to_owned() }).expect("send");
+        tx.send(Event::RunStarted {
+            total: 4,
+            done_before: 1,
+            pending: 3,
+            threads: 2,
+        })
+        .expect("send");
+        tx.send(Event::GameStarted {
+            job: 1,
+            white: 0,
+            black: 1,
+        })
+        .expect("send");
+        tx.send(finished(1, 0, 1, GameResult::Win(Side::First)))
+            .expect("send");
+        tx.send(Event::EngineRestarted {
+            player: "stockfish1m".to_owned(),
+            reason: "crashed".to_owned(),
+        })
+        .expect("send");
         drop(tx);
         let mut out = Vec::new();
         let standings = show_lines(&rx, names(), &mut out, Duration::ZERO);
         let text = String::from_utf8(out).expect("UTF-8");
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "3 games to play (1 of 4 already stored) on 2 threads");
+        assert_eq!(
+            lines[0],
+            "3 games to play (1 of 4 already stored) on 2 threads"
+        );
         assert!(lines[1].starts_with("2/4 games (50.0%), "), "{}", lines[1]);
-        assert!(lines[1].ends_with(" 0 in flight; leader random_move 100.0%"), "{}", lines[1]);
+        assert!(
+            lines[1].ends_with(" 0 in flight; leader random_move 100.0%"),
+            "{}",
+            lines[1]
+        );
         assert_eq!(lines[2], "restarted stockfish1m: crashed");
         assert_eq!(lines.len(), 4, "a closing line: {text}");
         assert_eq!(standings.ranked()[0].0, "random_move");

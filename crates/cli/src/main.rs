@@ -51,6 +51,8 @@ enum Command {
     Fates(commands::fates::Args),
     /// Run an EPD test suite (bm/am) with an evol-family player: solved positions, nodes to solution.
     Suite(commands::suite::Args),
+    /// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
+    Evolve(commands::evolve::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,5 +83,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(a) => commands::report::run(a),
         Command::Fates(a) => commands::fates::run(a),
         Command::Suite(a) => commands::suite::run(a),
+        Command::Evolve(a) => commands::evolve::run(a),
     }
 }

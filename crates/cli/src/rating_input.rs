@@ -33,88 +33,169 @@ pub struct ReadNotes {
 }
 
 /// Reads the games of a PGN file: one game per header block; only White, Black, Result and
-/// Date matter. Games whose result is `*` (or missing) are skipped and counted.
+/// Date matter. Games whose result is `*` (or missing) are skipped and counted. The file is
+/// read in blocks of 4 MiB, so memory stays small whatever its size.
 pub fn read_pgn(path: &Path, case_sensitive: bool) -> anyhow::Result<(GameList, ReadNotes)> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    parse_pgn(&bytes, case_sensitive).with_context(|| format!("in {}", path.display()))
+    read_pgn_in_blocks(path, case_sensitive, 4 << 20)
 }
 
+fn read_pgn_in_blocks(
+    path: &Path,
+    case_sensitive: bool,
+    block: usize,
+) -> anyhow::Result<(GameList, ReadNotes)> {
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut scanner = PgnScanner::new(case_sensitive);
+    let mut buffer = vec![0u8; block.max(1)];
+    let mut filled = 0;
+    loop {
+        if filled == buffer.len() {
+            buffer.resize(buffer.len() * 2, 0); // a line longer than the buffer
+        }
+        let read = std::io::Read::read(&mut file, &mut buffer[filled..])
+            .with_context(|| format!("reading {}", path.display()))?;
+        filled += read;
+        let complete = if read == 0 {
+            filled
+        } else {
+            memchr::memrchr(b'\n', &buffer[..filled]).map_or(0, |i| i + 1)
+        };
+        scanner
+            .lines(&buffer[..complete])
+            .with_context(|| format!("in {}", path.display()))?;
+        buffer.copy_within(complete..filled, 0);
+        filled -= complete;
+        if read == 0 {
+            break;
+        }
+    }
+    scanner
+        .finish()
+        .with_context(|| format!("in {}", path.display()))
+}
+
+/// Parses PGN text (see [`read_pgn`]).
+#[cfg(test)]
+pub fn parse_pgn(bytes: &[u8], case_sensitive: bool) -> anyhow::Result<(GameList, ReadNotes)> {
+    let mut scanner = PgnScanner::new(case_sensitive);
+    scanner.lines(bytes)?;
+    scanner.finish()
+}
+
+/// The headers of the game being read.
 #[derive(Default)]
-struct Headers<'a> {
-    white: Option<&'a [u8]>,
-    black: Option<&'a [u8]>,
-    result: Option<&'a [u8]>,
-    date: Option<&'a [u8]>,
+struct Headers {
+    white: Option<Vec<u8>>,
+    black: Option<Vec<u8>>,
+    result: Option<Vec<u8>>,
+    date: Option<Vec<u8>>,
     any: bool,
     line: usize,
 }
 
-/// Parses PGN text (see [`read_pgn`]).
-pub fn parse_pgn(bytes: &[u8], case_sensitive: bool) -> anyhow::Result<(GameList, ReadNotes)> {
-    let mut games = new_list(case_sensitive);
-    let mut notes = ReadNotes::default();
-    let mut headers = Headers::default();
-    let mut in_moves = false;
-    let mut pos = 0;
-    let mut line_number = 0;
-    while pos < bytes.len() {
-        let end = memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
-        let line = trim(&bytes[pos..end]);
-        pos = end + 1;
-        line_number += 1;
-        if line.first() == Some(&b'[') {
-            if in_moves {
-                finish_game(&mut games, &mut notes, &headers)?;
-                headers = Headers::default();
-                in_moves = false;
-            }
-            if !headers.any {
-                headers.any = true;
-                headers.line = line_number;
-            }
-            if let Some((name, value)) = tag(line) {
-                match name {
-                    b"White" => headers.white = Some(value),
-                    b"Black" => headers.black = Some(value),
-                    b"Result" => headers.result = Some(value),
-                    b"Date" => headers.date = Some(value),
-                    _ => {}
-                }
-            }
-        } else if !line.is_empty() && headers.any {
-            in_moves = true;
+impl Headers {
+    fn clear(&mut self) {
+        for v in [
+            &mut self.white,
+            &mut self.black,
+            &mut self.result,
+            &mut self.date,
+        ] {
+            *v = None;
         }
+        self.any = false;
     }
-    if headers.any {
-        finish_game(&mut games, &mut notes, &headers)?;
-    }
-    Ok((games, notes))
 }
 
-fn finish_game(games: &mut GameList, notes: &mut ReadNotes, h: &Headers<'_>) -> anyhow::Result<()> {
-    let score = match h.result {
-        Some(b"1-0") => Score::Win,
-        Some(b"0-1") => Score::Loss,
-        Some(b"1/2-1/2") => Score::Draw,
-        Some(b"*") | None => {
-            notes.unfinished += 1;
-            return Ok(());
+/// Reads PGN line by line, keeping only the headers that matter.
+struct PgnScanner {
+    games: GameList,
+    notes: ReadNotes,
+    headers: Headers,
+    in_moves: bool,
+    line_number: usize,
+}
+
+impl PgnScanner {
+    fn new(case_sensitive: bool) -> PgnScanner {
+        PgnScanner {
+            games: new_list(case_sensitive),
+            notes: ReadNotes::default(),
+            headers: Headers::default(),
+            in_moves: false,
+            line_number: 0,
         }
-        Some(other) => bail!(
-            "game starting at line {}: result {:?} is not 1-0, 0-1, 1/2-1/2 or *",
-            h.line,
-            String::from_utf8_lossy(other)
-        ),
-    };
-    let (Some(white), Some(black)) = (h.white, h.black) else {
-        notes.unfinished += 1;
-        return Ok(());
-    };
-    let white = String::from_utf8_lossy(white);
-    let black = String::from_utf8_lossy(black);
-    let period = h.date.and_then(year);
-    games.add(&white, &black, score, true, period);
-    Ok(())
+    }
+
+    /// Reads whole lines (the last one may lack its newline only at the end of the file).
+    fn lines(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let end = memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+            let line = trim(&bytes[pos..end]);
+            pos = end + 1;
+            self.line_number += 1;
+            if line.first() == Some(&b'[') {
+                if self.in_moves {
+                    self.finish_game()?;
+                }
+                if !self.headers.any {
+                    self.headers.any = true;
+                    self.headers.line = self.line_number;
+                }
+                if let Some((name, value)) = tag(line) {
+                    let slot = match name {
+                        b"White" => &mut self.headers.white,
+                        b"Black" => &mut self.headers.black,
+                        b"Result" => &mut self.headers.result,
+                        b"Date" => &mut self.headers.date,
+                        _ => continue,
+                    };
+                    let v = slot.get_or_insert_with(Vec::new);
+                    v.clear();
+                    v.extend_from_slice(value);
+                }
+            } else if !line.is_empty() && self.headers.any {
+                self.in_moves = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> anyhow::Result<(GameList, ReadNotes)> {
+        if self.headers.any {
+            self.finish_game()?;
+        }
+        Ok((self.games, self.notes))
+    }
+
+    fn finish_game(&mut self) -> anyhow::Result<()> {
+        let h = &self.headers;
+        self.in_moves = false;
+        let score = match h.result.as_deref() {
+            Some(b"1-0") => Some(Score::Win),
+            Some(b"0-1") => Some(Score::Loss),
+            Some(b"1/2-1/2") => Some(Score::Draw),
+            Some(b"*") | None => None,
+            Some(other) => bail!(
+                "game starting at line {}: result {:?} is not 1-0, 0-1, 1/2-1/2 or *",
+                h.line,
+                String::from_utf8_lossy(other)
+            ),
+        };
+        match (score, h.white.as_deref(), h.black.as_deref()) {
+            (Some(score), Some(white), Some(black)) => {
+                let period = h.date.as_deref().and_then(year);
+                let white = String::from_utf8_lossy(white);
+                let black = String::from_utf8_lossy(black);
+                self.games.add(&white, &black, score, true, period);
+            }
+            _ => self.notes.unfinished += 1,
+        }
+        self.headers.clear();
+        Ok(())
+    }
 }
 
 /// Returns the year of a date such as `1999.05.12` or `2001-03-04` (None for `????.??.??`).
@@ -162,15 +243,24 @@ fn trim(line: &[u8]) -> &[u8] {
 /// or `player1,player2,score1` (score1 `1`, `0`, `0.5`, `1/2`: colours unknown), with an
 /// optional `date` column. Fields may be quoted.
 pub fn read_csv(path: &Path, case_sensitive: bool) -> anyhow::Result<(GameList, ReadNotes)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     parse_csv(&text, case_sensitive).with_context(|| format!("in {}", path.display()))
 }
 
 /// Parses CSV text (see [`read_csv`]).
 pub fn parse_csv(text: &str, case_sensitive: bool) -> anyhow::Result<(GameList, ReadNotes)> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else { bail!("the file is empty: expected a header line") };
-    let columns: Vec<String> = split_csv(header).iter().map(|c| c.trim().to_ascii_lowercase()).collect();
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else {
+        bail!("the file is empty: expected a header line")
+    };
+    let columns: Vec<String> = split_csv(header)
+        .iter()
+        .map(|c| c.trim().to_ascii_lowercase())
+        .collect();
     let find = |name: &str| columns.iter().position(|c| c == name);
     let (a, b, r, coloured) = match (find("white"), find("black"), find("result")) {
         (Some(a), Some(b), Some(r)) => (a, b, r, true),
@@ -186,7 +276,13 @@ pub fn parse_csv(text: &str, case_sensitive: bool) -> anyhow::Result<(GameList, 
         let n = index + 1;
         let fields = split_csv(line);
         let field = |k: usize| -> anyhow::Result<&str> {
-            fields.get(k).map(|f| f.trim()).with_context(|| format!("line {n}: expected {} columns, found {}", columns.len(), fields.len()))
+            fields.get(k).map(|f| f.trim()).with_context(|| {
+                format!(
+                    "line {n}: expected {} columns, found {}",
+                    columns.len(),
+                    fields.len()
+                )
+            })
         };
         let (first, second, result) = (field(a)?, field(b)?, field(r)?);
         let score = if coloured {
@@ -244,7 +340,8 @@ fn split_csv(line: &str) -> Vec<String> {
 /// Reads `name,strength` lines (a header line is allowed) of true strengths, e.g. the file
 /// `eloworld synth` writes beside its games.
 pub fn read_truth(path: &Path) -> anyhow::Result<Vec<(String, f64)>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let fields = split_csv(line);
@@ -254,7 +351,12 @@ pub fn read_truth(path: &Path) -> anyhow::Result<Vec<(String, f64)>> {
         match fields[1].trim().parse::<f64>() {
             Ok(x) => out.push((fields[0].trim().to_owned(), x)),
             Err(_) if i == 0 => {}
-            Err(_) => bail!("{} line {}: strength {:?} is not a number", path.display(), i + 1, fields[1]),
+            Err(_) => bail!(
+                "{} line {}: strength {:?} is not a number",
+                path.display(),
+                i + 1,
+                fields[1]
+            ),
         }
     }
     Ok(out)
@@ -276,25 +378,65 @@ mod tests {
     }
 
     #[test]
+    fn pgn_read_in_tiny_blocks_gives_the_same_games() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("g.pgn");
+        let mut pgn = String::new();
+        for k in 0..50 {
+            let (w, b) = if k % 2 == 0 {
+                ("alpha", "beta")
+            } else {
+                ("beta", "gamma with a long name")
+            };
+            let r = ["1-0", "0-1", "1/2-1/2"][k % 3];
+            pgn.push_str(&format!(
+                "[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n1. d4 d5 {r}\n\n"
+            ));
+        }
+        std::fs::write(&path, &pgn).expect("write");
+        let (whole, _) = parse_pgn(pgn.as_bytes(), false).unwrap_or_else(|e| panic!("{e:#}"));
+        let (blocks, _) = read_pgn_in_blocks(&path, false, 7).unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(whole.games().len(), 50);
+        assert_eq!(whole.games(), blocks.games());
+        assert_eq!(whole.names(), blocks.names());
+    }
+
+    #[test]
     fn pgn_with_a_bad_result_names_the_line() {
-        let e = parse_pgn(b"[White \"a\"]\n[Black \"b\"]\n[Result \"2-0\"]\n\n2-0\n", false);
+        let e = parse_pgn(
+            b"[White \"a\"]\n[Black \"b\"]\n[Result \"2-0\"]\n\n2-0\n",
+            false,
+        );
         let message = format!("{:#}", e.err().map(|e| e.to_string()).unwrap_or_default());
-        assert!(message.contains("line 1") && message.contains("2-0"), "{message}");
+        assert!(
+            message.contains("line 1") && message.contains("2-0"),
+            "{message}"
+        );
     }
 
     #[test]
     fn csv_both_layouts() {
-        let (g, _) = parse_csv("white,black,result,date\n\"Smith, J\",b,1-0,2001-02-03\nb,\"Smith, J\",1/2-1/2,\n", false)
-            .unwrap_or_else(|e| panic!("{e:#}"));
+        let (g, _) = parse_csv(
+            "white,black,result,date\n\"Smith, J\",b,1-0,2001-02-03\nb,\"Smith, J\",1/2-1/2,\n",
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{e:#}"));
         assert_eq!(g.names(), ["Smith, J", "b"]);
         assert_eq!(g.games()[0].period, Some(2001));
         assert!(g.games()[0].coloured);
-        let (g, _) = parse_csv("player1,player2,score1\na,b,0.5\nb,a,1\n", false).unwrap_or_else(|e| panic!("{e:#}"));
+        let (g, _) = parse_csv("player1,player2,score1\na,b,0.5\nb,a,1\n", false)
+            .unwrap_or_else(|e| panic!("{e:#}"));
         assert!(!g.games()[1].coloured);
         assert_eq!(g.games()[1].score, Score::Win);
-        let e = parse_csv("player1,player2,score1\na,b,2\n", false).err().map(|e| e.to_string()).unwrap_or_default();
+        let e = parse_csv("player1,player2,score1\na,b,2\n", false)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(e.contains("line 2"), "{e}");
-        let e = parse_csv("a,b,c\n", false).err().map(|e| e.to_string()).unwrap_or_default();
+        let e = parse_csv("a,b,c\n", false)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(e.contains("white,black,result"), "{e}");
     }
 }

@@ -71,19 +71,36 @@ pub struct Table {
 impl Table {
     /// Creates an empty table.
     pub fn new(title: impl Into<String>, columns: &[&str]) -> Table {
-        Table { title: title.into(), columns: columns.iter().map(|c| (*c).to_owned()).collect(), ..Table::default() }
+        Table {
+            title: title.into(),
+            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+            ..Table::default()
+        }
     }
 
     /// Renders aligned text: text columns left, numbers right.
     pub fn text(&self) -> String {
-        let cells: Vec<Vec<String>> = self.rows.iter().map(|r| r.iter().map(Cell::text).collect()).collect();
+        let cells: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| r.iter().map(Cell::text).collect())
+            .collect();
         let widths: Vec<usize> = (0..self.columns.len())
             .map(|c| {
-                cells.iter().map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0).max(self.columns[c].chars().count())
+                cells
+                    .iter()
+                    .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+                    .max(self.columns[c].chars().count())
             })
             .collect();
         let left: Vec<bool> = (0..self.columns.len())
-            .map(|c| self.rows.iter().any(|r| matches!(r.get(c), Some(Cell::Text(_)))))
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .any(|r| matches!(r.get(c), Some(Cell::Text(_))))
+            })
             .collect();
         let mut out = String::new();
         if !self.title.is_empty() {
@@ -131,7 +148,15 @@ impl Table {
             }
         };
         let mut out = String::new();
-        let _ = writeln!(out, "{}", self.columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+        let _ = writeln!(
+            out,
+            "{}",
+            self.columns
+                .iter()
+                .map(|c| quote(c))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         for r in &self.rows {
             let values: Vec<String> = r
                 .iter()
@@ -170,7 +195,8 @@ mod tests {
     #[test]
     fn renders_three_ways() {
         let mut t = Table::new("t", &["player", "elo"]);
-        t.rows.push(vec![Cell::Text("a, b".into()), Cell::Num(1.234, 1)]);
+        t.rows
+            .push(vec![Cell::Text("a, b".into()), Cell::Num(1.234, 1)]);
         t.rows.push(vec![Cell::Text("c".into()), Cell::Missing]);
         assert_eq!(t.text(), "t\n\nplayer  elo\na, b    1.2\nc         -\n");
         assert_eq!(t.csv(), "player,elo\n\"a, b\",1.234\nc,\n");

@@ -215,3 +215,65 @@ fn play_takes_an_engine_file() {
         "{out}"
     );
 }
+
+#[test]
+fn ctrl_c_twice_ends_even_an_engine_that_ignores_its_input() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let engines = fixtures(dir.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args([
+            "tournament",
+            "--name",
+            "c",
+            "--players",
+            "stubborn,random_move",
+            "--games-per-pair",
+            "1",
+            "--threads",
+            "1",
+            "--engines",
+            engines.to_str().expect("utf-8"),
+            "--db",
+            "c.sqlite",
+            "--quiet",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start eloworld");
+    let needle = format!("{} stubborn", dir.path().join("./fake_uci.sh").display());
+    let t0 = std::time::Instant::now();
+    while processes_mentioning(&needle).is_empty() {
+        assert!(t0.elapsed().as_secs() < 30, "the engine never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Let it reach its endless `go`.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let interrupt = || {
+        let ok = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(ok.success());
+    };
+    interrupt();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    interrupt();
+    let t1 = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(
+            t1.elapsed().as_secs() < 10,
+            "eloworld did not exit after a second Ctrl-C"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let left = processes_mentioning(&dir.path().display().to_string());
+    assert!(left.is_empty(), "engine processes left behind: {left:?}");
+}

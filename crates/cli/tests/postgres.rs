@@ -71,7 +71,11 @@ impl Cluster {
 
     fn start_server(&self) {
         let data = self.dir.path().join("data");
-        let opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.dir.path().display());
+        let mut opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.dir.path().display());
+        if self.dir.path().join("server.crt").exists() {
+            let d = self.dir.path().display();
+            opts.push_str(&format!(" -c ssl=on -c ssl_cert_file={d}/server.crt -c ssl_key_file={d}/server.key"));
+        }
         let log = self.dir.path().join("server.log");
         self.pg("pg_ctl", &["-D", &data.to_string_lossy(), "-o", &opts, "-l", &log.to_string_lossy(), "-w", "start"]);
     }
@@ -276,6 +280,46 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
     assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
     assert_eq!(cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"), planned);
     assert_eq!(cluster.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"), 0);
+}
+
+#[test]
+fn tls_connections_are_verified_against_the_given_ca() {
+    let Some(cluster) = Cluster::start() else { return };
+    let d = cluster.dir.path();
+    // A self-signed certificate for 127.0.0.1, and a server that accepts only TLS over TCP.
+    let ok = Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1", "-keyout"])
+        .arg(d.join("server.key"))
+        .arg("-out")
+        .arg(d.join("server.crt"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl");
+    assert!(ok.success());
+    std::fs::write(d.join("data/pg_hba.conf"), "local all all trust\nhostssl all all 127.0.0.1/32 trust\n").expect("hba");
+    if cluster.as_postgres {
+        let _ = Command::new("chown").args(["-R", "postgres"]).arg(d).status();
+    }
+    let _ = Command::new("chmod").arg("600").arg(d.join("server.key")).status();
+    cluster.crash();
+    cluster.start_server();
+    let url = format!("{}?sslmode=require", cluster.url());
+    let run = |ca: Option<&Path>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_eloworld"));
+        cmd.args(["status", "--db", &url]).current_dir(d).env_remove("PGSSLROOTCERT");
+        if let Some(ca) = ca {
+            cmd.env("PGSSLROOTCERT", ca);
+        }
+        cmd.output().expect("run")
+    };
+    let trusted = run(Some(&d.join("server.crt")));
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    let untrusted = run(None);
+    let err = String::from_utf8_lossy(&untrusted.stderr).into_owned();
+    assert!(!untrusted.status.success(), "an unknown CA must be refused");
+    assert!(err.contains("certificate"), "{err}");
 }
 
 #[test]

@@ -14,7 +14,10 @@ fn eloworld(dir: &Path, args: &[&str]) -> Output {
 
 fn ok(dir: &Path, args: &[&str]) -> String {
     let o = eloworld(dir, args);
-    let (out, err) = (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned());
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
     assert!(o.status.success(), "{args:?}: {out}\n{err}");
     out
 }
@@ -29,10 +32,19 @@ fn fails(dir: &Path, args: &[&str]) -> String {
 fn match_stats_reproduces_seed_003() {
     let dir = tempfile::tempdir().expect("tmp");
     let out = ok(dir.path(), &["match-stats", "--points", "181.5", "118.5"]);
-    assert!(out.contains("(60.5%)") && out.contains("Elo difference +74.1"), "{out}");
+    assert!(
+        out.contains("(60.5%)") && out.contains("Elo difference +74.1"),
+        "{out}"
+    );
     let out = ok(dir.path(), &["match-stats", "150", "63", "87"]);
-    assert!(out.contains("181.5 - 118.5 (60.5%)") && out.contains("+74.1 (95% interval"), "{out}");
-    let out = ok(dir.path(), &["match-stats", "--pentanomial", "0", "0", "10", "0", "10"]);
+    assert!(
+        out.contains("181.5 - 118.5 (60.5%)") && out.contains("+74.1 (95% interval"),
+        "{out}"
+    );
+    let out = ok(
+        dir.path(),
+        &["match-stats", "--pentanomial", "0", "0", "10", "0", "10"],
+    );
     assert!(out.contains("(75.0%)"), "{out}");
     assert!(fails(dir.path(), &["match-stats", "0", "0", "0"]).contains("no games"));
 }
@@ -40,19 +52,68 @@ fn match_stats_reproduces_seed_003() {
 #[test]
 fn synth_then_rate_recovers_the_strengths() {
     let dir = tempfile::tempdir().expect("tmp");
-    ok(dir.path(), &["synth", "--players", "8", "--games", "28000", "--spread", "200", "--seed", "3", "--out", "s.pgn"]);
-    ok(dir.path(), &["synth", "--players", "8", "--games", "28000", "--spread", "200", "--seed", "3", "--out", "s.csv"]);
-    let pgn = ok(dir.path(), &["rate", "--pgn", "s.pgn", "--method", "mle", "--format", "csv"]);
-    let csv = ok(dir.path(), &["rate", "--csv", "s.csv", "--method", "mle", "--format", "csv"]);
-    assert_eq!(pgn, csv, "the same games read from PGN and CSV rate the same");
-    let out = ok(dir.path(), &["rate", "--pgn", "s.pgn", "--truth", "s.truth.csv"]);
+    ok(
+        dir.path(),
+        &[
+            "synth",
+            "--players",
+            "8",
+            "--games",
+            "28000",
+            "--spread",
+            "200",
+            "--seed",
+            "3",
+            "--out",
+            "s.pgn",
+        ],
+    );
+    ok(
+        dir.path(),
+        &[
+            "synth",
+            "--players",
+            "8",
+            "--games",
+            "28000",
+            "--spread",
+            "200",
+            "--seed",
+            "3",
+            "--out",
+            "s.csv",
+        ],
+    );
+    let pgn = ok(
+        dir.path(),
+        &[
+            "rate", "--pgn", "s.pgn", "--method", "mle", "--format", "csv",
+        ],
+    );
+    let csv = ok(
+        dir.path(),
+        &[
+            "rate", "--csv", "s.csv", "--method", "mle", "--format", "csv",
+        ],
+    );
+    assert_eq!(
+        pgn, csv,
+        "the same games read from PGN and CSV rate the same"
+    );
+    let out = ok(
+        dir.path(),
+        &["rate", "--pgn", "s.pgn", "--truth", "s.truth.csv"],
+    );
     for column in ["mle", "uscf", "elo-world", "rollason", "p(champion)"] {
         assert!(out.contains(column), "{column}: {out}");
     }
     // 1000 games per player: the maximum-likelihood error is about 11 Elo per player.
     let rms: f64 = out
         .lines()
-        .find_map(|l| l.strip_prefix("mle ").map(|r| r.split_whitespace().last().unwrap_or("").to_owned()))
+        .find_map(|l| {
+            l.strip_prefix("mle ")
+                .map(|r| r.split_whitespace().last().unwrap_or("").to_owned())
+        })
         .and_then(|x| x.parse().ok())
         .expect("an mle line in the truth table");
     assert!(rms < 20.0, "{out}");
@@ -66,7 +127,12 @@ fn json_and_anchor() {
         "white,black,result\na,b,1-0\nb,a,1/2-1/2\na,c,1-0\nc,b,0-1\nb,c,1/2-1/2\nc,a,1-0\n",
     )
     .expect("write");
-    let out = ok(dir.path(), &["rate", "--csv", "g.csv", "--method", "mle", "--format", "json", "--anchor", "B=2000"]);
+    let out = ok(
+        dir.path(),
+        &[
+            "rate", "--csv", "g.csv", "--method", "mle", "--format", "json", "--anchor", "B=2000",
+        ],
+    );
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
     let rows = doc["tables"][0]["rows"].as_array().expect("rows");
     let b = rows.iter().find(|r| r["player"] == "b").expect("b");
@@ -90,7 +156,17 @@ fn by_year_and_rollason_page_layout() {
     ]
     .concat();
     std::fs::write(dir.path().join("go.pgn"), pgn).expect("write");
-    let o = eloworld(dir.path(), &["rate", "--pgn", "go.pgn", "--method", "rollason", "--by-year"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "rate",
+            "--pgn",
+            "go.pgn",
+            "--method",
+            "rollason",
+            "--by-year",
+        ],
+    );
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"go4++\" is taken as \"Go4++\""));
@@ -100,8 +176,16 @@ fn by_year_and_rollason_page_layout() {
     assert!(all < y2000 && y2000 < y1999, "{out}");
     // 1999: Go4++ beat Handtalk, who beat Many Faces: the chain of the hand computation.
     let section = &out[y1999..];
-    assert!(section.contains("  1. Go4++            3500  (    1.0 pts) *************************************"), "{section}");
-    assert!(section.contains("  3. Many Faces       1500  (    0.0 pts) *\n"), "{section}");
+    assert!(
+        section.contains(
+            "  1. Go4++            3500  (    1.0 pts) *************************************"
+        ),
+        "{section}"
+    );
+    assert!(
+        section.contains("  3. Many Faces       1500  (    0.0 pts) *\n"),
+        "{section}"
+    );
 }
 
 #[test]
@@ -109,25 +193,48 @@ fn consistency_family_and_errors() {
     let dir = tempfile::tempdir().expect("tmp");
     let mut csv = String::from("player1,player2,score1\n");
     // Seed 000's tournament scaled down from 800 to 20 games per pair.
-    for (p, q, wins) in [("ab", "better", 307), ("ab", "mcts", 651), ("better", "mcts", 676)] {
+    for (p, q, wins) in [
+        ("ab", "better", 307),
+        ("ab", "mcts", 651),
+        ("better", "mcts", 676),
+    ] {
         for k in 0..20 {
             csv.push_str(&format!("{p},{q},{}\n", u8::from(k < wins * 20 / 800)));
         }
     }
     std::fs::write(dir.path().join("t.csv"), &csv).expect("write");
-    let out = ok(dir.path(), &["rate", "--csv", "t.csv", "--method", "mle", "--consistency"]);
-    assert!(out.contains("R_P/Q") && out.contains("10^(D/400)") && out.contains("log-loss"), "{out}");
+    let out = ok(
+        dir.path(),
+        &["rate", "--csv", "t.csv", "--method", "mle", "--consistency"],
+    );
+    assert!(
+        out.contains("R_P/Q") && out.contains("10^(D/400)") && out.contains("log-loss"),
+        "{out}"
+    );
     std::fs::write(
         dir.path().join("f.csv"),
         "white,black,result\nsf,sf_r32768,1-0\nsf_r32768,sf,0-1\nsf_r32768,blind,1-0\nblind,sf_r32768,1/2-1/2\nsf_r60000,blind,0-1\nblind,sf_r60000,1/2-1/2\nsf,sf_r60000,1-0\n",
     )
     .expect("write");
     let out = ok(dir.path(), &["rate", "--csv", "f.csv", "--family", "sf"]);
-    let line = out.lines().find(|l| l.starts_with("blind ")).expect("blind placed");
-    assert!(line.contains("sf_r60000") && line.contains("sf_r32768"), "{out}");
-    std::fs::write(dir.path().join("bad.csv"), "white,black,result\na,b,1-0\na,b,2-0\n").expect("write");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("blind "))
+        .expect("blind placed");
+    assert!(
+        line.contains("sf_r60000") && line.contains("sf_r32768"),
+        "{out}"
+    );
+    std::fs::write(
+        dir.path().join("bad.csv"),
+        "white,black,result\na,b,1-0\na,b,2-0\n",
+    )
+    .expect("write");
     let err = fails(dir.path(), &["rate", "--csv", "bad.csv"]);
-    assert!(err.contains("line 3") && err.contains("2-0") && err.contains("bad.csv"), "{err}");
+    assert!(
+        err.contains("line 3") && err.contains("2-0") && err.contains("bad.csv"),
+        "{err}"
+    );
     let err = fails(dir.path(), &["rate", "--pgn", "missing.pgn"]);
     assert!(err.contains("missing.pgn"), "{err}");
 }
@@ -137,12 +244,34 @@ fn a_tournament_ends_with_the_ratings_and_rate_reads_its_database() {
     let dir = tempfile::tempdir().expect("tmp");
     let out = ok(
         dir.path(),
-        &["tournament", "--name", "r", "--players", "random_move,first_move", "--games-per-pair", "3", "--db", "r.sqlite", "--quiet"],
+        &[
+            "tournament",
+            "--name",
+            "r",
+            "--players",
+            "random_move,first_move",
+            "--games-per-pair",
+            "3",
+            "--db",
+            "r.sqlite",
+            "--quiet",
+        ],
     );
-    assert!(out.contains("mle") && out.contains("elo-world") && out.contains("p(champion)"), "{out}");
-    let out = ok(dir.path(), &["rate", "--db", "r.sqlite", "--method", "uscf", "--format", "csv"]);
+    assert!(
+        out.contains("mle") && out.contains("elo-world") && out.contains("p(champion)"),
+        "{out}"
+    );
+    let out = ok(
+        dir.path(),
+        &[
+            "rate", "--db", "r.sqlite", "--method", "uscf", "--format", "csv",
+        ],
+    );
     assert!(out.starts_with("rank,player,games,score%,elo\n"), "{out}");
     assert_eq!(out.lines().count(), 3, "{out}");
-    let err = fails(dir.path(), &["rate", "--db", "r.sqlite", "--tournament", "nope"]);
+    let err = fails(
+        dir.path(),
+        &["rate", "--db", "r.sqlite", "--tournament", "nope"],
+    );
     assert!(err.contains("nope"), "{err}");
 }

@@ -36,7 +36,7 @@ fn a_human_plays_squava_from_piped_stdin() {
         play_with_input(&["--game", "squava", "--white", "human", "--black", "alphabeta:depth=1", "--seed", "3"], &input);
     assert!(ok, "{err}");
     assert!(out.contains("   a b c d e"), "the board is drawn: {out}");
-    assert!(out.contains("x to move, your move"), "the human is asked: {out}");
+    assert!(out.contains("your move as x"), "the human is asked: {out}");
     assert!(out.contains("c3 is illegal") || out.contains("illegal move"), "a taken square is refused: {out}");
     assert!(out.contains("expected a square a1..e5"), "a malformed entry is refused: {out}");
     assert!(out.contains("o plays "), "the opponent's moves are announced: {out}");
@@ -59,7 +59,7 @@ fn a_human_plays_chess_in_san_and_uci() {
         "f3\ne7e5\nKe2?\ng2g4\nQh4#\n",
     );
     assert!(ok, "{err}");
-    assert!(out.contains("White to move, your move"), "{out}");
+    assert!(out.contains("your move as White"), "{out}");
     assert!(out.contains("try again"), "an illegal entry is refused: {out}");
     assert!(out.contains("result: 0-1 (checkmate)"), "{out}");
 }

@@ -41,7 +41,11 @@ impl Visitor for Collect {
     }
 
     fn begin_movetext(&mut self, tags: [u32; 2]) -> ControlFlow<(), Game> {
-        ControlFlow::Continue(Game { pos: Chess::default(), ply: 0, keep: tags[0] >= 2600 && tags[1] >= 2600 })
+        ControlFlow::Continue(Game {
+            pos: Chess::default(),
+            ply: 0,
+            keep: tags[0] >= 2600 && tags[1] >= 2600,
+        })
     }
 
     fn san(&mut self, g: &mut Game, san: SanPlus) -> ControlFlow<()> {
@@ -65,7 +69,9 @@ impl Visitor for Collect {
 }
 
 fn main() {
-    let mut collect = Collect { positions: Vec::new() };
+    let mut collect = Collect {
+        positions: Vec::new(),
+    };
     for path in std::env::args().skip(1) {
         let Ok(bytes) = std::fs::read(&path) else {
             eprintln!("cannot read {path}");
@@ -75,7 +81,10 @@ fn main() {
         while let Ok(Some(())) = reader.read_game(&mut collect) {}
     }
     let positions = collect.positions;
-    println!("{} positions (both players 2600+, after ply 10)", positions.len());
+    println!(
+        "{} positions (both players 2600+, after ply 10)",
+        positions.len()
+    );
     let mut engine = Engine::new(EvalParams::default(), SearchParams::default(), 1);
     for (label, quiescence) in [("static eval", false), ("quiescence", true)] {
         let wall = Instant::now();
@@ -86,7 +95,9 @@ fn main() {
                 evals += n;
             }
         }
-        let secs = cpu.zip(thread_cpu_time()).map_or(wall.elapsed().as_secs_f64(), |(a, b)| (b - a).as_secs_f64());
+        let secs = cpu
+            .zip(thread_cpu_time())
+            .map_or(wall.elapsed().as_secs_f64(), |(a, b)| (b - a).as_secs_f64());
         println!(
             "1-ply, {label:<11}: {:>9.0} positions/s, {:>10.0} evaluations (nodes)/s, {evals} nodes, {secs:.2} s CPU",
             positions.len() as f64 / secs,

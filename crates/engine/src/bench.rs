@@ -50,7 +50,8 @@ impl BenchResult {
     /// Returns nodes per second of CPU time, when known.
     #[must_use]
     pub fn nodes_per_cpu_second(&self) -> Option<f64> {
-        self.cpu.map(|c| self.total_nodes as f64 / c.as_secs_f64().max(1e-9))
+        self.cpu
+            .map(|c| self.total_nodes as f64 / c.as_secs_f64().max(1e-9))
     }
 }
 
@@ -94,8 +95,15 @@ pub fn run_bench_with(eval: EvalParams, search: SearchParams, depth: u32) -> Ben
         nodes_per_position.push(r.nodes);
     }
     let elapsed = start.elapsed();
-    let cpu = cpu_start.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
-    BenchResult { total_nodes: nodes_per_position.iter().sum(), nodes_per_position, elapsed, cpu }
+    let cpu = cpu_start
+        .zip(thread_cpu_time())
+        .map(|(a, b)| b.saturating_sub(a));
+    BenchResult {
+        total_nodes: nodes_per_position.iter().sum(),
+        nodes_per_position,
+        elapsed,
+        cpu,
+    }
 }
 
 /// Searches every bench position to `depth` with the default parameters.

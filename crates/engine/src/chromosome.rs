@@ -48,7 +48,9 @@ pub fn encode(defs: &[ParamDef], values: &[i32], coding: Coding) -> Vec<bool> {
             continue;
         }
         let top = (1u32 << d.bits) - 1;
-        let mut raw = u32::try_from(v.saturating_sub(d.min).max(0)).unwrap_or(0).min(top);
+        let mut raw = u32::try_from(v.saturating_sub(d.min).max(0))
+            .unwrap_or(0)
+            .min(top);
         if coding == Coding::Gray {
             raw ^= raw >> 1;
         }
@@ -69,7 +71,10 @@ pub fn encode(defs: &[ParamDef], values: &[i32], coding: Coding) -> Vec<bool> {
 pub fn decode(defs: &[ParamDef], bits: &[bool], coding: Coding) -> Result<Vec<i32>, EngineError> {
     let expected = chromosome_len(defs);
     if bits.len() != expected {
-        return Err(EngineError::ChromosomeLength { expected, got: bits.len() });
+        return Err(EngineError::ChromosomeLength {
+            expected,
+            got: bits.len(),
+        });
     }
     let mut values = Vec::with_capacity(defs.len());
     let mut at = 0;
@@ -90,7 +95,10 @@ pub fn decode(defs: &[ParamDef], bits: &[bool], coding: Coding) -> Result<Vec<i3
                 shift <<= 1;
             }
         }
-        let value = d.min.saturating_add(i32::try_from(raw).unwrap_or(i32::MAX)).min(d.max);
+        let value = d
+            .min
+            .saturating_add(i32::try_from(raw).unwrap_or(i32::MAX))
+            .min(d.max);
         values.push(value);
     }
     Ok(values)
@@ -103,15 +111,25 @@ pub fn decode(defs: &[ParamDef], bits: &[bool], coding: Coding) -> Result<Vec<i3
 ///
 /// # Errors
 /// [`EngineError::ParamText`] naming the source and line.
-pub fn parse_text(defs: &[ParamDef], values: &mut [i32], text: &str, source: &str) -> Result<(), EngineError> {
+pub fn parse_text(
+    defs: &[ParamDef],
+    values: &mut [i32],
+    text: &str,
+    source: &str,
+) -> Result<(), EngineError> {
     for (index, raw_line) in text.lines().enumerate() {
         let line = raw_line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let bad = |reason: String| EngineError::ParamText { file: source.to_owned(), line: index + 1, reason };
-        let (name, value) =
-            line.split_once('=').ok_or_else(|| bad(format!("expected `NAME = value`, got {line:?}")))?;
+        let bad = |reason: String| EngineError::ParamText {
+            file: source.to_owned(),
+            line: index + 1,
+            reason,
+        };
+        let (name, value) = line
+            .split_once('=')
+            .ok_or_else(|| bad(format!("expected `NAME = value`, got {line:?}")))?;
         let name = name.trim();
         let slot = defs
             .iter()
@@ -123,7 +141,10 @@ pub fn parse_text(defs: &[ParamDef], values: &mut [i32], text: &str, source: &st
             .parse()
             .map_err(|_| bad(format!("{name} = {:?} is not an integer", value.trim())))?;
         if v < d.min || v > d.max {
-            return Err(bad(format!("{name} = {v} is outside {}..={}", d.min, d.max)));
+            return Err(bad(format!(
+                "{name} = {v} is outside {}..={}",
+                d.min, d.max
+            )));
         }
         values[slot] = v;
     }
@@ -250,9 +271,30 @@ mod tests {
     use super::*;
 
     const DEFS: &[ParamDef] = &[
-        ParamDef { name: "A", default: 3, min: 0, max: 4, bits: 3, help: "" },
-        ParamDef { name: "B", default: 0, min: 0, max: 0, bits: 0, help: "" },
-        ParamDef { name: "C", default: 700, min: 0, max: 1023, bits: 10, help: "" },
+        ParamDef {
+            name: "A",
+            default: 3,
+            min: 0,
+            max: 4,
+            bits: 3,
+            help: "",
+        },
+        ParamDef {
+            name: "B",
+            default: 0,
+            min: 0,
+            max: 0,
+            bits: 0,
+            help: "",
+        },
+        ParamDef {
+            name: "C",
+            default: 700,
+            min: 0,
+            max: 1023,
+            bits: 10,
+            help: "",
+        },
     ];
 
     #[test]
@@ -279,22 +321,32 @@ mod tests {
 
     #[test]
     fn out_of_range_gene_clamps_to_max() {
-        let bits = [true, true, true].into_iter().chain(std::iter::repeat_n(false, 10)).collect::<Vec<_>>();
-        assert_eq!(decode(DEFS, &bits, Coding::Binary).expect("length"), vec![4, 0, 0]);
+        let bits = [true, true, true]
+            .into_iter()
+            .chain(std::iter::repeat_n(false, 10))
+            .collect::<Vec<_>>();
+        assert_eq!(
+            decode(DEFS, &bits, Coding::Binary).expect("length"),
+            vec![4, 0, 0]
+        );
     }
 
     #[test]
     fn wrong_length_is_an_error() {
         assert!(matches!(
             decode(DEFS, &[true; 5], Coding::Binary),
-            Err(EngineError::ChromosomeLength { expected: 13, got: 5 })
+            Err(EngineError::ChromosomeLength {
+                expected: 13,
+                got: 5
+            })
         ));
     }
 
     #[test]
     fn text_errors_name_the_line() {
         let mut v = vec![3, 0, 700];
-        let e = parse_text(DEFS, &mut v, "# comment\nA = 2\nC = 5000\n", "f.txt").expect_err("range");
+        let e =
+            parse_text(DEFS, &mut v, "# comment\nA = 2\nC = 5000\n", "f.txt").expect_err("range");
         assert_eq!(e.to_string(), "f.txt line 3: C = 5000 is outside 0..=1023");
         let e = parse_text(DEFS, &mut v, "Z = 1", "f.txt").expect_err("name");
         assert!(e.to_string().contains("unknown parameter \"Z\""));

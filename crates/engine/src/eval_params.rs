@@ -66,7 +66,13 @@ mod tests {
         assert_eq!(EvalParams::DEFS[0].name, "PAWN_VALUE");
         assert_eq!(EvalParams::DEFS[34].name, "KING_PRESSURE_MULT");
         assert_eq!(
-            (d.pawn_value, d.knight_value, d.bishop_value, d.rook_value, d.queen_value),
+            (
+                d.pawn_value,
+                d.knight_value,
+                d.bishop_value,
+                d.rook_value,
+                d.queen_value
+            ),
             (100, 521, 572, 824, 1710)
         );
         assert_eq!(d.get("ROOK_ATTACK_KING_FILE"), Some(51));
@@ -76,11 +82,16 @@ mod tests {
 
     #[test]
     fn the_chromosome_has_224_bits_and_round_trips() {
-        assert_eq!(crate::chromosome::chromosome_len(EvalParams::DEFS), EvalParams::CHROMOSOME_BITS);
-        let mut p = EvalParams::default();
-        p.queen_value = 2047;
-        p.king_pressure_mult = 63;
-        p.weak_square_penalty = 0;
+        assert_eq!(
+            crate::chromosome::chromosome_len(EvalParams::DEFS),
+            EvalParams::CHROMOSOME_BITS
+        );
+        let p = EvalParams {
+            queen_value: 2047,
+            king_pressure_mult: 63,
+            weak_square_penalty: 0,
+            ..EvalParams::default()
+        };
         for coding in [Coding::Binary, Coding::Gray] {
             let bits = p.encode(coding);
             assert_eq!(bits.len(), 224);
@@ -93,6 +104,9 @@ mod tests {
         let mut p = EvalParams::default();
         p.set("BISHOP_PAIR", 50).expect("known");
         assert_eq!(EvalParams::from_text(&p.to_text(), "t").expect("parses"), p);
-        assert!(EvalParams::from_text("PAWN_VALUE = 90", "t").is_err(), "the pawn is fixed at 100");
+        assert!(
+            EvalParams::from_text("PAWN_VALUE = 90", "t").is_err(),
+            "the pawn is fixed at 100"
+        );
     }
 }

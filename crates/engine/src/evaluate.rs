@@ -62,7 +62,11 @@ struct Tables {
 }
 
 const fn build_tables() -> Tables {
-    let mut t = Tables { passed_span: [[0; 64]; 2], attack_span: [[0; 64]; 2], support_span: [[0; 64]; 2] };
+    let mut t = Tables {
+        passed_span: [[0; 64]; 2],
+        attack_span: [[0; 64]; 2],
+        support_span: [[0; 64]; 2],
+    };
     let mut c = 0;
     while c < 2 {
         let white = c == 0;
@@ -191,7 +195,14 @@ impl PawnEntry {
         let (ws, white) = pawn_info(board, Color::White, p);
         let (bs, black) = pawn_info(board, Color::Black, p);
         let (white_pawns, black_pawns, kings) = pawn_key(board);
-        PawnEntry { white_pawns, black_pawns, kings, score: ws - bs, white, black }
+        PawnEntry {
+            white_pawns,
+            black_pawns,
+            kings,
+            score: ws - bs,
+            white,
+            black,
+        }
     }
 }
 
@@ -199,7 +210,11 @@ fn pawn_key(board: &Board) -> (u64, u64, u64) {
     let pawns = board.pawns();
     let white_king = u64::from((board.kings() & board.white()).0.trailing_zeros());
     let black_king = u64::from((board.kings() & board.black()).0.trailing_zeros());
-    ((pawns & board.white()).0, (pawns & board.black()).0, white_king | black_king << 8)
+    (
+        (pawns & board.white()).0,
+        (pawns & board.black()).0,
+        white_king | black_king << 8,
+    )
 }
 
 /// A cache of pawn-structure evaluations (a "pawn hash"): the same pawns and kings recur
@@ -213,7 +228,10 @@ pub struct Evaluator {
 
 impl std::fmt::Debug for Evaluator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Evaluator").field("params", &self.params).field("entries", &self.entries.len()).finish()
+        f.debug_struct("Evaluator")
+            .field("params", &self.params)
+            .field("entries", &self.entries.len())
+            .finish()
     }
 }
 
@@ -223,7 +241,16 @@ impl Evaluator {
     /// Creates an evaluator for `params` with an empty cache.
     #[must_use]
     pub fn new(params: EvalParams) -> Evaluator {
-        Evaluator { params, entries: vec![PawnEntry { kings: u64::MAX, ..PawnEntry::default() }; PAWN_CACHE_ENTRIES] }
+        Evaluator {
+            params,
+            entries: vec![
+                PawnEntry {
+                    kings: u64::MAX,
+                    ..PawnEntry::default()
+                };
+                PAWN_CACHE_ENTRIES
+            ],
+        }
     }
 
     /// Returns the parameters.
@@ -282,14 +309,23 @@ fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
         let file = s % 8;
         let rr = relative_rank(us, s) as i32;
         let advance = rr - 1;
-        score += advance * if CENTRE_FILES >> s & 1 == 1 { p.pawn_advance_a } else { p.pawn_advance_b };
+        score += advance
+            * if CENTRE_FILES >> s & 1 == 1 {
+                p.pawn_advance_a
+            } else {
+                p.pawn_advance_b
+            };
         attack_span_all |= TABLES.attack_span[ci][s as usize];
         let isolated = own & adjacent_files(file) == 0;
         if isolated {
             score -= p.isolated_pawn_penalty;
             info.weak |= 1 << s;
         } else if own & TABLES.support_span[ci][s as usize] == 0 {
-            let stop = if us == Color::White { s + 8 } else { s.wrapping_sub(8) };
+            let stop = if us == Color::White {
+                s + 8
+            } else {
+                s.wrapping_sub(8)
+            };
             if stop < 64 && (attacks::pawn_attacks(us, sq(stop)).0 & enemy) != 0 {
                 score -= p.backward_pawn_penalty;
                 info.weak |= 1 << s;
@@ -305,13 +341,23 @@ fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
         }
     }
     // Holes: squares of the side's 3rd and 4th ranks that no own pawn can attack any more.
-    let home_ranks = if us == Color::White { 0xFFFF_0000u64 } else { 0xFFFF_0000_0000u64 };
+    let home_ranks = if us == Color::White {
+        0xFFFF_0000u64
+    } else {
+        0xFFFF_0000_0000u64
+    };
     score -= count(home_ranks & !attack_span_all) * p.weak_square_penalty;
     (score, info)
 }
 
 /// Returns the material and piece terms of `us` (pawn structure apart).
-fn side_score(board: &Board, us: Color, p: &EvalParams, own_info: &PawnInfo, enemy_info: &PawnInfo) -> i32 {
+fn side_score(
+    board: &Board,
+    us: Color,
+    p: &EvalParams,
+    own_info: &PawnInfo,
+    enemy_info: &PawnInfo,
+) -> i32 {
     let them = !us;
     let ci = us as usize ^ 1;
     let occupied = board.occupied();
@@ -427,15 +473,27 @@ fn king_shelter(us: Color, k: u32, own_pawns: u64, enemy_pawns: u64, p: &EvalPar
         let adjacent = file != kf;
         let shield = own_pawns & fm & ahead;
         if shield == 0 {
-            penalty += if adjacent { p.king_no_friendly_pawn_adj } else { p.king_no_friendly_pawn };
+            penalty += if adjacent {
+                p.king_no_friendly_pawn_adj
+            } else {
+                p.king_no_friendly_pawn
+            };
         } else {
-            let nearest = if us == Color::White { shield.trailing_zeros() } else { 63 - shield.leading_zeros() };
+            let nearest = if us == Color::White {
+                shield.trailing_zeros()
+            } else {
+                63 - shield.leading_zeros()
+            };
             if relative_rank(us, nearest) >= king_rr + 2 {
                 penalty += p.king_friendly_pawn_advanced1;
             }
         }
         if enemy_pawns & fm == 0 {
-            penalty += if adjacent { p.king_no_enemy_pawn_adj } else { p.king_no_enemy_pawn };
+            penalty += if adjacent {
+                p.king_no_enemy_pawn_adj
+            } else {
+                p.king_no_enemy_pawn
+            };
         }
     }
     penalty
@@ -448,7 +506,10 @@ mod tests {
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> shakmaty::Chess {
-        fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("legal")
     }
 
     /// Mirrors a FEN: flips ranks, swaps colours and the side to move.
@@ -462,7 +523,13 @@ mod tests {
             .collect::<Vec<_>>()
             .join("/")
             .chars()
-            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
             .collect();
         let turn = if turn == "w" { "b" } else { "w" };
         format!("{swapped} {turn} - - 0 1")
@@ -482,8 +549,16 @@ mod tests {
         let delta = white_eval(fen, &more) - white_eval(fen, &base);
         assert_eq!(delta, 10 * times, "{name} on {fen}");
         let m = mirror(fen);
-        assert_eq!(white_eval(&m, &base), -white_eval(fen, &base), "mirror of {fen}");
-        assert_eq!(white_eval(&m, &more), -white_eval(fen, &more), "mirror of {fen} with {name}");
+        assert_eq!(
+            white_eval(&m, &base),
+            -white_eval(fen, &base),
+            "mirror of {fen}"
+        );
+        assert_eq!(
+            white_eval(&m, &more),
+            -white_eval(fen, &more),
+            "mirror of {fen} with {name}"
+        );
         // From the side to move: a position and its mirror score the same.
         assert_eq!(evaluate(&pos(&m), &more), evaluate(&pos(fen), &more));
     }
@@ -511,12 +586,19 @@ mod tests {
         other.passed_pawn_mult = 40;
         cached.set_params(other);
         let pos = pos("4k3/7p/3P4/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(cached.evaluate(&pos), evaluate(&pos, &other), "new parameters forget the cache");
+        assert_eq!(
+            cached.evaluate(&pos),
+            evaluate(&pos, &other),
+            "new parameters forget the cache"
+        );
     }
 
     #[test]
     fn start_position_is_level() {
-        assert_eq!(evaluate(&shakmaty::Chess::default(), &EvalParams::default()), 0);
+        assert_eq!(
+            evaluate(&shakmaty::Chess::default(), &EvalParams::default()),
+            0
+        );
     }
 
     #[test]
@@ -539,23 +621,43 @@ mod tests {
         // White d6 passed (rank index 5); black h7 passed (index 1): 5 - 1.
         term("4k3/7p/3P4/8/8/8/8/4K3 w - - 0 1", "PASSED_PAWN_MULT", 4);
         // d8 promotion square to black king e8: 1; h1 to white king a1: 7. 1 - 7.
-        term("4k3/7p/3P4/8/8/8/8/K7 w - - 0 1", "PASSED_PAWN_ENEMY_KING_DIST", -6);
+        term(
+            "4k3/7p/3P4/8/8/8/8/K7 w - - 0 1",
+            "PASSED_PAWN_ENEMY_KING_DIST",
+            -6,
+        );
     }
 
     #[test]
     fn doubled_isolated_backward() {
         // White c2 c3 doubled (and isolated both); black pawns a7 b7 normal.
-        term("4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1", "DOUBLED_PAWN_PENALTY", -1);
-        term("4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1", "ISOLATED_PAWN_PENALTY", -2);
+        term(
+            "4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1",
+            "DOUBLED_PAWN_PENALTY",
+            -1,
+        );
+        term(
+            "4k3/pp6/8/8/8/2P5/2P5/4K3 w - - 0 1",
+            "ISOLATED_PAWN_PENALTY",
+            -2,
+        );
         // White d3 is backward: its only neighbour (e4) is ahead and black's c5 attacks d4.
-        term("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1", "BACKWARD_PAWN_PENALTY", -1);
+        term(
+            "4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1",
+            "BACKWARD_PAWN_PENALTY",
+            -1,
+        );
     }
 
     #[test]
     fn weak_squares() {
         // White's only pawn, e4, can attack d5-d8 and f5-f8 but no square of ranks 3-4: 16 holes.
         // Black's pawns a7-h7 can still attack every square of ranks 6 and 5: no hole.
-        term("4k3/pppppppp/8/8/4P3/8/8/4K3 w - - 0 1", "WEAK_SQUARE_PENALTY", -16);
+        term(
+            "4k3/pppppppp/8/8/4P3/8/8/4K3 w - - 0 1",
+            "WEAK_SQUARE_PENALTY",
+            -16,
+        );
     }
 
     #[test]
@@ -565,7 +667,11 @@ mod tests {
         term(fen, "KNIGHT_SQ_MULT", 3);
         term(fen, "KNIGHT_OUTPOST_MULT", 4);
         // A black pawn on f7 can chase it: no outpost.
-        term("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1", "KNIGHT_OUTPOST_MULT", 0);
+        term(
+            "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1",
+            "KNIGHT_OUTPOST_MULT",
+            0,
+        );
     }
 
     #[test]
@@ -583,8 +689,16 @@ mod tests {
         term(fen, "ROOK_OPEN_FILE", 1);
         term(fen, "ROOK_COLUMN_MULT", 3);
         // Rook f1 next to a king on e8 (centre) and rook h1 next to a king on g8 (wing).
-        term("4k3/8/8/8/8/8/8/K4R2 w - - 0 1", "ROOK_ATTACK_KING_ADJ_FILE", 1);
-        term("6k1/8/8/8/8/8/8/K6R w - - 0 1", "ROOK_ATTACK_KING_ADJ_FILE_ABGH", 1);
+        term(
+            "4k3/8/8/8/8/8/8/K4R2 w - - 0 1",
+            "ROOK_ATTACK_KING_ADJ_FILE",
+            1,
+        );
+        term(
+            "6k1/8/8/8/8/8/8/K6R w - - 0 1",
+            "ROOK_ATTACK_KING_ADJ_FILE_ABGH",
+            1,
+        );
         // Rook d1 on a file with an isolated black d-pawn: semi-open, weak pawn.
         let fen = "k7/8/3p4/8/8/8/8/3R3K w - - 0 1";
         term(fen, "ROOK_SEMI_OPEN_FILE", 1);
@@ -597,7 +711,11 @@ mod tests {
         term("7k/8/8/8/8/8/8/R6K w - - 0 1", "ROOK_MOBILITY", 13);
         term("7k/R7/8/8/8/8/8/7K w - - 0 1", "ROOK_7TH_RANK", 1);
         term("7k/8/8/8/8/8/8/R2R3K w - - 0 1", "ROOK_CONNECTED", 1);
-        term("7k/8/8/8/P7/8/8/R6K w - - 0 1", "ROOK_BEHIND_PASSED_PAWN", 1);
+        term(
+            "7k/8/8/8/P7/8/8/R6K w - - 0 1",
+            "ROOK_BEHIND_PASSED_PAWN",
+            1,
+        );
     }
 
     #[test]
@@ -617,7 +735,11 @@ mod tests {
         term(fen, "KING_NO_ENEMY_PAWN", 0);
         term(fen, "KING_NO_ENEMY_PAWN_ADJ", -1);
         // Without a black queen the shelter is not scored.
-        term("4k3/5pp1/8/8/8/6P1/5P2/6K1 w - - 0 1", "KING_NO_FRIENDLY_PAWN_ADJ", 0);
+        term(
+            "4k3/5pp1/8/8/8/6P1/5P2/6K1 w - - 0 1",
+            "KING_NO_FRIENDLY_PAWN_ADJ",
+            0,
+        );
     }
 
     #[test]

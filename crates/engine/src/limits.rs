@@ -26,31 +26,53 @@ impl Limits {
     /// No limit but the largest depth ([`crate::MAX_DEPTH`]) and a stop flag.
     #[must_use]
     pub const fn infinite() -> Limits {
-        Limits { depth: None, nodes: None, time: None, stop: None }
+        Limits {
+            depth: None,
+            nodes: None,
+            time: None,
+            stop: None,
+        }
     }
 
     /// Searches `plies` iterations deep.
     #[must_use]
     pub const fn depth(plies: u32) -> Limits {
-        Limits { depth: Some(plies), nodes: None, time: None, stop: None }
+        Limits {
+            depth: Some(plies),
+            nodes: None,
+            time: None,
+            stop: None,
+        }
     }
 
     /// Searches at most `nodes` nodes.
     #[must_use]
     pub const fn nodes(nodes: u64) -> Limits {
-        Limits { depth: None, nodes: Some(nodes), time: None, stop: None }
+        Limits {
+            depth: None,
+            nodes: Some(nodes),
+            time: None,
+            stop: None,
+        }
     }
 
     /// Searches for at most `time`.
     #[must_use]
     pub const fn time(time: Duration) -> Limits {
-        Limits { depth: None, nodes: None, time: Some(time), stop: None }
+        Limits {
+            depth: None,
+            nodes: None,
+            time: Some(time),
+            stop: None,
+        }
     }
 
     /// Returns whether the stop flag was raised.
     #[must_use]
     #[inline]
     pub fn stop_requested(&self) -> bool {
-        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }

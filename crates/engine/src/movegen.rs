@@ -7,7 +7,13 @@
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
 
-const ROLES: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+const ROLES: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
 
 /// Appends the legal captures (see the module doc) of `pos`, which must not be in check.
 pub fn captures(pos: &Chess, out: &mut MoveList) {
@@ -16,8 +22,14 @@ pub fn captures(pos: &Chess, out: &mut MoveList) {
     let them = !us;
     let occupied = board.occupied();
     let theirs = board.by_color(them) & !board.kings();
-    let Some(king) = board.king_of(us) else { return };
-    let last_rank = Bitboard(if us.is_white() { 0xFF00_0000_0000_0000 } else { 0xFF });
+    let Some(king) = board.king_of(us) else {
+        return;
+    };
+    let last_rank = Bitboard(if us.is_white() {
+        0xFF00_0000_0000_0000
+    } else {
+        0xFF
+    });
 
     for role in ROLES {
         for from in board.by_role(role) & board.by_color(us) {
@@ -33,15 +45,28 @@ pub fn captures(pos: &Chess, out: &mut MoveList) {
                 if (board.attacks_to(king, them, after) & !Bitboard::from_square(to)).any() {
                     continue; // pinned
                 }
-                let promotion = (role == Role::Pawn && last_rank.contains(to)).then_some(Role::Queen);
-                out.push(Move::Normal { role, from, capture: board.role_at(to), to, promotion });
+                let promotion =
+                    (role == Role::Pawn && last_rank.contains(to)).then_some(Role::Queen);
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion,
+                });
             }
         }
     }
     for to in attacks::king_attacks(king) & theirs {
         let after = occupied ^ Bitboard::from_square(king);
         if (board.attacks_to(to, them, after) & !Bitboard::from_square(to)).is_empty() {
-            out.push(Move::Normal { role: Role::King, from: king, capture: board.role_at(to), to, promotion: None });
+            out.push(Move::Normal {
+                role: Role::King,
+                from: king,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
         }
     }
 }
@@ -56,7 +81,9 @@ mod tests {
             .legal_moves()
             .into_iter()
             .filter(|m| {
-                m.is_capture() && !m.is_en_passant() && matches!(m.promotion(), None | Some(Role::Queen))
+                m.is_capture()
+                    && !m.is_en_passant()
+                    && matches!(m.promotion(), None | Some(Role::Queen))
             })
             .collect();
         v.sort_by_key(|m| format!("{m:?}"));
@@ -75,7 +102,12 @@ mod tests {
                     captures(&pos, &mut got);
                     let mut got: Vec<Move> = got.into_iter().collect();
                     got.sort_by_key(|m| format!("{m:?}"));
-                    assert_eq!(got, expected(&pos), "{}", shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal));
+                    assert_eq!(
+                        got,
+                        expected(&pos),
+                        "{}",
+                        shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                    );
                     checked += 1;
                 }
                 let moves = pos.legal_moves();
@@ -83,7 +115,10 @@ mod tests {
                     break;
                 }
                 // Prefer captures to reach tactical positions, else a pseudo-random move.
-                let pick = moves.iter().position(|m| m.is_capture()).unwrap_or((step * 7 + 3) % moves.len());
+                let pick = moves
+                    .iter()
+                    .position(|m| m.is_capture())
+                    .unwrap_or((step * 7 + 3) % moves.len());
                 pos.play_unchecked(moves[pick]);
             }
         }

@@ -245,7 +245,9 @@ impl Engine {
             let score = if child.is_checkmate() {
                 MATE - 1
             } else if quiescence {
-                -s.quiesce(&child, -INFINITY, INFINITY, 1)
+                // Only whether a move beats the best so far matters: search with that bound.
+                let bound = best.map_or(-INFINITY, |(_, b)| b);
+                -s.quiesce(&child, -INFINITY, -bound, 1)
             } else {
                 s.nodes += 1;
                 -s.engine.evaluator.evaluate(&child)
@@ -345,7 +347,13 @@ impl Searcher<'_> {
 
     fn run(&mut self, pos: &Chess) -> SearchResult {
         let root_moves = pos.legal_moves();
-        let mut result = SearchResult { best_move: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
+        let mut result = SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
         if root_moves.is_empty() {
             result.score = if pos.is_check() { -MATE } else { 0 };
             return result;
@@ -356,7 +364,17 @@ impl Searcher<'_> {
         for depth in 1..=max_depth {
             self.depth = depth;
             self.root_score = -INFINITY;
-            let score = self.negamax(pos, root_key, depth as i32 * ONE_PLY, -INFINITY, INFINITY, 0, true, false, None);
+            let score = self.negamax(
+                pos,
+                root_key,
+                depth as i32 * ONE_PLY,
+                -INFINITY,
+                INFINITY,
+                0,
+                true,
+                false,
+                None,
+            );
             if self.stopped {
                 // A move that beat the previous best within the unfinished iteration is kept.
                 if let Some(m) = self.root_best {
@@ -378,7 +396,9 @@ impl Searcher<'_> {
                     pv: result.pv.clone(),
                 });
             }
-            if score.abs() >= MATE_BOUND && mate_in(score).is_some_and(|n| (2 * n.unsigned_abs()) < depth) {
+            if score.abs() >= MATE_BOUND
+                && mate_in(score).is_some_and(|n| (2 * n.unsigned_abs()) < depth)
+            {
                 break; // a mate found with depth to spare will not change
             }
         }
@@ -399,8 +419,16 @@ impl Searcher<'_> {
             p = child;
         }
         while pv.len() < 32 {
-            let Some(hit) = self.engine.tt.probe(k, 0) else { break };
-            let Some(m) = p.legal_moves().into_iter().find(|&m| pack_move(m) == hit.packed_move) else { break };
+            let Some(hit) = self.engine.tt.probe(k, 0) else {
+                break;
+            };
+            let Some(m) = p
+                .legal_moves()
+                .into_iter()
+                .find(|&m| pack_move(m) == hit.packed_move)
+            else {
+                break;
+            };
             pv.push(m);
             let mut child = p.clone();
             child.play_unchecked(m);
@@ -472,7 +500,10 @@ impl Searcher<'_> {
         self.nodes += 1;
         let root = ply == 0;
         if !root {
-            if pos.halfmoves() >= 100 || self.is_repetition(key, pos.halfmoves()) || pos.is_insufficient_material() {
+            if pos.halfmoves() >= 100
+                || self.is_repetition(key, pos.halfmoves())
+                || pos.is_insufficient_material()
+            {
                 return 0;
             }
             // Mate-distance pruning: no line from here beats a mate already found nearer the root.
@@ -508,11 +539,20 @@ impl Searcher<'_> {
         }
         let sp = self.engine.search;
         let plies_left = depth / ONE_PLY;
-        let static_eval = if in_check || is_pv { 0 } else { self.engine.evaluator.evaluate(pos) };
+        let static_eval = if in_check || is_pv {
+            0
+        } else {
+            self.engine.evaluator.evaluate(pos)
+        };
 
         // Null move (Table I: use, reduction, adaptivity, adaptivity depth) and mate threats.
         let mut mate_threat = false;
-        if sp.null_move_use == 1 && !is_pv && !in_check && depth >= 2 * ONE_PLY && static_eval >= beta && has_pieces(pos)
+        if sp.null_move_use == 1
+            && !is_pv
+            && !in_check
+            && depth >= 2 * ONE_PLY
+            && static_eval >= beta
+            && has_pieces(pos)
         {
             let mut r = sp.null_move_reduction;
             if sp.null_move_use_adaptivity == 1 && plies_left <= sp.null_move_adaptivity_depth {
@@ -550,7 +590,12 @@ impl Searcher<'_> {
         let side = usize::from(pos.turn() == Color::White);
 
         // Multi-cut (Table I: use, reduction, depth, move num, cut num).
-        if sp.multi_cut_use == 1 && cut_node && !is_pv && !in_check && plies_left >= sp.multi_cut_depth && sp.multi_cut_cut_num > 0
+        if sp.multi_cut_use == 1
+            && cut_node
+            && !is_pv
+            && !in_check
+            && plies_left >= sp.multi_cut_depth
+            && sp.multi_cut_cut_num > 0
         {
             let reduced = depth - ONE_PLY - sp.multi_cut_reduction * ONE_PLY;
             let mut cuts = 0;
@@ -563,7 +608,17 @@ impl Searcher<'_> {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
                 let child_key = key_after(pos, key, m, &child);
-                let score = -self.negamax(&child, child_key, reduced, -beta, -beta + 1, ply + 1, false, false, None);
+                let score = -self.negamax(
+                    &child,
+                    child_key,
+                    reduced,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                    None,
+                );
                 if self.stopped {
                     self.keys.pop();
                     return 0;
@@ -611,7 +666,11 @@ impl Searcher<'_> {
             }
             if m.role() == Role::Pawn && sp.passed_pawn_extension > 0 {
                 let to = m.to();
-                let rel = if pos.turn() == Color::White { u32::from(to.rank()) } else { 7 - u32::from(to.rank()) };
+                let rel = if pos.turn() == Color::White {
+                    u32::from(to.rank())
+                } else {
+                    7 - u32::from(to.rank())
+                };
                 if rel >= 5 && is_passed_pawn(pos.board(), pos.turn(), to) {
                     ext += sp.passed_pawn_extension;
                 }
@@ -633,11 +692,41 @@ impl Searcher<'_> {
             let new_depth = depth - ONE_PLY + ext;
             let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
             let score = if best_move.is_none() {
-                -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, is_pv, !is_pv && !cut_node, recapture_square)
+                -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    is_pv,
+                    !is_pv && !cut_node,
+                    recapture_square,
+                )
             } else {
-                let s = -self.negamax(&child, child_key, new_depth, -alpha - 1, -alpha, ply + 1, false, true, recapture_square);
+                let s = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                    recapture_square,
+                );
                 if s > alpha && s < beta && is_pv && !self.stopped {
-                    -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, true, false, recapture_square)
+                    -self.negamax(
+                        &child,
+                        child_key,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        false,
+                        recapture_square,
+                    )
                 } else {
                     s
                 }
@@ -694,7 +783,9 @@ impl Searcher<'_> {
             Bound::Upper
         };
         let packed = best_move.map_or(0, pack_move);
-        self.engine.tt.store(key, packed, best_score, depth, bound, ply_i);
+        self.engine
+            .tt
+            .store(key, packed, best_score, depth, bound, ply_i);
         best_score
     }
 
@@ -723,7 +814,11 @@ impl Searcher<'_> {
             best = stand_pat;
             let mut tactical = MoveList::new();
             crate::movegen::captures(pos, &mut tactical);
-            let seventh = if pos.turn() == Color::White { 0x00FF_0000_0000_0000u64 } else { 0xFF00 };
+            let seventh = if pos.turn() == Color::White {
+                0x00FF_0000_0000_0000u64
+            } else {
+                0xFF00
+            };
             if (pos.board().pawns() & pos.board().by_color(pos.turn())).0 & seventh != 0 {
                 for m in pos.promotion_moves() {
                     if !m.is_capture() && m.promotion() == Some(Role::Queen) {
@@ -735,15 +830,16 @@ impl Searcher<'_> {
             let p = &self.engine.eval;
             tactical.retain(|m| {
                 let gain = m.capture().map_or(0, |r| material_value(r, p))
-                    + m.promotion().map_or(0, |r| material_value(r, p) - p.pawn_value);
+                    + m.promotion()
+                        .map_or(0, |r| material_value(r, p) - p.pawn_value);
                 stand_pat + gain + 200 > alpha
             });
             tactical
         };
         let slot = ply.min(MAX_PLY);
         for (i, &m) in moves.iter().enumerate() {
-            self.order[slot][i] =
-                m.capture().map_or(0, role_value) * 16 - role_value(m.role()) + m.promotion().map_or(0, role_value) * 8;
+            self.order[slot][i] = m.capture().map_or(0, role_value) * 16 - role_value(m.role())
+                + m.promotion().map_or(0, role_value) * 8;
         }
         for _ in 0..moves.len() {
             let i = pick_best(&mut self.order[slot], moves.len());

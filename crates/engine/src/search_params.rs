@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn table_one_has_18_parameters_and_70_bits() {
         assert_eq!(SearchParams::DEFS.len(), 18);
-        assert_eq!(crate::chromosome::chromosome_len(SearchParams::DEFS), SearchParams::CHROMOSOME_BITS);
+        assert_eq!(
+            crate::chromosome::chromosome_len(SearchParams::DEFS),
+            SearchParams::CHROMOSOME_BITS
+        );
     }
 
     #[test]
@@ -86,11 +89,19 @@ mod tests {
     fn chromosome_round_trips_and_clamps_extensions() {
         let p = SearchParams::default();
         for coding in [Coding::Binary, Coding::Gray] {
-            assert_eq!(SearchParams::decode(&p.encode(coding), coding).expect("70 bits"), p);
+            assert_eq!(
+                SearchParams::decode(&p.encode(coding), coding).expect("70 bits"),
+                p
+            );
         }
         let mut bits = p.encode(Coding::Binary);
         let n = bits.len();
         bits[n - 3..].copy_from_slice(&[true, true, true]); // mate threat gene = 7
-        assert_eq!(SearchParams::decode(&bits, Coding::Binary).expect("70 bits").mate_threat_extension, 4);
+        assert_eq!(
+            SearchParams::decode(&bits, Coding::Binary)
+                .expect("70 bits")
+                .mate_threat_extension,
+            4
+        );
     }
 }

@@ -31,7 +31,8 @@ impl EpdPosition {
     /// none of the moves to avoid.
     #[must_use]
     pub fn is_solution(&self, m: Move) -> bool {
-        (self.best_moves.is_empty() || self.best_moves.contains(&m)) && !self.avoid_moves.contains(&m)
+        (self.best_moves.is_empty() || self.best_moves.contains(&m))
+            && !self.avoid_moves.contains(&m)
     }
 }
 
@@ -76,8 +77,16 @@ pub fn parse_epd(text: &str, source: &str) -> EpdSuite {
 /// # Errors
 /// [`EngineError::Epd`] naming `source`, the line and what is wrong (a bad FEN, an illegal
 /// or unreadable move, no `bm` or `am`).
-pub fn parse_epd_line(line: &str, source: &str, line_no: usize) -> Result<Option<EpdPosition>, EngineError> {
-    let bad = |reason: String| EngineError::Epd { file: source.to_owned(), line: line_no, reason };
+pub fn parse_epd_line(
+    line: &str,
+    source: &str,
+    line_no: usize,
+) -> Result<Option<EpdPosition>, EngineError> {
+    let bad = |reason: String| EngineError::Epd {
+        file: source.to_owned(),
+        line: line_no,
+        reason,
+    };
     let text = line.trim();
     if text.is_empty() || text.starts_with('#') {
         return Ok(None);
@@ -87,7 +96,9 @@ pub fn parse_epd_line(line: &str, source: &str, line_no: usize) -> Result<Option
     // The four FEN fields, then optionally the two clocks, then the operations.
     for _ in 0..6 {
         let trimmed = rest.trim_start();
-        let end = trimmed.find(|c: char| c.is_whitespace() || c == ';').unwrap_or(trimmed.len());
+        let end = trimmed
+            .find(|c: char| c.is_whitespace() || c == ';')
+            .unwrap_or(trimmed.len());
         let token = &trimmed[..end];
         if token.is_empty() {
             break;
@@ -99,7 +110,9 @@ pub fn parse_epd_line(line: &str, source: &str, line_no: usize) -> Result<Option
         rest = &trimmed[end..];
     }
     if fields.len() < 4 {
-        return Err(bad(format!("expected a FEN of at least four fields, got {text:?}")));
+        return Err(bad(format!(
+            "expected a FEN of at least four fields, got {text:?}"
+        )));
     }
     let fen = fields.join(" ");
     let position: Chess = fen
@@ -116,10 +129,17 @@ pub fn parse_epd_line(line: &str, source: &str, line_no: usize) -> Result<Option
         match code {
             "id" => id = operands.trim().trim_matches('"').to_owned(),
             "bm" | "am" => {
-                let target = if code == "bm" { &mut best_moves } else { &mut avoid_moves };
+                let target = if code == "bm" {
+                    &mut best_moves
+                } else {
+                    &mut avoid_moves
+                };
                 for word in join_check_marks(operands) {
-                    let m = parse_move(&position, &word)
-                        .ok_or_else(|| bad(format!("{code} move {word:?} is not a legal, unambiguous move in {fen:?}")))?;
+                    let m = parse_move(&position, &word).ok_or_else(|| {
+                        bad(format!(
+                            "{code} move {word:?} is not a legal, unambiguous move in {fen:?}"
+                        ))
+                    })?;
                     target.push(m);
                 }
             }
@@ -129,7 +149,14 @@ pub fn parse_epd_line(line: &str, source: &str, line_no: usize) -> Result<Option
     if best_moves.is_empty() && avoid_moves.is_empty() {
         return Err(bad("no bm or am operation".to_owned()));
     }
-    Ok(Some(EpdPosition { line: line_no, id, position, fen, best_moves, avoid_moves }))
+    Ok(Some(EpdPosition {
+        line: line_no,
+        id,
+        position,
+        fen,
+        best_moves,
+        avoid_moves,
+    }))
 }
 
 /// Splits operands into words, gluing a lone `+` or `#` to the move before (`Qd1 +`).
@@ -152,7 +179,10 @@ fn parse_move(pos: &Chess, word: &str) -> Option<Move> {
             return Some(m);
         }
     }
-    plain.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok())
+    plain
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(pos).ok())
 }
 
 /// The outcome of one test position.
@@ -192,7 +222,11 @@ pub fn solve(engine: &mut Engine, p: &EpdPosition, limits: &Limits) -> SolveResu
     let cap = limits.nodes.unwrap_or(result.nodes);
     SolveResult {
         solved,
-        nodes_to_solution: if solved { found_at.unwrap_or(result.nodes).min(cap) } else { cap },
+        nodes_to_solution: if solved {
+            found_at.unwrap_or(result.nodes).min(cap)
+        } else {
+            cap
+        },
         best_move: result.best_move,
         nodes: result.nodes,
         depth: result.depth,
@@ -204,7 +238,8 @@ mod tests {
     use super::*;
     use crate::{EvalParams, SearchParams};
 
-    const KAUFMAN_LIKE: &str = "rn1qkb1r/pp2pppp/5n2/3p1b2/3P4/2N1P3/PP3PPP/R1BQKBNR w KQkq - 0 1 ; bm Qb3\0\n\
+    const KAUFMAN_LIKE: &str =
+        "rn1qkb1r/pp2pppp/5n2/3p1b2/3P4/2N1P3/PP3PPP/R1BQKBNR w KQkq - 0 1 ; bm Qb3\0\n\
         r1bqrnk1/pp2bp1p/2p2np1/3p2B1/3P4/2NBPN2/PPQ2PPP/1R3RK1 w - -1 12 ; bm b4\n\
         rnbq1rk1/pppp1ppp/4pn2/8/1bPP4/P1N5/1PQ1PPPP/R1B1KBNR b KQ - 1 5 ; bm Bcx3 + \n\
         \n\
@@ -220,9 +255,21 @@ mod tests {
         assert_eq!(suite.nul_lines, [1]);
         let reasons: Vec<String> = suite.skipped.iter().map(ToString::to_string).collect();
         assert_eq!(reasons.len(), 3, "{reasons:?}");
-        assert!(reasons[0].starts_with("k.epd line 2: bad FEN"), "{}", reasons[0]);
-        assert!(reasons[1].starts_with("k.epd line 3: bm move \"Bcx3+\" is not a legal"), "{}", reasons[1]);
-        assert!(reasons[2].starts_with("k.epd line 7: illegal position"), "{}", reasons[2]);
+        assert!(
+            reasons[0].starts_with("k.epd line 2: bad FEN"),
+            "{}",
+            reasons[0]
+        );
+        assert!(
+            reasons[1].starts_with("k.epd line 3: bm move \"Bcx3+\" is not a legal"),
+            "{}",
+            reasons[1]
+        );
+        assert!(
+            reasons[2].starts_with("k.epd line 7: illegal position"),
+            "{}",
+            reasons[2]
+        );
         let p = &suite.positions[2];
         assert_eq!(p.best_moves.len(), 1);
         assert_eq!(p.avoid_moves.len(), 1);
@@ -233,9 +280,13 @@ mod tests {
     #[test]
     fn a_mate_in_one_is_solved_within_a_few_nodes() {
         // Back-rank mate: Re8#.
-        let p = parse_epd_line("6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#; id \"mate\";", "t", 1)
-            .expect("parses")
-            .expect("a position");
+        let p = parse_epd_line(
+            "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#; id \"mate\";",
+            "t",
+            1,
+        )
+        .expect("parses")
+        .expect("a position");
         let mut engine = Engine::new(EvalParams::default(), SearchParams::default(), 1);
         let r = solve(&mut engine, &p, &Limits::nodes(10_000));
         assert!(r.solved);
@@ -246,7 +297,9 @@ mod tests {
     #[test]
     fn unsolved_positions_cost_the_node_limit() {
         // Avoid the only sensible move: the engine plays it anyway.
-        let p = parse_epd_line("6k1/5ppp/8/8/8/8/8/4R1K1 w - - am Re8#;", "t", 1).expect("parses").expect("position");
+        let p = parse_epd_line("6k1/5ppp/8/8/8/8/8/4R1K1 w - - am Re8#;", "t", 1)
+            .expect("parses")
+            .expect("position");
         let mut engine = Engine::new(EvalParams::default(), SearchParams::default(), 1);
         let r = solve(&mut engine, &p, &Limits::nodes(5_000));
         assert!(!r.solved);

@@ -60,8 +60,15 @@ impl TranspositionTable {
     #[must_use]
     pub fn with_entries(entries: usize) -> TranspositionTable {
         let n = entries.max(1024);
-        let n = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
-        TranspositionTable { slots: vec![0; 2 * n], mask: n - 1 }
+        let n = if n.is_power_of_two() {
+            n
+        } else {
+            n.next_power_of_two() / 2
+        };
+        TranspositionTable {
+            slots: vec![0; 2 * n],
+            mask: n - 1,
+        }
     }
 
     /// Returns the number of entries.
@@ -107,7 +114,15 @@ impl TranspositionTable {
 
     /// Stores a result unless the slot holds a deeper result for the same key.
     #[inline]
-    pub fn store(&mut self, key: u64, packed_move: u16, score: i32, depth: i32, bound: Bound, ply: i32) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        packed_move: u16,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        ply: i32,
+    ) {
         let i = (key as usize & self.mask) * 2;
         if self.slots[i] == key {
             let old_depth = i32::from((self.slots[i + 1] >> 32) as u16 as i16);
@@ -121,9 +136,11 @@ impl TranspositionTable {
             Bound::Upper => 3,
         };
         let stored = crate::search::score_to_tt(score, ply);
-        let clamp16 = |v: i32| v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16 as u64;
+        let clamp16 =
+            |v: i32| v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16 as u64;
         self.slots[i] = key;
-        self.slots[i + 1] = u64::from(packed_move) | clamp16(stored) << 16 | clamp16(depth) << 32 | tag << 48;
+        self.slots[i + 1] =
+            u64::from(packed_move) | clamp16(stored) << 16 | clamp16(depth) << 32 | tag << 48;
     }
 }
 
@@ -136,10 +153,26 @@ mod tests {
         let mut tt = TranspositionTable::with_entries(1024);
         tt.store(0xDEAD_BEEF, 1234, -345, 12, Bound::Lower, 3);
         let hit = tt.probe(0xDEAD_BEEF, 3).expect("stored");
-        assert_eq!(hit, TtHit { packed_move: 1234, score: -345, depth: 12, bound: Bound::Lower });
-        assert_eq!(tt.probe(0xDEAD_BEEF + 1024, 3), None, "same slot, other key");
+        assert_eq!(
+            hit,
+            TtHit {
+                packed_move: 1234,
+                score: -345,
+                depth: 12,
+                bound: Bound::Lower
+            }
+        );
+        assert_eq!(
+            tt.probe(0xDEAD_BEEF + 1024, 3),
+            None,
+            "same slot, other key"
+        );
         tt.store(0xDEAD_BEEF, 1, 5, 4, Bound::Upper, 0);
-        assert_eq!(tt.probe(0xDEAD_BEEF, 0).expect("kept").depth, 12, "shallower bound does not replace deeper");
+        assert_eq!(
+            tt.probe(0xDEAD_BEEF, 0).expect("kept").depth,
+            12,
+            "shallower bound does not replace deeper"
+        );
     }
 
     #[test]

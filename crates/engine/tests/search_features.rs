@@ -11,11 +11,31 @@ use shakmaty::{CastlingMode, Chess};
 
 /// Mate problems from WAC (`dm` = moves to mate): FEN, best move (SAN without check marks), moves to mate.
 const MATES: [(&str, &str, i32); 5] = [
-    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "Qg6", 2),
-    ("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "Qxh7", 2),
-    ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "Qc4", 2),
-    ("7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1", "Qf8", 2),
-    ("r3q1kr/ppp5/3p2pQ/8/3PP1b1/5R2/PPP3P1/5RK1 w - - 0 1", "Rf8", 3),
+    (
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "Qg6",
+        2,
+    ),
+    (
+        "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+        "Qxh7",
+        2,
+    ),
+    (
+        "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+        "Qc4",
+        2,
+    ),
+    (
+        "7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1",
+        "Qf8",
+        2,
+    ),
+    (
+        "r3q1kr/ppp5/3p2pQ/8/3PP1b1/5R2/PPP3P1/5RK1 w - - 0 1",
+        "Rf8",
+        3,
+    ),
 ];
 
 /// Quiet and tactical middlegames where every feature has work to do.
@@ -26,7 +46,10 @@ const MIDDLEGAMES: [&str; 3] = [
 ];
 
 fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
+    fen.parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Standard)
+        .expect("legal")
 }
 
 fn search(params: SearchParams, fen: &str, depth: u32) -> (String, i32, u64) {
@@ -47,31 +70,46 @@ fn variants() -> Vec<(&'static str, SearchParams)> {
         p
     };
     vec![
-        ("null move", with(&|p| {
-            p.null_move_use = 1;
-            p.null_move_reduction = table2.null_move_reduction;
-            p.null_move_use_adaptivity = 1;
-        })),
-        ("null move without adaptivity", with(&|p| {
-            p.null_move_use = 1;
-            p.null_move_reduction = 2;
-            p.null_move_use_adaptivity = 0;
-        })),
+        (
+            "null move",
+            with(&|p| {
+                p.null_move_use = 1;
+                p.null_move_reduction = table2.null_move_reduction;
+                p.null_move_use_adaptivity = 1;
+            }),
+        ),
+        (
+            "null move without adaptivity",
+            with(&|p| {
+                p.null_move_use = 1;
+                p.null_move_reduction = 2;
+                p.null_move_use_adaptivity = 0;
+            }),
+        ),
         ("futility", with(&|p| p.futility_depth = 3)),
-        ("multi-cut", with(&|p| {
-            p.multi_cut_use = 1;
-            p.multi_cut_depth = 3;
-            p.multi_cut_reduction = 1;
-        })),
+        (
+            "multi-cut",
+            with(&|p| {
+                p.multi_cut_use = 1;
+                p.multi_cut_depth = 3;
+                p.multi_cut_reduction = 1;
+            }),
+        ),
         ("check extension", with(&|p| p.check_extension = 4)),
         ("one-reply extension", with(&|p| p.one_reply_extension = 4)),
         ("recapture extension", with(&|p| p.recapture_extension = 4)),
-        ("passed pawn extension", with(&|p| p.passed_pawn_extension = 4)),
-        ("mate threat extension", with(&|p| {
-            p.null_move_use = 1;
-            p.null_move_reduction = 2;
-            p.mate_threat_extension = 4;
-        })),
+        (
+            "passed pawn extension",
+            with(&|p| p.passed_pawn_extension = 4),
+        ),
+        (
+            "mate threat extension",
+            with(&|p| {
+                p.null_move_use = 1;
+                p.null_move_reduction = 2;
+                p.mate_threat_extension = 4;
+            }),
+        ),
         ("Table II", table2),
     ]
 }
@@ -83,17 +121,34 @@ fn each_feature_changes_node_counts_but_not_mate_answers() {
     // iterative deepening stops once a mate is proven with depth to spare.
     let mate_depth = 8;
     let depth = 5;
-    let plain_mates: Vec<_> = MATES.iter().map(|(fen, _, _)| search(plain, fen, mate_depth)).collect();
+    let plain_mates: Vec<_> = MATES
+        .iter()
+        .map(|(fen, _, _)| search(plain, fen, mate_depth))
+        .collect();
     for ((fen, best, n), (m, score, _)) in MATES.iter().zip(&plain_mates) {
-        assert_eq!((m.as_str(), mate_in(*score)), (*best, Some(*n)), "plain search on {fen}");
+        assert_eq!(
+            (m.as_str(), mate_in(*score)),
+            (*best, Some(*n)),
+            "plain search on {fen}"
+        );
     }
-    let plain_nodes: Vec<u64> = MIDDLEGAMES.iter().map(|fen| search(plain, fen, depth).2).collect();
+    let plain_nodes: Vec<u64> = MIDDLEGAMES
+        .iter()
+        .map(|fen| search(plain, fen, depth).2)
+        .collect();
     for (name, params) in variants() {
         for (fen, best, n) in &MATES {
             let (m, score, _) = search(params, fen, mate_depth);
-            assert_eq!((m.as_str(), mate_in(score)), (*best, Some(*n)), "{name} on {fen}");
+            assert_eq!(
+                (m.as_str(), mate_in(score)),
+                (*best, Some(*n)),
+                "{name} on {fen}"
+            );
         }
-        let nodes: Vec<u64> = MIDDLEGAMES.iter().map(|fen| search(params, fen, depth).2).collect();
+        let nodes: Vec<u64> = MIDDLEGAMES
+            .iter()
+            .map(|fen| search(params, fen, depth).2)
+            .collect();
         assert_ne!(nodes, plain_nodes, "{name} changed no node count");
     }
 }
@@ -101,7 +156,8 @@ fn each_feature_changes_node_counts_but_not_mate_answers() {
 #[test]
 fn pruning_saves_nodes_and_extensions_cost_nodes() {
     let plain = SearchParams::plain();
-    let total = |p: SearchParams| -> u64 { MIDDLEGAMES.iter().map(|fen| search(p, fen, 6).2).sum() };
+    let total =
+        |p: SearchParams| -> u64 { MIDDLEGAMES.iter().map(|fen| search(p, fen, 6).2).sum() };
     let base = total(plain);
     let mut null = plain;
     null.null_move_use = 1;
@@ -134,7 +190,12 @@ fn node_limit_is_exact_and_deterministic() {
 fn time_limit_stops_the_search() {
     let mut e = Engine::new(EvalParams::default(), SearchParams::default(), 1);
     let start = std::time::Instant::now();
-    let r = e.search(&pos(MIDDLEGAMES[0]), &[], &Limits::time(std::time::Duration::from_millis(100)), &mut |_| {});
+    let r = e.search(
+        &pos(MIDDLEGAMES[0]),
+        &[],
+        &Limits::time(std::time::Duration::from_millis(100)),
+        &mut |_| {},
+    );
     assert!(r.best_move.is_some());
     assert!(start.elapsed() < std::time::Duration::from_secs(3));
 }
@@ -145,7 +206,11 @@ fn time_limit_stops_the_search() {
 #[test]
 fn bench_signature() {
     let r = run_bench(BENCH_DEPTH);
-    assert_eq!(r.total_nodes, BENCH_SIGNATURE, "per position: {:?}", r.nodes_per_position);
+    assert_eq!(
+        r.total_nodes, BENCH_SIGNATURE,
+        "per position: {:?}",
+        r.nodes_per_position
+    );
 }
 
 const BENCH_SIGNATURE: u64 = 1_713_618;

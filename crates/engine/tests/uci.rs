@@ -10,7 +10,12 @@ fn session(input: &str) -> String {
         .stdout(Stdio::piped())
         .spawn()
         .expect("engine starts");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
     let out = child.wait_with_output().expect("engine ends");
     assert!(out.status.success());
     String::from_utf8(out.stdout).expect("utf-8")
@@ -22,19 +27,23 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("id name eloworld-engine"));
     assert!(out.contains("option name KNIGHT_VALUE type spin default 521 min 0 max 2047"));
     assert!(out.contains("option name MATE_THREAT_EXTENSION type spin default 2 min 0 max 4"));
-    assert_eq!(out.matches("option name").count(), 35 + 18 + 1, "35 eval, 18 search, Hash");
+    assert_eq!(
+        out.matches("option name").count(),
+        35 + 18 + 1,
+        "35 eval, 18 search, Hash"
+    );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
 
 #[test]
 fn go_finds_a_mate_and_options_take_effect() {
-    let out = session("position fen 6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1\ngo depth 3\nisready\nquit\n");
+    let out = session("position fen 6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1\ngo depth 3\n");
     assert!(out.contains("score mate 1"), "{out}");
     assert!(out.contains("bestmove e1e8"), "{out}");
     // The static evaluation of a lone rook drops by exactly ROOK_VALUE when it is set to 0.
     let out = session(
         "position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1\neval\nsetoption name ROOK_VALUE value 0\neval\n\
-         position startpos moves e2e4 e7e5\ngo nodes 3000\nisready\nquit\n",
+         position startpos moves e2e4 e7e5\ngo nodes 3000\n",
     );
     let evals: Vec<i32> = out
         .lines()
@@ -49,8 +58,15 @@ fn go_finds_a_mate_and_options_take_effect() {
 #[test]
 fn bench_prints_the_signature_line() {
     let out = session("bench 3\nquit\n");
-    let line = out.lines().find(|l| l.starts_with("Nodes searched")).expect("signature line");
-    let nodes: u64 = line.rsplit(':').next().and_then(|n| n.trim().parse().ok()).expect("a number");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Nodes searched"))
+        .expect("signature line");
+    let nodes: u64 = line
+        .rsplit(':')
+        .next()
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a number");
     assert_eq!(nodes, eloworld_engine::bench::run_bench(3).total_nodes);
     assert!(out.contains("Nodes/second"));
 }

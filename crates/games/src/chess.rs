@@ -276,12 +276,13 @@ pub fn parse_fen(text: &str) -> Result<shakmaty::Chess, GameError> {
     let bad = |reason: String| GameError::BadPosition { text: text.to_owned(), reason };
     let fen: Fen = text.trim().parse().map_err(|e| bad(format!("not a FEN: {e}")))?;
     let setup = shakmaty::Setup::from(fen);
-    shakmaty::Chess::from_setup(setup.clone(), CastlingMode::Standard)
-        .or_else(shakmaty::PositionError::ignore_impossible_check)
-        .or_else(|_| {
-            shakmaty::Chess::from_setup(setup, CastlingMode::Chess960)
-                .or_else(shakmaty::PositionError::ignore_impossible_check)
-        })
+    let lenient = |mode| {
+        shakmaty::Chess::from_setup(setup.clone(), mode)
+            .or_else(shakmaty::PositionError::ignore_impossible_check)
+            .map_err(|e| e.to_string())
+    };
+    lenient(CastlingMode::Standard)
+        .or_else(|_| lenient(CastlingMode::Chess960))
         .map_err(|e| bad(format!("not a legal position: {e}")))
 }
 

@@ -56,7 +56,7 @@ impl<G: Game> Player<G> for Human<G> {
         write!(out, "\n{}", game.board_text()).map_err(|e| Self::io_error(&e))?;
         let mut line = String::new();
         loop {
-            write!(out, "{} to move, your move (? lists the legal moves): ", side_name::<G>(side))
+            write!(out, "your move as {} (? lists the legal moves): ", side_name::<G>(side))
                 .and_then(|()| out.flush())
                 .map_err(|e| Self::io_error(&e))?;
             line.clear();
@@ -152,7 +152,7 @@ mod tests {
         let reply = after.parse_move("e7e5").expect("uci");
         h.observe(&after, reply);
         let text = out.text();
-        assert!(text.contains("White to move"), "{text}");
+        assert!(text.contains("your move as White"), "{text}");
         assert!(text.contains("try again"), "e5 is illegal for White: {text}");
         assert!(text.contains("Black plays e5"), "{text}");
         assert!(!text.contains("White plays"), "its own move is not echoed: {text}");

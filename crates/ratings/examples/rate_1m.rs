@@ -14,27 +14,50 @@ use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let games = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000_000);
+    let games = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(1_000_000);
     let players = args.next().map(|a| a.parse()).transpose()?.unwrap_or(50);
     let t = Instant::now();
-    let s = simulate(&SynthConfig { players, games, ..SynthConfig::new() })?;
-    println!("simulate {games} games among {players}: {:.3} s", t.elapsed().as_secs_f64());
+    let s = simulate(&SynthConfig {
+        players,
+        games,
+        ..SynthConfig::new()
+    })?;
+    println!(
+        "simulate {games} games among {players}: {:.3} s",
+        t.elapsed().as_secs_f64()
+    );
     let t = Instant::now();
     let counts = s.games.counts();
     println!("counts: {:.3} s", t.elapsed().as_secs_f64());
     let t = Instant::now();
     let m = Mle::new(MleConfig::new()).rate(&counts)?;
     let mean = s.strengths.iter().sum::<f64>() / players as f64;
-    let rms = (m.ratings.iter().zip(&s.strengths).map(|(r, x)| (r - 1000.0 - (x - mean)).powi(2)).sum::<f64>()
+    let rms = (m
+        .ratings
+        .iter()
+        .zip(&s.strengths)
+        .map(|(r, x)| (r - 1000.0 - (x - mean)).powi(2))
+        .sum::<f64>()
         / players as f64)
         .sqrt();
-    println!("mle: {:.3} s, rms error {rms:.2} Elo", t.elapsed().as_secs_f64());
+    println!(
+        "mle: {:.3} s, rms error {rms:.2} Elo",
+        t.elapsed().as_secs_f64()
+    );
     let t = Instant::now();
     let _ = Uscf::new(UscfConfig::new()).rate(&s.games);
     println!("uscf: {:.3} s", t.elapsed().as_secs_f64());
     let t = Instant::now();
     let r = Rollason::new(RollasonConfig::new()).rate(&counts);
-    println!("rollason: {:.3} s ({} iterations)", t.elapsed().as_secs_f64(), r.iterations);
+    println!(
+        "rollason: {:.3} s ({} iterations)",
+        t.elapsed().as_secs_f64(),
+        r.iterations
+    );
     let t = Instant::now();
     let _ = markov::champion(&counts)?;
     println!("markov: {:.3} s", t.elapsed().as_secs_f64());

@@ -93,8 +93,18 @@ pub fn consistency(counts: &PairCounts, ratings: &[f64]) -> Consistency {
             });
         }
     }
-    let per_game = |x: f64| if games_total > 0.0 { x / games_total } else { f64::NAN };
-    Consistency { pairs, log_loss: per_game(loss), rms_score_error: per_game(squared).sqrt() }
+    let per_game = |x: f64| {
+        if games_total > 0.0 {
+            x / games_total
+        } else {
+            f64::NAN
+        }
+    };
+    Consistency {
+        pairs,
+        log_loss: per_game(loss),
+        rms_score_error: per_game(squared).sqrt(),
+    }
 }
 
 #[cfg(test)]
@@ -110,8 +120,20 @@ mod tests {
     /// within 0.01.
     #[test]
     fn seed_000_table() {
-        let names = ["Alpha-beta Minimax", "Better Alpha-beta", "MCTS", "MCTS with UCT"];
-        let results = [(0, 1, 307), (0, 2, 651), (0, 3, 315), (1, 2, 676), (1, 3, 337), (2, 3, 100)];
+        let names = [
+            "Alpha-beta Minimax",
+            "Better Alpha-beta",
+            "MCTS",
+            "MCTS with UCT",
+        ];
+        let results = [
+            (0, 1, 307),
+            (0, 2, 651),
+            (0, 3, 315),
+            (1, 2, 676),
+            (1, 3, 337),
+            (2, 3, 100),
+        ];
         let run3 = [1318.0, 1338.0, 1108.0, 1402.0];
         let observed = [0.62, 4.37, 0.65, 5.45, 0.72, 0.14];
         let page_d = [-20.0, 200.0, -84.0, 230.0, -64.0, -294.0];
@@ -129,14 +151,25 @@ mod tests {
         let c = consistency(&counts, &run3);
         assert_eq!(c.pairs.len(), 6);
         for (k, row) in c.pairs.iter().enumerate() {
-            assert!((row.observed - observed[k]).abs() <= 0.01, "row {k}: {}", row.observed);
+            assert!(
+                (row.observed - observed[k]).abs() <= 0.01,
+                "row {k}: {}",
+                row.observed
+            );
             assert_eq!(row.difference, run3_d[k], "row {k}");
-            assert!((predicted_ratio(page_d[k]) - page_ratio[k]).abs() <= 0.01, "row {k}");
+            assert!(
+                (predicted_ratio(page_d[k]) - page_ratio[k]).abs() <= 0.01,
+                "row {k}"
+            );
             assert!((row.predicted - predicted_ratio(run3_d[k])).abs() < 1e-12);
         }
         // By hand: score fractions 0.38375, 0.81375, 0.39375, 0.845, 0.42125, 0.125 against
         // expected 0.4712, 0.7702, 0.3814, 0.7899, 0.4087, 0.1555: RMS 0.0480, log-loss 0.5569.
-        assert!((c.rms_score_error - 0.048_02).abs() < 1e-5, "{}", c.rms_score_error);
+        assert!(
+            (c.rms_score_error - 0.048_02).abs() < 1e-5,
+            "{}",
+            c.rms_score_error
+        );
         assert!((c.log_loss - 0.556_86).abs() < 1e-5, "{}", c.log_loss);
     }
 }

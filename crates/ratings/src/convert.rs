@@ -43,15 +43,17 @@ pub fn normal_cdf(x: f64) -> f64 {
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 {
         r
     } else {
@@ -120,8 +122,11 @@ impl MatchStats {
     #[must_use]
     pub fn from_pentanomial(pairs: [u64; 5]) -> MatchStats {
         let n = pairs.iter().sum();
-        let counts: Vec<(u64, f64)> =
-            pairs.iter().enumerate().map(|(k, &c)| (c, k as f64 / 4.0)).collect();
+        let counts: Vec<(u64, f64)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (c, k as f64 / 4.0))
+            .collect();
         let mut m = MatchStats::from_distribution(n, &counts);
         m.points *= 2.0;
         m.opponent_points *= 2.0;
@@ -134,11 +139,19 @@ impl MatchStats {
         let total: f64 = counts.iter().map(|&(c, s)| c as f64 * s).sum();
         let score = if n > 0 { total / nf } else { 0.5 };
         let variance = if n > 0 {
-            counts.iter().map(|&(c, s)| c as f64 * (s - score).powi(2)).sum::<f64>() / nf
+            counts
+                .iter()
+                .map(|&(c, s)| c as f64 * (s - score).powi(2))
+                .sum::<f64>()
+                / nf
         } else {
             0.0
         };
-        let se = if n > 0 { (variance / nf).sqrt() } else { f64::INFINITY };
+        let se = if n > 0 {
+            (variance / nf).sqrt()
+        } else {
+            f64::INFINITY
+        };
         let low = (score - Z95 * se).clamp(0.0, 1.0);
         let high = (score + Z95 * se).clamp(0.0, 1.0);
         let los = if se > 0.0 && se.is_finite() {

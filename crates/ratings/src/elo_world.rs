@@ -56,7 +56,14 @@ impl EloWorldConfig {
     /// Returns the paper's settings: 1000, 20 passes, K from 10 to 0.5, 19 repetitions.
     #[must_use]
     pub const fn new() -> EloWorldConfig {
-        EloWorldConfig { initial_rating: 1000.0, passes: 20, k_first: 10.0, k_last: 0.5, repetitions: 19, seed: 1 }
+        EloWorldConfig {
+            initial_rating: 1000.0,
+            passes: 20,
+            k_first: 10.0,
+            k_last: 0.5,
+            repetitions: 19,
+            seed: 1,
+        }
     }
 }
 
@@ -135,7 +142,11 @@ impl EloWorld {
     /// # Errors
     /// [`RatingError::EmptyCell`] when a cell has no games, [`RatingError::NoGames`] with
     /// fewer than two players, [`RatingError::InvalidParameter`] for no passes or repetitions.
-    pub fn rate(&self, counts: &PairCounts, names: &[String]) -> Result<EloWorldRatings, RatingError> {
+    pub fn rate(
+        &self,
+        counts: &PairCounts,
+        names: &[String],
+    ) -> Result<EloWorldRatings, RatingError> {
         let c = &self.config;
         if c.passes == 0 || c.repetitions == 0 {
             return Err(RatingError::InvalidParameter {
@@ -147,6 +158,12 @@ impl EloWorld {
         if players < 2 {
             return Err(RatingError::NoGames);
         }
+        if players > usize::from(u16::MAX) {
+            return Err(RatingError::InvalidParameter {
+                name: "players",
+                reason: format!("{players}: elo-world rates at most 65535 players"),
+            });
+        }
         let unordered = counts.has_uncoloured();
         let mut cells = Vec::new();
         for i in 0..players {
@@ -154,8 +171,16 @@ impl EloWorld {
                 if i == j || (unordered && j < i) {
                     continue;
                 }
-                let wdl = if unordered { counts.pair(i, j) } else { counts.coloured(i, j) };
-                cells.push(Cell { first: i as u32, second: j as u32, wdl });
+                let wdl = if unordered {
+                    counts.pair(i, j)
+                } else {
+                    counts.coloured(i, j)
+                };
+                cells.push(Cell {
+                    first: i as u32,
+                    second: j as u32,
+                    wdl,
+                });
             }
         }
         let (n, emptiest) = cells
@@ -164,7 +189,12 @@ impl EloWorld {
             .min_by_key(|(total, _)| *total)
             .ok_or(RatingError::NoGames)?;
         if n == 0 {
-            let name = |i: u32| names.get(i as usize).cloned().unwrap_or_else(|| format!("#{i}"));
+            let name = |i: u32| {
+                names
+                    .get(i as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{i}"))
+            };
             return Err(RatingError::EmptyCell {
                 method: "elo-world",
                 white: name(emptiest.first),
@@ -195,7 +225,13 @@ impl EloWorld {
             q25[p] = percentile(&column, 0.25);
             q75[p] = percentile(&column, 0.75);
         }
-        Ok(EloWorldRatings { median, q25, q75, games_per_cell: n, cells: cells.len() })
+        Ok(EloWorldRatings {
+            median,
+            q25,
+            q75,
+            games_per_cell: n,
+            cells: cells.len(),
+        })
     }
 
     /// Runs one repetition: `passes` passes over freshly sampled, shuffled games.
@@ -219,8 +255,20 @@ impl EloWorld {
         );
         let mut ratings = vec![c.initial_rating; players];
         let per_bucket = cells.len() * n as usize / BUCKETS + 64;
-        let mut buckets: Vec<Vec<C>> = (0..BUCKETS).map(|_| Vec::with_capacity(per_bucket * 5 / 4)).collect();
-        let decode: Vec<(usize, usize)> = cells.iter().map(|c| (c.first as usize, c.second as usize)).collect();
+        let mut buckets: Vec<Vec<C>> = (0..BUCKETS)
+            .map(|_| Vec::with_capacity(per_bucket * 5 / 4))
+            .collect();
+        // Players of each cell as two u16 (`rate` refuses more players): 10 KB for 50
+        // players, so the decoding, the expected-score table and a bucket share the L1 cache.
+        let decode: Vec<[u16; 2]> = cells
+            .iter()
+            .map(|c| {
+                [
+                    u16::try_from(c.first).unwrap_or(u16::MAX),
+                    u16::try_from(c.second).unwrap_or(u16::MAX),
+                ]
+            })
+            .collect();
         let score = [0.0, 0.5, 1.0, 0.0];
         for pass in 0..c.passes {
             let k = if c.passes > 1 {
@@ -260,7 +308,8 @@ impl EloWorld {
                         let code = bucket[j].to_usize();
                         len -= 1;
                         bucket[j] = bucket[len];
-                        let (w, b) = decode[code >> 2];
+                        let [w, b] = decode[code >> 2];
+                        let (w, b) = (usize::from(w), usize::from(b));
                         let expected = table.expected(ratings[w] - ratings[b]);
                         let delta = k * (score[code & 3] - expected);
                         ratings[w] += delta;
@@ -314,8 +363,11 @@ fn below(rng: &mut Xoshiro256PlusPlus, range: u64) -> u64 {
 /// Removes `total − keep` games one by one when that is fewer draws.
 fn sample_without_replacement(rng: &mut Xoshiro256PlusPlus, wdl: [u32; 3], keep: u32) -> [u32; 3] {
     let total: u32 = wdl.iter().sum();
-    let (mut pool, draws, keeping) =
-        if keep <= total - keep { (wdl, keep, true) } else { (wdl, total - keep, false) };
+    let (mut pool, draws, keeping) = if keep <= total - keep {
+        (wdl, keep, true)
+    } else {
+        (wdl, total - keep, false)
+    };
     let mut drawn = [0u32; 3];
     let mut left = total;
     for _ in 0..draws {
@@ -364,7 +416,12 @@ mod tests {
     #[test]
     fn sampling_keeps_exactly_n_and_never_more_than_present() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        for (wdl, keep) in [([5, 0, 7], 4), ([5, 0, 7], 11), ([1, 1, 1], 3), ([0, 9, 0], 2)] {
+        for (wdl, keep) in [
+            ([5, 0, 7], 4),
+            ([5, 0, 7], 11),
+            ([1, 1, 1], 3),
+            ([0, 9, 0], 2),
+        ] {
             let k = sample_without_replacement(&mut rng, wdl, keep);
             assert_eq!(k.iter().sum::<u32>(), keep);
             assert!(k.iter().zip(wdl).all(|(a, b)| *a <= b));
@@ -385,7 +442,11 @@ mod tests {
         let mut g = GameList::new();
         g.add("a", "b", Score::Win, true, None);
         g.add("b", "a", Score::Draw, true, None);
-        let config = EloWorldConfig { passes: 1, repetitions: 1, ..EloWorldConfig::new() };
+        let config = EloWorldConfig {
+            passes: 1,
+            repetitions: 1,
+            ..EloWorldConfig::new()
+        };
         let r = EloWorld::new(config).rate(&g.counts(), g.names());
         let r = r.unwrap_or_else(|e| panic!("{e}"));
         // Two orders are possible: win first (+5, then draw at +5: −10·(½ − E(−10)))
@@ -406,7 +467,11 @@ mod tests {
         let e = EloWorld::new(EloWorldConfig::new()).rate(&g.counts(), g.names());
         assert_eq!(
             e,
-            Err(RatingError::EmptyCell { method: "elo-world", white: "b".into(), black: "a".into() })
+            Err(RatingError::EmptyCell {
+                method: "elo-world",
+                white: "b".into(),
+                black: "a".into()
+            })
         );
     }
 

@@ -18,7 +18,9 @@ pub enum RatingError {
         reason: String,
     },
     /// A method needs a game in every ordered cell and some cell is empty.
-    #[error("cell {white} vs {black} has no games: {method} needs at least one game in every cell")]
+    #[error(
+        "cell {white} vs {black} has no games: {method} needs at least one game in every cell"
+    )]
     EmptyCell {
         /// The method.
         method: &'static str,

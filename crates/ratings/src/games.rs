@@ -109,7 +109,10 @@ impl GameList {
     /// Creates an empty list that keeps names differing only in case apart.
     #[must_use]
     pub fn case_sensitive() -> GameList {
-        GameList { case_sensitive: true, ..GameList::default() }
+        GameList {
+            case_sensitive: true,
+            ..GameList::default()
+        }
     }
 
     /// Returns the id of a player, adding the name if it is new.
@@ -124,7 +127,8 @@ impl GameList {
         };
         let id = match id {
             Some(id) => {
-                self.merged.push((self.names[id.index()].clone(), name.to_owned()));
+                self.merged
+                    .push((self.names[id.index()].clone(), name.to_owned()));
                 id
             }
             None => {
@@ -153,10 +157,23 @@ impl GameList {
     }
 
     /// Appends a game between two named players; `score` is the first player's result.
-    pub fn add(&mut self, first: &str, second: &str, score: Score, coloured: bool, period: Option<i32>) {
+    pub fn add(
+        &mut self,
+        first: &str,
+        second: &str,
+        score: Score,
+        coloured: bool,
+        period: Option<i32>,
+    ) {
         let first = self.player(first);
         let second = self.player(second);
-        self.games.push(GameRecord { first, second, score, coloured, period });
+        self.games.push(GameRecord {
+            first,
+            second,
+            score,
+            coloured,
+            period,
+        });
     }
 
     /// Appends a game between known players.
@@ -201,11 +218,18 @@ impl GameList {
     /// Returns the games of one period, with only the players who played in it.
     #[must_use]
     pub fn period(&self, period: Option<i32>) -> GameList {
-        let mut out = GameList { case_sensitive: self.case_sensitive, ..GameList::default() };
+        let mut out = GameList {
+            case_sensitive: self.case_sensitive,
+            ..GameList::default()
+        };
         for g in self.games.iter().filter(|g| g.period == period) {
             let first = out.player(&self.names[g.first.index()]);
             let second = out.player(&self.names[g.second.index()]);
-            out.games.push(GameRecord { first, second, ..*g });
+            out.games.push(GameRecord {
+                first,
+                second,
+                ..*g
+            });
         }
         out
     }
@@ -237,7 +261,12 @@ impl PairCounts {
     /// Creates empty counts for `n` players.
     #[must_use]
     pub fn new(n: usize) -> PairCounts {
-        PairCounts { n, coloured: vec![[0; 3]; n * n], uncoloured: vec![[0; 3]; n * n], self_play: 0 }
+        PairCounts {
+            n,
+            coloured: vec![[0; 3]; n * n],
+            uncoloured: vec![[0; 3]; n * n],
+            self_play: 0,
+        }
     }
 
     /// Counts games among `n` players.
@@ -251,13 +280,24 @@ impl PairCounts {
     }
 
     /// Adds `count` games with the same result.
-    pub fn add(&mut self, first: PlayerId, second: PlayerId, score: Score, coloured: bool, count: u32) {
+    pub fn add(
+        &mut self,
+        first: PlayerId,
+        second: PlayerId,
+        score: Score,
+        coloured: bool,
+        count: u32,
+    ) {
         if first == second {
             self.self_play += u64::from(count);
             return;
         }
         let cell = first.index() * self.n + second.index();
-        let table = if coloured { &mut self.coloured } else { &mut self.uncoloured };
+        let table = if coloured {
+            &mut self.coloured
+        } else {
+            &mut self.uncoloured
+        };
         table[cell][score as usize] += count;
     }
 
@@ -294,7 +334,11 @@ impl PairCounts {
         let b = self.coloured[j * n + i];
         let c = self.uncoloured[i * n + j];
         let d = self.uncoloured[j * n + i];
-        [a[0] + b[2] + c[0] + d[2], a[1] + b[1] + c[1] + d[1], a[2] + b[0] + c[2] + d[0]]
+        [
+            a[0] + b[2] + c[0] + d[2],
+            a[1] + b[1] + c[1] + d[1],
+            a[2] + b[0] + c[2] + d[0],
+        ]
     }
 
     /// Returns the number of games between `i` and `j`.

@@ -68,13 +68,34 @@ mod tests {
     fn seed_002_blind_spycheck() {
         // Elo World's table: _r63488 482.44, _r61440 521.45, blind_spycheck 546.91,
         // swarm 534.03, _r57344 600.54, random_move 439.21 (below the whole family here).
-        let names = ["stockfish1m_r63488", "stockfish1m_r61440", "blind_spycheck", "stockfish1m_r57344", "random_move", "stockfish1m_rx"]
-            .map(String::from);
+        let names = [
+            "stockfish1m_r63488",
+            "stockfish1m_r61440",
+            "blind_spycheck",
+            "stockfish1m_r57344",
+            "random_move",
+            "stockfish1m_rx",
+        ]
+        .map(String::from);
         let ratings = [482.44, 521.45, 546.91, 600.54, 439.21, 0.0];
         let p = place("stockfish1m", &names, &ratings);
         assert_eq!(p.len(), 3);
-        assert_eq!(p[0], Placement { player: 2, weaker: Some((1, 61440)), stronger: Some((3, 57344)) });
-        assert_eq!(p[1], Placement { player: 4, weaker: None, stronger: Some((0, 63488)) });
+        assert_eq!(
+            p[0],
+            Placement {
+                player: 2,
+                weaker: Some((1, 61440)),
+                stronger: Some((3, 57344))
+            }
+        );
+        assert_eq!(
+            p[1],
+            Placement {
+                player: 4,
+                weaker: None,
+                stronger: Some((0, 63488))
+            }
+        );
         assert_eq!(dilution("stockfish1m", "stockfish1m_r0"), Some(0));
         assert_eq!(dilution("stockfish1m", "stockfish1m5"), None);
     }

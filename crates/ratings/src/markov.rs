@@ -30,7 +30,10 @@ use crate::{games::PairCounts, linalg, RatingError};
 /// stationary distribution.
 pub fn champion(counts: &PairCounts) -> Result<Vec<Option<f64>>, RatingError> {
     let groups = counts.groups();
-    let members = groups.first().filter(|g| g.len() >= 2).ok_or(RatingError::NoGames)?;
+    let members = groups
+        .first()
+        .filter(|g| g.len() >= 2)
+        .ok_or(RatingError::NoGames)?;
     let m = members.len();
     // transition[i][j]: from holder i to j.
     let mut t = vec![0.0; m * m];
@@ -90,9 +93,16 @@ mod tests {
         g.add("b", "c", Score::Draw, true, None);
         g.add("a", "c", Score::Win, true, None);
         g.add("c", "a", Score::Win, true, None);
-        let p: Vec<f64> = champion(&g.counts()).unwrap_or_default().into_iter().flatten().collect();
+        let p: Vec<f64> = champion(&g.counts())
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .collect();
         let want = [5.0 / 9.0, 1.0 / 9.0, 3.0 / 9.0];
-        assert!(p.iter().zip(want).all(|(x, y)| (x - y).abs() < 1e-12), "{p:?}");
+        assert!(
+            p.iter().zip(want).all(|(x, y)| (x - y).abs() < 1e-12),
+            "{p:?}"
+        );
     }
 
     #[test]

@@ -151,7 +151,10 @@ impl MleRatings {
         if i == j {
             return 0.5;
         }
-        let Some(fit) = self.groups.iter().find(|g| g.members.contains(&i) && g.members.contains(&j))
+        let Some(fit) = self
+            .groups
+            .iter()
+            .find(|g| g.members.contains(&i) && g.members.contains(&j))
         else {
             return f64::NAN;
         };
@@ -162,7 +165,13 @@ impl MleRatings {
         let variance = c[a * m + a] + c[b * m + b] - 2.0 * c[a * m + b];
         let diff = self.ratings[i] - self.ratings[j];
         if variance <= 0.0 {
-            return if diff > 0.0 { 1.0 } else if diff < 0.0 { 0.0 } else { 0.5 };
+            return if diff > 0.0 {
+                1.0
+            } else if diff < 0.0 {
+                0.0
+            } else {
+                0.5
+            };
         }
         normal_cdf(diff / variance.sqrt())
     }
@@ -214,11 +223,14 @@ impl Layout {
         self.fit_advantage.then_some(self.m - 1)
     }
     fn nu(&self) -> Option<usize> {
-        self.davidson.then_some(self.m - 1 + usize::from(self.fit_advantage))
+        self.davidson
+            .then_some(self.m - 1 + usize::from(self.fit_advantage))
     }
     /// Returns the ratings (reference at 0) from the parameters.
     fn ratings(&self, theta: &[f64]) -> Vec<f64> {
-        (0..self.m).map(|k| self.player(k).map_or(0.0, |p| theta[p])).collect()
+        (0..self.m)
+            .map(|k| self.player(k).map_or(0.0, |p| theta[p]))
+            .collect()
     }
 }
 
@@ -235,16 +247,32 @@ const ADVANTAGE_PRIOR_SD: f64 = 400.0;
 const LN_NU_PRIOR_SD: f64 = 5.0;
 
 /// Log-likelihood, gradient and Hessian of the cells at `theta`.
-fn evaluate(layout: &Layout, cells: &[Cell], theta: &[f64], want_derivatives: bool) -> (f64, Vec<f64>, Vec<f64>) {
+fn evaluate(
+    layout: &Layout,
+    cells: &[Cell],
+    theta: &[f64],
+    want_derivatives: bool,
+) -> (f64, Vec<f64>, Vec<f64>) {
     let q = layout.len();
     let ratings = layout.ratings(theta);
-    let advantage = layout.advantage().map_or(layout.fixed_advantage, |a| theta[a]);
+    let advantage = layout
+        .advantage()
+        .map_or(layout.fixed_advantage, |a| theta[a]);
     let eta = layout.nu().map(|e| theta[e]);
     let mut ll = 0.0;
-    let mut grad = if want_derivatives { vec![0.0; q] } else { Vec::new() };
-    let mut hess = if want_derivatives { vec![0.0; q * q] } else { Vec::new() };
+    let mut grad = if want_derivatives {
+        vec![0.0; q]
+    } else {
+        Vec::new()
+    };
+    let mut hess = if want_derivatives {
+        vec![0.0; q * q]
+    } else {
+        Vec::new()
+    };
     for cell in cells {
-        let d = ratings[cell.first] - ratings[cell.second] + if cell.coloured { advantage } else { 0.0 };
+        let d = ratings[cell.first] - ratings[cell.second]
+            + if cell.coloured { advantage } else { 0.0 };
         let [l, dr, w] = cell.wdl;
         let n = l + dr + w;
         // (dℓ/dd, d²ℓ/dd², dℓ/dη, d²ℓ/dη², d²ℓ/dd dη)
@@ -334,7 +362,11 @@ fn softplus(x: f64) -> f64 {
 }
 
 /// Maximises the likelihood from `theta`; returns the parameters and the negated Hessian.
-fn maximise(layout: &Layout, cells: &[Cell], mut theta: Vec<f64>) -> Result<(Vec<f64>, Vec<f64>), RatingError> {
+fn maximise(
+    layout: &Layout,
+    cells: &[Cell],
+    mut theta: Vec<f64>,
+) -> Result<(Vec<f64>, Vec<f64>), RatingError> {
     let q = layout.len();
     let (mut ll, mut grad, mut hess) = evaluate(layout, cells, &theta, true);
     for _ in 0..200 {
@@ -345,7 +377,11 @@ fn maximise(layout: &Layout, cells: &[Cell], mut theta: Vec<f64>) -> Result<(Vec
         let mut scale = 1.0;
         let mut accepted = false;
         for _ in 0..60 {
-            let candidate: Vec<f64> = theta.iter().zip(&step).map(|(t, s)| t + scale * s).collect();
+            let candidate: Vec<f64> = theta
+                .iter()
+                .zip(&step)
+                .map(|(t, s)| t + scale * s)
+                .collect();
             let (cand_ll, _, _) = evaluate(layout, cells, &candidate, false);
             if cand_ll.is_finite() && cand_ll >= ll - 1e-12 * ll.abs().max(1.0) {
                 theta = candidate;
@@ -395,7 +431,11 @@ impl Mle {
             bootstrapped: cfg.bootstrap > 0,
             groups: Vec::new(),
         };
-        let groups: Vec<Vec<usize>> = counts.groups().into_iter().filter(|g| g.len() >= 2).collect();
+        let groups: Vec<Vec<usize>> = counts
+            .groups()
+            .into_iter()
+            .filter(|g| g.len() >= 2)
+            .collect();
         if groups.is_empty() {
             return Err(RatingError::NoGames);
         }
@@ -413,12 +453,20 @@ impl Mle {
                 out.advantage = fit.advantage;
                 out.draw_nu = fit.draw_nu;
             }
-            out.groups.push(GroupFit { members, covariance: fit.covariance });
+            out.groups.push(GroupFit {
+                members,
+                covariance: fit.covariance,
+            });
         }
         Ok(out)
     }
 
-    fn rate_group(&self, counts: &PairCounts, members: &[usize], main: bool) -> Result<FitOutput, RatingError> {
+    fn rate_group(
+        &self,
+        counts: &PairCounts,
+        members: &[usize],
+        main: bool,
+    ) -> Result<FitOutput, RatingError> {
         let cfg = &self.config;
         let m = members.len();
         let mut cells = Vec::new();
@@ -431,7 +479,10 @@ impl Mle {
                 if a == b {
                     continue;
                 }
-                for (coloured, wdl) in [(true, counts.coloured(i, j)), (false, counts.uncoloured(i, j))] {
+                for (coloured, wdl) in [
+                    (true, counts.coloured(i, j)),
+                    (false, counts.uncoloured(i, j)),
+                ] {
                     if wdl.iter().all(|&x| x == 0) {
                         continue;
                     }
@@ -440,7 +491,12 @@ impl Mle {
                     scored[a * m + b] |= wdl[1] + wdl[2] > 0;
                     scored[b * m + a] |= wdl[1] + wdl[0] > 0;
                     let wdl = wdl.map(f64::from);
-                    cells.push(Cell { first: a, second: b, coloured, wdl });
+                    cells.push(Cell {
+                        first: a,
+                        second: b,
+                        coloured,
+                        wdl,
+                    });
                 }
             }
         }
@@ -452,12 +508,19 @@ impl Mle {
                 for b in a + 1..m {
                     if counts.games_between(members[a], members[b]) > 0 {
                         let half = 0.5 * cfg.prior_games;
-                        cells.push(Cell { first: a, second: b, coloured: false, wdl: [half, 0.0, half] });
+                        cells.push(Cell {
+                            first: a,
+                            second: b,
+                            coloured: false,
+                            wdl: [half, 0.0, half],
+                        });
                     }
                 }
             }
         }
-        let anchor = cfg.anchor.and_then(|(p, elo)| members.iter().position(|&x| x == p).map(|k| (k, elo)));
+        let anchor = cfg
+            .anchor
+            .and_then(|(p, elo)| members.iter().position(|&x| x == p).map(|k| (k, elo)));
         let (fit_advantage, fixed_advantage) = match cfg.advantage {
             Advantage::Fit => (any_coloured, 0.0),
             Advantage::Fixed(a) => (false, a),
@@ -471,7 +534,10 @@ impl Mle {
         };
         let mut start = vec![0.0; layout.len()];
         if let Some(e) = layout.nu() {
-            let total: f64 = cells[..real_cells].iter().map(|c| c.wdl.iter().sum::<f64>()).sum();
+            let total: f64 = cells[..real_cells]
+                .iter()
+                .map(|c| c.wdl.iter().sum::<f64>())
+                .sum();
             start[e] = (2.0 * draws / (total - draws).max(1.0)).max(1e-6).ln();
         }
         let (theta, information) = maximise(&layout, &cells, start)?;
@@ -499,7 +565,9 @@ impl Mle {
             }
         }
         if anchor.is_none() {
-            let row: Vec<f64> = (0..m).map(|a| cov[a * m..(a + 1) * m].iter().sum::<f64>() / m as f64).collect();
+            let row: Vec<f64> = (0..m)
+                .map(|a| cov[a * m..(a + 1) * m].iter().sum::<f64>() / m as f64)
+                .collect();
             let grand = row.iter().sum::<f64>() / m as f64;
             for a in 0..m {
                 for b in 0..m {
@@ -541,12 +609,24 @@ impl Mle {
         } else {
             let z = crate::convert::Z95;
             (
-                (0..m).map(|k| ratings[k] - z * cov[k * m + k].max(0.0).sqrt()).collect(),
-                (0..m).map(|k| ratings[k] + z * cov[k * m + k].max(0.0).sqrt()).collect(),
+                (0..m)
+                    .map(|k| ratings[k] - z * cov[k * m + k].max(0.0).sqrt())
+                    .collect(),
+                (0..m)
+                    .map(|k| ratings[k] + z * cov[k * m + k].max(0.0).sqrt())
+                    .collect(),
             )
         };
         let _ = main;
-        Ok(FitOutput { ratings, covariance: cov, low, high, flagged, advantage, draw_nu })
+        Ok(FitOutput {
+            ratings,
+            covariance: cov,
+            low,
+            high,
+            flagged,
+            advantage,
+            draw_nu,
+        })
     }
 }
 
@@ -569,7 +649,11 @@ fn resample(rng: &mut Xoshiro256PlusPlus, wdl: [f64; 3]) -> [f64; 3] {
     let total = n.round() as u64;
     let losses = Binomial::new(total, (wdl[0] / n).clamp(0.0, 1.0)).map_or(0, |b| b.sample(rng));
     let rest = total - losses;
-    let p_draw = if wdl[1] + wdl[2] > 0.0 { wdl[1] / (wdl[1] + wdl[2]) } else { 0.0 };
+    let p_draw = if wdl[1] + wdl[2] > 0.0 {
+        wdl[1] / (wdl[1] + wdl[2])
+    } else {
+        0.0
+    };
     let draws = Binomial::new(rest, p_draw.clamp(0.0, 1.0)).map_or(0, |b| b.sample(rng));
     [losses as f64, draws as f64, (rest - draws) as f64]
 }
@@ -639,7 +723,9 @@ fn unreachable_subgroups(scored: &[bool], m: usize) -> Vec<bool> {
             }
         }
     }
-    (0..m).map(|v| !has_in[component[v]] || !has_out[component[v]]).collect()
+    (0..m)
+        .map(|v| !has_in[component[v]] || !has_out[component[v]])
+        .collect()
 }
 
 #[cfg(test)]
@@ -656,7 +742,10 @@ mod tests {
     }
 
     fn fixed_zero() -> MleConfig {
-        MleConfig { advantage: Advantage::Fixed(0.0), ..MleConfig::new() }
+        MleConfig {
+            advantage: Advantage::Fixed(0.0),
+            ..MleConfig::new()
+        }
     }
 
     #[test]
@@ -668,9 +757,15 @@ mod tests {
             ("a", "b", Score::Win),
             ("b", "a", Score::Draw),
         ]);
-        let r = Mle::new(fixed_zero()).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let r = Mle::new(fixed_zero())
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         let gap = 400.0 * 7f64.log10();
-        assert!((r.ratings[0] - r.ratings[1] - gap).abs() < 1e-6, "{:?}", r.ratings);
+        assert!(
+            (r.ratings[0] - r.ratings[1] - gap).abs() < 1e-6,
+            "{:?}",
+            r.ratings
+        );
         // Fisher information of the gap: n·c²·p(1 − p) = 4·c²·7/64; each player's error
         // relative to the average is half the gap's.
         let se_gap = 1.0 / (4.0 * C * C * 7.0 / 64.0).sqrt();
@@ -692,7 +787,9 @@ mod tests {
             ("a", "c", Score::Win),
             ("a", "c", Score::Win),
         ]);
-        let r = Mle::new(fixed_zero()).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let r = Mle::new(fixed_zero())
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         let counts = g.counts();
         for i in 0..3 {
             let (mut expected, mut actual) = (0.0, 0.0);
@@ -704,7 +801,10 @@ mod tests {
                     actual += f64::from(w) + 0.5 * f64::from(d);
                 }
             }
-            assert!((expected - actual).abs() < 1e-6, "player {i}: {expected} vs {actual}");
+            assert!(
+                (expected - actual).abs() < 1e-6,
+                "player {i}: {expected} vs {actual}"
+            );
         }
     }
 
@@ -716,7 +816,9 @@ mod tests {
             ("a", "b", Score::Win),
             ("b", "a", Score::Win),
         ]);
-        let r = Mle::new(MleConfig::new()).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let r = Mle::new(MleConfig::new())
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(r.ratings.iter().all(|x| x.is_finite()));
         assert!(r.flagged[0]);
         assert!(r.ratings[0] > r.ratings[1] + 100.0);
@@ -725,7 +827,9 @@ mod tests {
     #[test]
     fn one_game_only() {
         let g = list(&[("a", "b", Score::Win)]);
-        let r = Mle::new(MleConfig::new()).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let r = Mle::new(MleConfig::new())
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(r.flagged[0] && r.flagged[1]);
         assert!(r.ratings[0] > r.ratings[1]);
         assert!(r.errors.iter().all(|e| e.is_finite()));
@@ -740,7 +844,9 @@ mod tests {
             ("d", "c", Score::Draw),
             ("e", "c", Score::Draw),
         ]);
-        let r = Mle::new(MleConfig::new()).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let r = Mle::new(MleConfig::new())
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.group, vec![1, 1, 0, 0, 0]);
         assert_eq!(r.group_count(), 2);
         assert!(r.los(0, 2).is_nan());
@@ -748,9 +854,18 @@ mod tests {
 
     #[test]
     fn anchor_fixes_a_player_and_its_error_is_zero() {
-        let g = list(&[("a", "b", Score::Win), ("b", "a", Score::Draw), ("a", "b", Score::Loss)]);
-        let cfg = MleConfig { anchor: Some((1, 2000.0)), ..fixed_zero() };
-        let r = Mle::new(cfg).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let g = list(&[
+            ("a", "b", Score::Win),
+            ("b", "a", Score::Draw),
+            ("a", "b", Score::Loss),
+        ]);
+        let cfg = MleConfig {
+            anchor: Some((1, 2000.0)),
+            ..fixed_zero()
+        };
+        let r = Mle::new(cfg)
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.ratings[1], 2000.0);
         assert_eq!(r.errors[1], 0.0);
     }
@@ -769,13 +884,22 @@ mod tests {
             g.add("a", "b", Score::Loss, true, None);
             g.add("b", "a", Score::Loss, true, None);
         }
-        let cfg = MleConfig { draw_model: DrawModel::Davidson, ..MleConfig::new() };
-        let r = Mle::new(cfg).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = MleConfig {
+            draw_model: DrawModel::Davidson,
+            ..MleConfig::new()
+        };
+        let r = Mle::new(cfg)
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!((r.ratings[0] - r.ratings[1]).abs() < 1e-6);
         // Per colour: 40 wins, 40 draws, 20 losses. Davidson's maximum: x² = 40/20 ⇒
         // A = 800·log10(√2) = 120.4 Elo; ν = D/√(W·L) = 40/√800 (the weak priors on A and
         // ln ν move these by less than 1 Elo and 0.01 with 200 games).
-        assert!((r.advantage.0 - 400.0 * 2f64.log10()).abs() < 1.0, "{:?}", r.advantage);
+        assert!(
+            (r.advantage.0 - 400.0 * 2f64.log10()).abs() < 1.0,
+            "{:?}",
+            r.advantage
+        );
         assert!((r.draw_nu.unwrap_or(0.0) - 40.0 / 800f64.sqrt()).abs() < 0.01);
     }
 
@@ -792,11 +916,20 @@ mod tests {
                 }
             }
         }
-        let cfg = MleConfig { bootstrap: 50, ..MleConfig::new() };
-        let r = Mle::new(cfg).rate(&g.counts()).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = MleConfig {
+            bootstrap: 50,
+            ..MleConfig::new()
+        };
+        let r = Mle::new(cfg)
+            .rate(&g.counts())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(r.bootstrapped);
         for k in 0..3 {
-            assert!(r.low[k] < r.ratings[k] && r.ratings[k] < r.high[k], "{k}: {:?}", (r.low[k], r.high[k]));
+            assert!(
+                r.low[k] < r.ratings[k] && r.ratings[k] < r.high[k],
+                "{k}: {:?}",
+                (r.low[k], r.high[k])
+            );
             // The bootstrap width is close to the covariance width (±1.96σ).
             let width = r.high[k] - r.low[k];
             assert!((width / (2.0 * 1.96 * r.errors[k]) - 1.0).abs() < 0.4);
@@ -808,11 +941,26 @@ mod tests {
     #[test]
     fn recovers_simulated_strengths() {
         use crate::synth::{simulate, SynthConfig};
-        for (seed, draw_nu, model) in [(7, 0.0, DrawModel::HalfPoint), (8, 1.0, DrawModel::Davidson)] {
-            let cfg = SynthConfig { players: 10, games: 40_500, spread: 200.0, draw_nu, advantage: 30.0, seed };
+        for (seed, draw_nu, model) in [
+            (7, 0.0, DrawModel::HalfPoint),
+            (8, 1.0, DrawModel::Davidson),
+        ] {
+            let cfg = SynthConfig {
+                players: 10,
+                games: 40_500,
+                spread: 200.0,
+                draw_nu,
+                advantage: 30.0,
+                seed,
+            };
             let s = simulate(&cfg).unwrap_or_else(|e| panic!("{e}"));
-            let config = MleConfig { draw_model: model, ..MleConfig::new() };
-            let r = Mle::new(config).rate(&s.games.counts()).unwrap_or_else(|e| panic!("{e}"));
+            let config = MleConfig {
+                draw_model: model,
+                ..MleConfig::new()
+            };
+            let r = Mle::new(config)
+                .rate(&s.games.counts())
+                .unwrap_or_else(|e| panic!("{e}"));
             let mean_truth = s.strengths.iter().sum::<f64>() / 10.0;
             let mut squared = 0.0;
             let mut inside = 0;
@@ -825,7 +973,11 @@ mod tests {
             let rms = (squared / 10.0).sqrt();
             assert!(rms < 10.0, "rms {rms}");
             assert!(inside >= 8, "only {inside} of 10 inside their 95% interval");
-            assert!((r.advantage.0 - 30.0).abs() < 3.0 * r.advantage.1 + 1.0, "{:?}", r.advantage);
+            assert!(
+                (r.advantage.0 - 30.0).abs() < 3.0 * r.advantage.1 + 1.0,
+                "{:?}",
+                r.advantage
+            );
         }
     }
 }

@@ -43,7 +43,12 @@ impl RollasonConfig {
     /// Returns the pseudo code's settings, with a threshold of 10⁻⁶ rating points.
     #[must_use]
     pub const fn new() -> RollasonConfig {
-        RollasonConfig { initial_rating: 2000.0, offset: 1500.0, threshold: 1e-6, max_iterations: 1_000_000 }
+        RollasonConfig {
+            initial_rating: 2000.0,
+            offset: 1500.0,
+            threshold: 1e-6,
+            max_iterations: 1_000_000,
+        }
     }
 }
 
@@ -120,7 +125,13 @@ impl Rollason {
             }
         }
         let mut shared: Vec<f64> = (0..n)
-            .map(|i| if matches[i] > 0.0 { self.config.initial_rating - offset } else { 0.0 })
+            .map(|i| {
+                if matches[i] > 0.0 {
+                    self.config.initial_rating - offset
+                } else {
+                    0.0
+                }
+            })
             .collect();
         let mut sums = vec![0f64; n];
         let mut iterations = 0;

@@ -42,7 +42,14 @@ impl SynthConfig {
     /// Returns 50 players, 1,000,000 games, strengths from N(0, 200²), no draws, no advantage.
     #[must_use]
     pub const fn new() -> SynthConfig {
-        SynthConfig { players: 50, games: 1_000_000, spread: 200.0, draw_nu: 0.0, advantage: 0.0, seed: 1 }
+        SynthConfig {
+            players: 50,
+            games: 1_000_000,
+            spread: 200.0,
+            draw_nu: 0.0,
+            advantage: 0.0,
+            seed: 1,
+        }
     }
 }
 
@@ -67,7 +74,10 @@ pub struct Synthetic {
 /// [`RatingError::InvalidParameter`] for fewer than two players or a negative spread or ν.
 pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
     if config.players < 2 {
-        return Err(RatingError::InvalidParameter { name: "players", reason: "at least 2".into() });
+        return Err(RatingError::InvalidParameter {
+            name: "players",
+            reason: "at least 2".into(),
+        });
     }
     let non_negative = |x: f64| x.is_finite() && x >= 0.0;
     if !non_negative(config.spread) || !non_negative(config.draw_nu) {
@@ -77,9 +87,13 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
         });
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
-    let normal = Normal::new(0.0, config.spread)
-        .map_err(|e| RatingError::InvalidParameter { name: "spread", reason: e.to_string() })?;
-    let strengths: Vec<f64> = (0..config.players).map(|_| normal.sample(&mut rng)).collect();
+    let normal = Normal::new(0.0, config.spread).map_err(|e| RatingError::InvalidParameter {
+        name: "spread",
+        reason: e.to_string(),
+    })?;
+    let strengths: Vec<f64> = (0..config.players)
+        .map(|_| normal.sample(&mut rng))
+        .collect();
     let width = config.players.to_string().len().max(2);
     let mut games = GameList::case_sensitive();
     for p in 0..config.players {
@@ -96,7 +110,10 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
     let mut left = config.games;
     while left > 0 {
         pairs.shuffle(&mut rng);
-        for &(w, b) in pairs.iter().take(usize::try_from(left).unwrap_or(usize::MAX)) {
+        for &(w, b) in pairs
+            .iter()
+            .take(usize::try_from(left).unwrap_or(usize::MAX))
+        {
             let d = strengths[w as usize] - strengths[b as usize] + config.advantage;
             let x = 10f64.powf(d / 800.0);
             let z = x + 1.0 / x + config.draw_nu;
@@ -108,7 +125,13 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
             } else {
                 Score::Loss
             };
-            games.push(GameRecord { first: PlayerId(w), second: PlayerId(b), score, coloured: true, period: None });
+            games.push(GameRecord {
+                first: PlayerId(w),
+                second: PlayerId(b),
+                score,
+                coloured: true,
+                period: None,
+            });
             left -= 1;
         }
     }
@@ -121,7 +144,13 @@ mod tests {
 
     #[test]
     fn cells_are_balanced_and_results_follow_the_model() {
-        let cfg = SynthConfig { players: 3, games: 6 * 2000 + 2, spread: 0.0, seed: 9, ..SynthConfig::new() };
+        let cfg = SynthConfig {
+            players: 3,
+            games: 6 * 2000 + 2,
+            spread: 0.0,
+            seed: 9,
+            ..SynthConfig::new()
+        };
         let s = simulate(&cfg).unwrap_or_else(|e| panic!("{e}"));
         let c = s.games.counts();
         let mut sizes: Vec<u32> = (0..3)
@@ -131,14 +160,22 @@ mod tests {
         sizes.sort_unstable();
         assert_eq!((sizes[0], sizes[5]), (2000, 2001));
         // Equal strengths, no draws: White wins about half.
-        let wins: u32 = (0..3).flat_map(|w| (0..3).map(move |b| (w, b))).filter(|(w, b)| w != b).map(|(w, b)| c.coloured(w, b)[2]).sum();
+        let wins: u32 = (0..3)
+            .flat_map(|w| (0..3).map(move |b| (w, b)))
+            .filter(|(w, b)| w != b)
+            .map(|(w, b)| c.coloured(w, b)[2])
+            .sum();
         assert!((f64::from(wins) / 12002.0 - 0.5).abs() < 0.02);
         assert_eq!(c.totals().iter().map(|t| t[1]).sum::<u64>(), 0);
     }
 
     #[test]
     fn same_seed_same_games() {
-        let cfg = SynthConfig { players: 5, games: 100, ..SynthConfig::new() };
+        let cfg = SynthConfig {
+            players: 5,
+            games: 100,
+            ..SynthConfig::new()
+        };
         let a = simulate(&cfg).unwrap_or_else(|e| panic!("{e}"));
         let b = simulate(&cfg).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(a.games.games(), b.games.games());

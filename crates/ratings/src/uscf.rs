@@ -33,7 +33,10 @@ impl UscfConfig {
     /// Returns seed 000's settings: 1300 from 14 effective games.
     #[must_use]
     pub const fn new() -> UscfConfig {
-        UscfConfig { initial_rating: 1300.0, prior_games: 14.0 }
+        UscfConfig {
+            initial_rating: 1300.0,
+            prior_games: 14.0,
+        }
     }
 }
 
@@ -92,7 +95,11 @@ impl Uscf {
             history[a].push((index, ratings[a]));
             history[b].push((index, ratings[b]));
         }
-        UscfRatings { ratings, games: played, history }
+        UscfRatings {
+            ratings,
+            games: played,
+            history,
+        }
     }
 }
 
@@ -122,7 +129,11 @@ mod tests {
     fn settings_change_start_and_k() {
         let mut g = GameList::new();
         g.add("a", "b", Score::Loss, true, None);
-        let r = Uscf::new(UscfConfig { initial_rating: 1000.0, prior_games: 0.0 }).rate(&g);
+        let r = Uscf::new(UscfConfig {
+            initial_rating: 1000.0,
+            prior_games: 0.0,
+        })
+        .rate(&g);
         assert_eq!(r.ratings, vec![600.0, 1400.0]);
     }
 }

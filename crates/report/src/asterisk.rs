@@ -27,7 +27,10 @@ impl AsteriskOptions {
     /// Returns the defaults: 40 asterisks at the top, floor at the lowest rating.
     #[must_use]
     pub const fn new() -> AsteriskOptions {
-        AsteriskOptions { width: 40, floor: None }
+        AsteriskOptions {
+            width: 40,
+            floor: None,
+        }
     }
 }
 
@@ -81,13 +84,28 @@ pub fn asterisk_table(title: &str, rows: &[AsteriskRow], options: &AsteriskOptio
             .then(b.points.total_cmp(&a.points))
             .then_with(|| a.player.cmp(&b.player))
     });
-    let lowest = sorted.iter().map(|r| r.rating).fold(f64::INFINITY, f64::min);
-    let top = sorted.iter().map(|r| r.rating).fold(f64::NEG_INFINITY, f64::max);
+    let lowest = sorted
+        .iter()
+        .map(|r| r.rating)
+        .fold(f64::INFINITY, f64::min);
+    let top = sorted
+        .iter()
+        .map(|r| r.rating)
+        .fold(f64::NEG_INFINITY, f64::max);
     let floor = options.floor.unwrap_or(lowest);
-    let name_width = sorted.iter().map(|r| r.player.chars().count()).max().unwrap_or(0).max(12);
+    let name_width = sorted
+        .iter()
+        .map(|r| r.player.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12);
     let mut out = String::new();
     let _ = writeln!(out, "{title}\n");
-    let _ = writeln!(out, "     {:<name_width$}{:>8}{:>10}\n", "Player", "Rating", "Points");
+    let _ = writeln!(
+        out,
+        "     {:<name_width$}{:>8}{:>10}\n",
+        "Player", "Rating", "Points"
+    );
     for (i, r) in sorted.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -111,7 +129,11 @@ mod tests {
         assert_eq!(stars(1500.0, 1500.0, 3500.0, 41), 1);
         assert_eq!(stars(2500.0, 1500.0, 3500.0, 41), 21);
         assert_eq!(stars(3500.0, 1500.0, 3500.0, 41), 41);
-        assert_eq!(stars(1400.0, 1500.0, 3500.0, 41), 1, "below the floor still one");
+        assert_eq!(
+            stars(1400.0, 1500.0, 3500.0, 41),
+            1,
+            "below the floor still one"
+        );
         assert_eq!(stars(1500.0, 1500.0, 1500.0, 41), 1, "all equal");
     }
 
@@ -124,12 +146,35 @@ mod tests {
             ("Haruka", 2475.0, 14.0),
             ("Northernstar", 1500.0, 0.0),
         ]
-        .map(|(p, rating, points)| AsteriskRow { player: p.to_owned(), rating, points });
-        let text = asterisk_table("2001", &rows, &AsteriskOptions { width: 36, floor: None });
+        .map(|(p, rating, points)| AsteriskRow {
+            player: p.to_owned(),
+            rating,
+            points,
+        });
+        let text = asterisk_table(
+            "2001",
+            &rows,
+            &AsteriskOptions {
+                width: 36,
+                floor: None,
+            },
+        );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[2], "     Player        Rating    Points");
-        assert_eq!(lines[4], format!("  1. Go4++           2987  (   11.0 pts) {}", "*".repeat(36)));
-        assert_eq!(lines[5], format!("  2. Handtalk        2693  (    7.0 pts) {}", "*".repeat(29)));
+        assert_eq!(
+            lines[4],
+            format!(
+                "  1. Go4++           2987  (   11.0 pts) {}",
+                "*".repeat(36)
+            )
+        );
+        assert_eq!(
+            lines[5],
+            format!(
+                "  2. Handtalk        2693  (    7.0 pts) {}",
+                "*".repeat(29)
+            )
+        );
         assert_eq!(lines[7], "  4. Northernstar    1500  (    0.0 pts) *");
     }
 }

@@ -98,7 +98,9 @@ mod tests {
 
     #[test]
     fn start_position_reads_and_renders_64_squares() {
-        let d = Diagram::from_position_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").expect("FEN");
+        let d =
+            Diagram::from_position_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .expect("FEN");
         assert_eq!(d.rows.len(), 8);
         assert!(d.rows.iter().all(|r| r.len() == 8));
         assert_eq!(d.rows[7][4], Some('K'));

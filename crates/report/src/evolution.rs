@@ -61,7 +61,11 @@ fn thinned(ratings: &[f64], max: usize) -> Vec<(f64, f64)> {
     let max = max.max(2);
     #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
     if n <= max {
-        return ratings.iter().enumerate().map(|(i, &r)| (i as f64, r)).collect();
+        return ratings
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (i as f64, r))
+            .collect();
     }
     #[allow(clippy::cast_precision_loss)]
     (0..max)
@@ -86,7 +90,9 @@ pub fn evolution_plot(
     if drawn.is_empty() {
         return Err(ReportError::Empty("no rating history to plot".to_owned()));
     }
-    render!(format, (options.width, options.height), |root| paint(&root, &drawn, options))
+    render!(format, (options.width, options.height), |root| paint(
+        &root, &drawn, options
+    ))
 }
 
 /// Returns the distinct values in first-seen order.
@@ -119,9 +125,15 @@ fn paint<DB: DrawingBackend>(
         .unwrap_or(0)
         + 50;
     let legend_width = legend_width.min(options.width / 3);
-    let (chart_area, legend_area) = root.split_horizontally(options.width.saturating_sub(legend_width));
+    let (chart_area, legend_area) =
+        root.split_horizontally(options.width.saturating_sub(legend_width));
 
-    let max_games = histories.iter().map(|h| h.ratings.len() - 1).max().unwrap_or(0).max(1);
+    let max_games = histories
+        .iter()
+        .map(|h| h.ratings.len() - 1)
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     for h in histories {
         for &r in &h.ratings {
@@ -153,11 +165,16 @@ fn paint<DB: DrawingBackend>(
         .map_err(ReportError::draw)?;
     for h in histories {
         let colour = series_colour(players.iter().position(|p| *p == h.player).unwrap_or(0));
-        let run = runs.iter().position(|r| *r == h.run.as_deref().unwrap_or("")).unwrap_or(0);
+        let run = runs
+            .iter()
+            .position(|r| *r == h.run.as_deref().unwrap_or(""))
+            .unwrap_or(0);
         let points = thinned(&h.ratings, options.max_points);
         let style = colour.stroke_width(2);
         if run == 0 {
-            chart.draw_series(LineSeries::new(points, style)).map_err(ReportError::draw)?;
+            chart
+                .draw_series(LineSeries::new(points, style))
+                .map_err(ReportError::draw)?;
         } else {
             let dash = 3 + 3 * u32::try_from(run).unwrap_or(1);
             chart
@@ -175,7 +192,9 @@ fn paint_legend<DB: DrawingBackend>(
     runs: &[&str],
 ) -> Result<(), ReportError> {
     let family = font::family();
-    let text = TextStyle::from((family, 12).into_font()).color(&INK).pos(Pos::new(HPos::Left, VPos::Center));
+    let text = TextStyle::from((family, 12).into_font())
+        .color(&INK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
     // Players by their final rating in the first run that has them, best first.
     let final_rating = |p: &str| {
         histories
@@ -191,12 +210,18 @@ fn paint_legend<DB: DrawingBackend>(
     let mut y = 40;
     for i in order {
         if y + row > i32::try_from(height).unwrap_or(i32::MAX) - 10 {
-            area.draw_text("…", &text, (8, y)).map_err(ReportError::draw)?;
+            area.draw_text("…", &text, (8, y))
+                .map_err(ReportError::draw)?;
             break;
         }
         let colour = series_colour(i);
-        area.draw(&PathElement::new(vec![(8, y), (32, y)], colour.stroke_width(3))).map_err(ReportError::draw)?;
-        area.draw_text(players[i], &text, (38, y)).map_err(ReportError::draw)?;
+        area.draw(&PathElement::new(
+            vec![(8, y), (32, y)],
+            colour.stroke_width(3),
+        ))
+        .map_err(ReportError::draw)?;
+        area.draw_text(players[i], &text, (38, y))
+            .map_err(ReportError::draw)?;
         y += row;
     }
     if runs.len() > 1 {
@@ -204,14 +229,16 @@ fn paint_legend<DB: DrawingBackend>(
         for (k, run) in runs.iter().enumerate() {
             let points = vec![(8, y), (32, y)];
             if k == 0 {
-                area.draw(&PathElement::new(points, INK.stroke_width(2))).map_err(ReportError::draw)?;
+                area.draw(&PathElement::new(points, INK.stroke_width(2)))
+                    .map_err(ReportError::draw)?;
             } else {
                 let dash = 3 + 3 * u32::try_from(k).unwrap_or(1);
                 for segment in DashedLineSeries::new(points, dash, 4, INK.stroke_width(2)) {
                     area.draw(&segment).map_err(ReportError::draw)?;
                 }
             }
-            area.draw_text(run, &text, (38, y)).map_err(ReportError::draw)?;
+            area.draw_text(run, &text, (38, y))
+                .map_err(ReportError::draw)?;
             y += row;
         }
     }

@@ -15,7 +15,9 @@ pub(crate) fn family() -> &'static str {
     // The bytes are a font file compiled into the crate and checked by a test below, so a
     // failure here could only come from a corrupted build; text would then be skipped by
     // plotters rather than crash the report.
-    REGISTERED.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS).is_ok());
+    REGISTERED.get_or_init(|| {
+        plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS).is_ok()
+    });
     FAMILY
 }
 
@@ -23,7 +25,12 @@ pub(crate) fn family() -> &'static str {
 mod tests {
     #[test]
     fn embedded_font_registers() {
-        assert!(plotters::style::register_font("test-sans", plotters::style::FontStyle::Normal, super::DEJAVU_SANS).is_ok());
+        assert!(plotters::style::register_font(
+            "test-sans",
+            plotters::style::FontStyle::Normal,
+            super::DEJAVU_SANS
+        )
+        .is_ok());
         assert_eq!(super::family(), super::FAMILY);
     }
 }

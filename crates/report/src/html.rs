@@ -5,8 +5,8 @@
 
 use crate::colour::css;
 use crate::{
-    evolution_plot, matrix_cell_colour, outcome_matrix, Diagram, EvolutionOptions, ImageFormat, MatrixOptions,
-    OutcomeTable, RatingHistory, ReportError, Wdl,
+    evolution_plot, matrix_cell_colour, outcome_matrix, Diagram, EvolutionOptions, ImageFormat,
+    MatrixOptions, OutcomeTable, RatingHistory, ReportError, Wdl,
 };
 use base64::Engine;
 use plotters::style::RGBColor;
@@ -27,13 +27,21 @@ impl RatingValue {
     /// Makes a value without an interval.
     #[must_use]
     pub const fn point(value: f64) -> RatingValue {
-        RatingValue { value, low: None, high: None }
+        RatingValue {
+            value,
+            low: None,
+            high: None,
+        }
     }
 
     /// Makes a value with an interval.
     #[must_use]
     pub const fn with_interval(value: f64, low: f64, high: f64) -> RatingValue {
-        RatingValue { value, low: Some(low), high: Some(high) }
+        RatingValue {
+            value,
+            low: Some(low),
+            high: Some(high),
+        }
     }
 }
 
@@ -166,7 +174,9 @@ details{margin:6px 0}summary{cursor:pointer}.scroll{overflow-x:auto}
 pub fn html_report(report: &HtmlReport) -> Result<String, ReportError> {
     let table = &report.table;
     if table.is_empty() {
-        return Err(ReportError::Empty("the report needs at least one player".to_owned()));
+        return Err(ReportError::Empty(
+            "the report needs at least one player".to_owned(),
+        ));
     }
     for c in &report.ratings {
         if c.values.len() != table.len() {
@@ -181,7 +191,10 @@ pub fn html_report(report: &HtmlReport) -> Result<String, ReportError> {
     // Strength: the first rating method where it rates everyone, else the score.
     let (keys, sorted_by) = match report.ratings.first() {
         Some(c) if c.values.iter().all(Option::is_some) => (
-            c.values.iter().map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value)).collect::<Vec<f64>>(),
+            c.values
+                .iter()
+                .map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value))
+                .collect::<Vec<f64>>(),
             format!("{} rating", c.method),
         ),
         _ => (table.score_fractions(), "score".to_owned()),
@@ -228,18 +241,33 @@ pub fn html_report(report: &HtmlReport) -> Result<String, ReportError> {
 fn write_settings(out: &mut String, report: &HtmlReport) {
     out.push_str("<section id=\"settings\"><h2>Settings</h2>\n<table>");
     for (k, v) in &report.settings {
-        let _ = write!(out, "<tr><th class=\"name\">{}</th><td class=\"name\">{}</td></tr>", esc(k), esc(v));
+        let _ = write!(
+            out,
+            "<tr><th class=\"name\">{}</th><td class=\"name\">{}</td></tr>",
+            esc(k),
+            esc(v)
+        );
     }
     out.push_str("</table>\n");
     if let Some(c) = &report.config {
-        let _ = write!(out, "<details><summary>tournament file</summary><pre>{}</pre></details>", esc(c));
+        let _ = write!(
+            out,
+            "<details><summary>tournament file</summary><pre>{}</pre></details>",
+            esc(c)
+        );
     }
     out.push_str("</section>\n");
 }
 
 /// The span of values (and intervals) of a column, for its bars.
 fn column_span(c: &RatingColumn) -> Option<(f64, f64)> {
-    let scale = |v: f64| if c.probability { v.max(1e-300).log10() } else { v };
+    let scale = |v: f64| {
+        if c.probability {
+            v.max(1e-300).log10()
+        } else {
+            v
+        }
+    };
     let mut span: Option<(f64, f64)> = None;
     for v in c.values.iter().flatten() {
         for x in [Some(v.value), v.low, v.high].into_iter().flatten() {
@@ -255,7 +283,13 @@ fn column_span(c: &RatingColumn) -> Option<(f64, f64)> {
 /// Writes an inline SVG bar: the interval as a line, the value as a dot.
 fn write_bar(out: &mut String, c: &RatingColumn, v: &RatingValue, (low, high): (f64, f64)) {
     const WIDTH: f64 = 84.0;
-    let scale = |x: f64| if c.probability { x.max(1e-300).log10() } else { x };
+    let scale = |x: f64| {
+        if c.probability {
+            x.max(1e-300).log10()
+        } else {
+            x
+        }
+    };
     let at = |x: f64| {
         if high > low {
             4.0 + (WIDTH - 8.0) * (scale(x) - low) / (high - low)
@@ -272,7 +306,11 @@ fn write_bar(out: &mut String, c: &RatingColumn, v: &RatingValue, (low, high): (
              <line x1=\"{a:.1}\" y1=\"2\" x2=\"{a:.1}\" y2=\"10\" stroke=\"#1f77b4\"/><line x1=\"{b:.1}\" y1=\"2\" x2=\"{b:.1}\" y2=\"10\" stroke=\"#1f77b4\"/>"
         );
     }
-    let _ = write!(out, "<circle cx=\"{:.1}\" cy=\"6\" r=\"3\" fill=\"#d62728\"/></svg>", at(v.value));
+    let _ = write!(
+        out,
+        "<circle cx=\"{:.1}\" cy=\"6\" r=\"3\" fill=\"#d62728\"/></svg>",
+        at(v.value)
+    );
 }
 
 fn format_value(c: &RatingColumn, x: f64) -> String {
@@ -290,17 +328,28 @@ fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
     let table = &report.table;
     out.push_str("<section id=\"ratings\"><h2>Ratings</h2>\n");
     if report.ratings.is_empty() {
-        out.push_str("<p class=\"note\">No rating method was available; players are ordered by score.</p>\n");
+        out.push_str(
+            "<p class=\"note\">No rating method was available; players are ordered by score.</p>\n",
+        );
     }
     out.push_str("<table class=\"ratings\"><tr><th>rank</th><th class=\"name\">player</th><th>games</th><th>points</th><th>score</th>");
     for c in &report.ratings {
-        let _ = write!(out, "<th colspan=\"2\" title=\"{}\">{}</th>", esc(&c.note), esc(&c.method));
+        let _ = write!(
+            out,
+            "<th colspan=\"2\" title=\"{}\">{}</th>",
+            esc(&c.note),
+            esc(&c.method)
+        );
     }
     out.push_str("</tr>\n");
     let spans: Vec<Option<(f64, f64)>> = report.ratings.iter().map(column_span).collect();
     for (rank, &i) in best_first.iter().enumerate() {
         let t = table.totals(i);
-        let score = if t.games() > 0 { 100.0 * t.points() / t.games() as f64 } else { 0.0 };
+        let score = if t.games() > 0 {
+            100.0 * t.points() / t.games() as f64
+        } else {
+            0.0
+        };
         let _ = write!(
             out,
             "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{score:.1}%</td>",
@@ -313,7 +362,9 @@ fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
             match (c.values[i], span) {
                 (Some(v), Some(span)) => {
                     let interval = match (v.low, v.high) {
-                        (Some(a), Some(b)) => format!(" title=\"{} … {}\"", format_value(c, a), format_value(c, b)),
+                        (Some(a), Some(b)) => {
+                            format!(" title=\"{} … {}\"", format_value(c, a), format_value(c, b))
+                        }
                         _ => String::new(),
                     };
                     let _ = write!(out, "<td{interval}>{}</td><td>", format_value(c, v.value));
@@ -327,7 +378,12 @@ fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
     }
     out.push_str("</table>\n");
     for c in &report.ratings {
-        let _ = writeln!(out, "<p class=\"note\"><b>{}</b>: {}</p>", esc(&c.method), esc(&c.note));
+        let _ = writeln!(
+            out,
+            "<p class=\"note\"><b>{}</b>: {}</p>",
+            esc(&c.method),
+            esc(&c.note)
+        );
     }
     out.push_str("</section>\n");
 }
@@ -355,7 +411,12 @@ fn write_crosstable(out: &mut String, table: &OutcomeTable, best_first: &[usize]
     }
     out.push_str("<th>total</th></tr>\n");
     for (rank, &i) in best_first.iter().enumerate() {
-        let _ = write!(out, "<tr><td class=\"name\">{}. {}</td>", rank + 1, esc(&table.players()[i]));
+        let _ = write!(
+            out,
+            "<tr><td class=\"name\">{}. {}</td>",
+            rank + 1,
+            esc(&table.players()[i])
+        );
         for &j in best_first {
             if i == j && table.cell(i, i).games() == 0 {
                 out.push_str("<td class=\"self\"></td>");
@@ -394,7 +455,11 @@ fn cross_cell(h: Wdl, as_points: bool) -> String {
 }
 
 fn data_url(format: ImageFormat, bytes: &[u8]) -> String {
-    format!("data:{};base64,{}", format.mime(), base64::engine::general_purpose::STANDARD.encode(bytes))
+    format!(
+        "data:{};base64,{}",
+        format.mime(),
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
 }
 
 /// Draws the outcome matrix for the page: `(width, height, data URL)`.
@@ -404,9 +469,16 @@ fn matrix_picture(
     sorted_by: &str,
 ) -> Result<(u32, u32, String), ReportError> {
     let sorted = report.table.reordered(weakest_first)?;
-    let options = MatrixOptions { cell: None, sorted_by: sorted_by.to_owned() };
+    let options = MatrixOptions {
+        cell: None,
+        sorted_by: sorted_by.to_owned(),
+    };
     let (bytes, layout) = outcome_matrix(&sorted, &options, report.picture_format)?;
-    Ok((layout.width, layout.height, data_url(report.picture_format, &bytes)))
+    Ok((
+        layout.width,
+        layout.height,
+        data_url(report.picture_format, &bytes),
+    ))
 }
 
 /// Draws the evolution plot for the page, if there is any history.
@@ -416,7 +488,11 @@ fn evolution_picture(report: &HtmlReport) -> Result<Option<(u32, u32, String)>, 
     }
     let options = EvolutionOptions::new();
     let bytes = evolution_plot(&report.histories, &options, report.picture_format)?;
-    Ok(Some((options.width, options.height, data_url(report.picture_format, &bytes))))
+    Ok(Some((
+        options.width,
+        options.height,
+        data_url(report.picture_format, &bytes),
+    )))
 }
 
 fn write_matrix(out: &mut String, (width, height, url): &(u32, u32, String)) {
@@ -429,7 +505,9 @@ fn write_matrix(out: &mut String, (width, height, url): &(u32, u32, String)) {
 fn write_evolution(out: &mut String, picture: Option<&(u32, u32, String)>) {
     out.push_str("<section id=\"evolution\"><h2>Rating evolution</h2>\n");
     match picture {
-        None => out.push_str("<p class=\"note\">No rating history (the uscf method is not available).</p>"),
+        None => out.push_str(
+            "<p class=\"note\">No rating history (the uscf method is not available).</p>",
+        ),
         Some((width, height, url)) => {
             let _ = write!(
                 out,
@@ -449,7 +527,9 @@ fn odds(s: f64) -> f64 {
 fn write_consistency(out: &mut String, report: &HtmlReport) {
     out.push_str("<section id=\"consistency\"><h2>Consistency</h2>\n");
     if report.consistency.is_empty() {
-        out.push_str("<p class=\"note\">No consistency table (the method is not available).</p></section>\n");
+        out.push_str(
+            "<p class=\"note\">No consistency table (the method is not available).</p></section>\n",
+        );
         return;
     }
     let _ = write!(

@@ -40,9 +40,15 @@ pub(crate) fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>,
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
-    let mut writer = encoder.write_header().map_err(|e| ReportError::Png(e.to_string()))?;
-    writer.write_image_data(rgb).map_err(|e| ReportError::Png(e.to_string()))?;
-    writer.finish().map_err(|e| ReportError::Png(e.to_string()))?;
+    let mut writer = encoder
+        .write_header()
+        .map_err(|e| ReportError::Png(e.to_string()))?;
+    writer
+        .write_image_data(rgb)
+        .map_err(|e| ReportError::Png(e.to_string()))?;
+    writer
+        .finish()
+        .map_err(|e| ReportError::Png(e.to_string()))?;
     Ok(out)
 }
 
@@ -55,7 +61,8 @@ macro_rules! render {
             $crate::ImageFormat::Png => {
                 let mut buffer = vec![255u8; width as usize * height as usize * 3];
                 {
-                    let backend = plotters::prelude::BitMapBackend::with_buffer(&mut buffer, (width, height));
+                    let backend =
+                        plotters::prelude::BitMapBackend::with_buffer(&mut buffer, (width, height));
                     let $root = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
                     $paint?;
                     $root.present().map_err($crate::ReportError::draw)?;
@@ -65,7 +72,8 @@ macro_rules! render {
             $crate::ImageFormat::Svg => {
                 let mut text = String::new();
                 {
-                    let backend = plotters::prelude::SVGBackend::with_string(&mut text, (width, height));
+                    let backend =
+                        plotters::prelude::SVGBackend::with_string(&mut text, (width, height));
                     let $root = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
                     $paint?;
                     $root.present().map_err($crate::ReportError::draw)?;

@@ -23,7 +23,10 @@ impl MatrixOptions {
     /// Returns the defaults: automatic cell size, sorted by score.
     #[must_use]
     pub fn new() -> MatrixOptions {
-        MatrixOptions { cell: None, sorted_by: "score".to_owned() }
+        MatrixOptions {
+            cell: None,
+            sorted_by: "score".to_owned(),
+        }
     }
 }
 
@@ -54,7 +57,10 @@ impl MatrixLayout {
     /// Returns the top-left pixel of the cell of White `row` and Black `column`.
     #[must_use]
     pub const fn cell_origin(&self, row: u32, column: u32) -> (u32, u32) {
-        (self.grid_left + column * self.cell, self.grid_top + row * self.cell)
+        (
+            self.grid_left + column * self.cell,
+            self.grid_top + row * self.cell,
+        )
     }
 
     /// Computes the layout of `table`'s matrix.
@@ -104,8 +110,14 @@ pub fn matrix_cell_colour(counts: Wdl) -> Option<(u8, u8, u8)> {
         return None;
     }
     let share = |n: u64| n as f64 / games as f64;
-    let (w, d, l) = (share(counts.wins), share(counts.draws), share(counts.losses));
-    let mix = |g: u8, b: u8, r: u8| colour::channel((w * f64::from(g) + d * f64::from(b) + l * f64::from(r)) / 255.0);
+    let (w, d, l) = (
+        share(counts.wins),
+        share(counts.draws),
+        share(counts.losses),
+    );
+    let mix = |g: u8, b: u8, r: u8| {
+        colour::channel((w * f64::from(g) + d * f64::from(b) + l * f64::from(r)) / 255.0)
+    };
     Some((
         mix(WIN_GREEN.0, DRAW_BLUE.0, LOSS_RED.0),
         mix(WIN_GREEN.1, DRAW_BLUE.1, LOSS_RED.1),
@@ -130,10 +142,14 @@ pub fn outcome_matrix(
     format: ImageFormat,
 ) -> Result<(Vec<u8>, MatrixLayout), ReportError> {
     if table.is_empty() {
-        return Err(ReportError::Empty("the outcome matrix needs at least one player".to_owned()));
+        return Err(ReportError::Empty(
+            "the outcome matrix needs at least one player".to_owned(),
+        ));
     }
     let layout = MatrixLayout::of(table, options);
-    let bytes = render!(format, (layout.width, layout.height), |root| paint(&root, table, options, &layout))?;
+    let bytes = render!(format, (layout.width, layout.height), |root| paint(
+        &root, table, options, &layout
+    ))?;
     Ok((bytes, layout))
 }
 
@@ -150,10 +166,14 @@ fn paint<DB: DrawingBackend>(
     let family = font::family();
     root.fill(&WHITE).map_err(ReportError::draw)?;
     let title = TextStyle::from((family, 16).into_font()).color(&INK);
-    root.draw_text("Outcome matrix", &title, (px(PAD), px(PAD))).map_err(ReportError::draw)?;
+    root.draw_text("Outcome matrix", &title, (px(PAD), px(PAD)))
+        .map_err(ReportError::draw)?;
     let caption = TextStyle::from((family, 12).into_font()).color(&INK);
     root.draw_text(
-        &format!("rows: White, columns: Black; both weakest first by {}", options.sorted_by),
+        &format!(
+            "rows: White, columns: Black; both weakest first by {}",
+            options.sorted_by
+        ),
         &caption,
         (px(PAD), px(PAD + 22)),
     )
@@ -164,17 +184,29 @@ fn paint<DB: DrawingBackend>(
     let row_label = TextStyle::from((family, label).into_font())
         .color(&INK)
         .pos(Pos::new(HPos::Right, VPos::Center));
-    let column_label = TextStyle::from((family, label).into_font().transform(FontTransform::Rotate270))
-        .color(&INK)
-        .pos(Pos::new(HPos::Left, VPos::Center));
+    let column_label = TextStyle::from(
+        (family, label)
+            .into_font()
+            .transform(FontTransform::Rotate270),
+    )
+    .color(&INK)
+    .pos(Pos::new(HPos::Left, VPos::Center));
     let n = table.len();
     for (i, name) in table.players().iter().enumerate() {
         let i32_i = px(u32::try_from(i).unwrap_or(0));
         let centre = i32_i * px(cell) + px(cell / 2);
-        root.draw_text(name, &row_label, (px(layout.grid_left) - 4, px(layout.grid_top) + centre))
-            .map_err(ReportError::draw)?;
-        root.draw_text(name, &column_label, (px(layout.grid_left) + centre, px(layout.grid_top) - 4))
-            .map_err(ReportError::draw)?;
+        root.draw_text(
+            name,
+            &row_label,
+            (px(layout.grid_left) - 4, px(layout.grid_top) + centre),
+        )
+        .map_err(ReportError::draw)?;
+        root.draw_text(
+            name,
+            &column_label,
+            (px(layout.grid_left) + centre, px(layout.grid_top) - 4),
+        )
+        .map_err(ReportError::draw)?;
     }
 
     let inset = px(cell * 2 / 9);
@@ -182,26 +214,39 @@ fn paint<DB: DrawingBackend>(
     for white in 0..n {
         for black in 0..n {
             let counts = table.cell(white, black);
-            let (x, y) = layout.cell_origin(u32::try_from(white).unwrap_or(0), u32::try_from(black).unwrap_or(0));
+            let (x, y) = layout.cell_origin(
+                u32::try_from(white).unwrap_or(0),
+                u32::try_from(black).unwrap_or(0),
+            );
             let (x, y) = (px(x), px(y));
             let fill = matrix_cell_colour(counts).map_or(NO_GAMES, |(r, g, b)| RGBColor(r, g, b));
-            root.draw(&Rectangle::new([(x, y), (x + px(cell), y + px(cell))], fill.filled()))
-                .map_err(ReportError::draw)?;
+            root.draw(&Rectangle::new(
+                [(x, y), (x + px(cell), y + px(cell))],
+                fill.filled(),
+            ))
+            .map_err(ReportError::draw)?;
             if crossed(counts) && cell >= 5 {
                 let style = CROSS.stroke_width(u32::try_from(stroke).unwrap_or(1));
                 let (a, b) = (x + inset, x + px(cell) - 1 - inset);
                 let (c, d) = (y + inset, y + px(cell) - 1 - inset);
-                root.draw(&PathElement::new(vec![(a, c), (b, d)], style)).map_err(ReportError::draw)?;
-                root.draw(&PathElement::new(vec![(a, d), (b, c)], style)).map_err(ReportError::draw)?;
+                root.draw(&PathElement::new(vec![(a, c), (b, d)], style))
+                    .map_err(ReportError::draw)?;
+                root.draw(&PathElement::new(vec![(a, d), (b, c)], style))
+                    .map_err(ReportError::draw)?;
             }
         }
     }
     paint_legend(root, layout)
 }
 
-fn paint_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, layout: &MatrixLayout) -> Result<(), ReportError> {
+fn paint_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &MatrixLayout,
+) -> Result<(), ReportError> {
     let family = font::family();
-    let text = TextStyle::from((family, 12).into_font()).color(&INK).pos(Pos::new(HPos::Left, VPos::Center));
+    let text = TextStyle::from((family, 12).into_font())
+        .color(&INK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
     let top = px(layout.grid_top + layout.players * layout.cell + 12);
     let swatch = 14;
     let entries: [(&str, RGBColor, bool); 5] = [
@@ -218,19 +263,35 @@ fn paint_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, layout: &Matr
             x = px(PAD);
             y += swatch + 8;
         }
-        root.draw(&Rectangle::new([(x, y), (x + swatch, y + swatch)], fill.filled())).map_err(ReportError::draw)?;
-        root.draw(&Rectangle::new([(x, y), (x + swatch, y + swatch)], INK.stroke_width(1))).map_err(ReportError::draw)?;
+        root.draw(&Rectangle::new(
+            [(x, y), (x + swatch, y + swatch)],
+            fill.filled(),
+        ))
+        .map_err(ReportError::draw)?;
+        root.draw(&Rectangle::new(
+            [(x, y), (x + swatch, y + swatch)],
+            INK.stroke_width(1),
+        ))
+        .map_err(ReportError::draw)?;
         if cross {
             let style = CROSS.stroke_width(2);
-            root.draw(&PathElement::new(vec![(x + 3, y + 3), (x + swatch - 3, y + swatch - 3)], style))
-                .map_err(ReportError::draw)?;
-            root.draw(&PathElement::new(vec![(x + 3, y + swatch - 3), (x + swatch - 3, y + 3)], style))
-                .map_err(ReportError::draw)?;
+            root.draw(&PathElement::new(
+                vec![(x + 3, y + 3), (x + swatch - 3, y + swatch - 3)],
+                style,
+            ))
+            .map_err(ReportError::draw)?;
+            root.draw(&PathElement::new(
+                vec![(x + 3, y + swatch - 3), (x + swatch - 3, y + 3)],
+                style,
+            ))
+            .map_err(ReportError::draw)?;
         }
-        root.draw_text(name, &text, (x + swatch + 6, y + swatch / 2)).map_err(ReportError::draw)?;
+        root.draw_text(name, &text, (x + swatch + 6, y + swatch / 2))
+            .map_err(ReportError::draw)?;
         x += width;
     }
     let note = "colours mix in proportion: a green-blue cell is half wins, half draws";
-    root.draw_text(note, &text, (px(PAD), y + swatch + 16)).map_err(ReportError::draw)?;
+    root.draw_text(note, &text, (px(PAD), y + swatch + 16))
+        .map_err(ReportError::draw)?;
     Ok(())
 }

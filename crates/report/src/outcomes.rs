@@ -18,7 +18,11 @@ impl Wdl {
     /// Makes a count.
     #[must_use]
     pub const fn new(wins: u64, draws: u64, losses: u64) -> Wdl {
-        Wdl { wins, draws, losses }
+        Wdl {
+            wins,
+            draws,
+            losses,
+        }
     }
 
     /// Returns the number of games.
@@ -49,7 +53,11 @@ impl Wdl {
     /// Returns the same games seen from Black's side.
     #[must_use]
     pub const fn swapped(self) -> Wdl {
-        Wdl { wins: self.losses, draws: self.draws, losses: self.wins }
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
     }
 }
 
@@ -84,7 +92,10 @@ impl OutcomeTable {
     /// Makes a table from games `(white, black, white's score)`; players named by the games
     /// and not in `players` are appended in the order they appear.
     #[must_use]
-    pub fn from_games<'a>(players: &[String], games: impl IntoIterator<Item = (&'a str, &'a str, f64)>) -> OutcomeTable {
+    pub fn from_games<'a>(
+        players: &[String],
+        games: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
+    ) -> OutcomeTable {
         let mut t = OutcomeTable::new(players);
         for (white, black, score) in games {
             t.add_named(white, black, score);
@@ -120,10 +131,17 @@ impl OutcomeTable {
     ///
     /// # Errors
     /// [`ReportError::Inconsistent`] when an index is out of range.
-    pub fn add_counts(&mut self, white: usize, black: usize, counts: Wdl) -> Result<(), ReportError> {
+    pub fn add_counts(
+        &mut self,
+        white: usize,
+        black: usize,
+        counts: Wdl,
+    ) -> Result<(), ReportError> {
         let n = self.players.len();
         if white >= n || black >= n {
-            return Err(ReportError::Inconsistent(format!("pair ({white}, {black}) in a table of {n} players")));
+            return Err(ReportError::Inconsistent(format!(
+                "pair ({white}, {black}) in a table of {n} players"
+            )));
         }
         self.cells[white * n + black] += counts;
         Ok(())
@@ -206,10 +224,18 @@ impl OutcomeTable {
     /// [`ReportError::Inconsistent`] when `keys` has the wrong length.
     pub fn weakest_first(&self, keys: &[f64]) -> Result<Vec<usize>, ReportError> {
         if keys.len() != self.len() {
-            return Err(ReportError::Inconsistent(format!("{} sort keys for {} players", keys.len(), self.len())));
+            return Err(ReportError::Inconsistent(format!(
+                "{} sort keys for {} players",
+                keys.len(),
+                self.len()
+            )));
         }
         let mut order: Vec<usize> = (0..self.len()).collect();
-        order.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]).then_with(|| self.players[a].cmp(&self.players[b])));
+        order.sort_by(|&a, &b| {
+            keys[a]
+                .total_cmp(&keys[b])
+                .then_with(|| self.players[a].cmp(&self.players[b]))
+        });
         Ok(order)
     }
 
@@ -222,11 +248,16 @@ impl OutcomeTable {
         let mut seen = vec![false; n];
         for &i in order {
             if i >= n || std::mem::replace(&mut seen[i], true) {
-                return Err(ReportError::Inconsistent(format!("order {order:?} is not a permutation of {n} players")));
+                return Err(ReportError::Inconsistent(format!(
+                    "order {order:?} is not a permutation of {n} players"
+                )));
             }
         }
         if order.len() != n {
-            return Err(ReportError::Inconsistent(format!("order has {} players, the table {n}", order.len())));
+            return Err(ReportError::Inconsistent(format!(
+                "order has {} players, the table {n}",
+                order.len()
+            )));
         }
         let players: Vec<String> = order.iter().map(|&i| self.players[i].clone()).collect();
         let mut t = OutcomeTable::new(&players);
@@ -251,7 +282,12 @@ mod tests {
     fn games_fill_ordered_cells_and_totals_see_both_colours() {
         let t = OutcomeTable::from_games(
             &names(&["a", "b"]),
-            [("a", "b", 1.0), ("a", "b", 0.5), ("b", "a", 1.0), ("c", "a", 0.0)],
+            [
+                ("a", "b", 1.0),
+                ("a", "b", 0.5),
+                ("b", "a", 1.0),
+                ("c", "a", 0.0),
+            ],
         );
         assert_eq!(t.players(), names(&["a", "b", "c"]).as_slice());
         assert_eq!(t.cell(0, 1), Wdl::new(1, 1, 0));

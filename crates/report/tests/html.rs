@@ -1,15 +1,28 @@
 //! The HTML page's text: the ordering, crosstable numbers and error bars, checked without a
 //! browser (`html_in_browser.rs` renders it).
 
-use eloworld_report::{html_report, HtmlReport, ImageFormat, OutcomeTable, RatingColumn, RatingValue, Wdl};
+use eloworld_report::{
+    html_report, HtmlReport, ImageFormat, OutcomeTable, RatingColumn, RatingValue, Wdl,
+};
 
 fn report(ratings: Vec<RatingColumn>) -> HtmlReport {
-    let players: Vec<String> = ["weak", "strong", "middle"].iter().map(|s| (*s).to_owned()).collect();
+    let players: Vec<String> = ["weak", "strong", "middle"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
     let mut table = OutcomeTable::new(&players);
-    table.add_counts(1, 0, Wdl::new(3, 1, 0)).expect("strong-weak");
-    table.add_counts(0, 1, Wdl::new(0, 0, 4)).expect("weak-strong");
-    table.add_counts(2, 0, Wdl::new(2, 2, 0)).expect("middle-weak");
-    table.add_counts(1, 2, Wdl::new(1, 2, 1)).expect("strong-middle");
+    table
+        .add_counts(1, 0, Wdl::new(3, 1, 0))
+        .expect("strong-weak");
+    table
+        .add_counts(0, 1, Wdl::new(0, 0, 4))
+        .expect("weak-strong");
+    table
+        .add_counts(2, 0, Wdl::new(2, 2, 0))
+        .expect("middle-weak");
+    table
+        .add_counts(1, 2, Wdl::new(1, 2, 1))
+        .expect("strong-middle");
     HtmlReport {
         title: "t <&> t".to_owned(),
         settings: vec![],
@@ -38,7 +51,10 @@ fn page_orders_players_by_the_first_rating_and_counts_head_to_head() {
         ],
     };
     let page = html_report(&report(vec![column])).expect("page");
-    assert!(page.contains("<title>t &lt;&amp;&gt; t</title>"), "title escaped");
+    assert!(
+        page.contains("<title>t &lt;&amp;&gt; t</title>"),
+        "title escaped"
+    );
     assert!(page.contains("mle: not shown (no games)"), "notes shown");
     // Best first: strong, middle, weak in the ratings table and the crosstable.
     let (s, m, w) = (
@@ -48,8 +64,14 @@ fn page_orders_players_by_the_first_rating_and_counts_head_to_head() {
     );
     assert!(s < m && m < w);
     // strong vs weak over both colours: +7 =1 -0 = 7½ of 8.
-    assert!(page.contains("title=\"+7 =1 -0\">7½/8</td>"), "strong-weak cell");
-    assert!(page.contains("title=\"+0 =1 -7\">½/8</td>"), "weak-strong cell");
+    assert!(
+        page.contains("title=\"+7 =1 -0\">7½/8</td>"),
+        "strong-weak cell"
+    );
+    assert!(
+        page.contains("title=\"+0 =1 -7\">½/8</td>"),
+        "weak-strong cell"
+    );
     // The interval shows in the cell's tooltip, the value in the cell.
     assert!(page.contains("<td title=\"1150 … 1260\">1200</td>"));
     // The matrix is inlined; without histories there is no evolution picture, and a note says so.
@@ -59,7 +81,15 @@ fn page_orders_players_by_the_first_rating_and_counts_head_to_head() {
 
 #[test]
 fn a_rating_column_of_the_wrong_length_is_an_error() {
-    let column = RatingColumn { method: "uscf".to_owned(), note: String::new(), probability: false, values: vec![None] };
+    let column = RatingColumn {
+        method: "uscf".to_owned(),
+        note: String::new(),
+        probability: false,
+        values: vec![None],
+    };
     let err = html_report(&report(vec![column])).expect_err("3 players, 1 value");
-    assert!(err.to_string().contains("uscf has 1 values for 3 players"), "{err}");
+    assert!(
+        err.to_string().contains("uscf has 1 values for 3 players"),
+        "{err}"
+    );
 }

@@ -2,8 +2,8 @@
 //! Set `ELOWORLD_REPORT_SAVE=DIR` to keep the pictures for a look.
 
 use eloworld_report::{
-    evolution_plot, matrix_cell_colour, outcome_matrix, EvolutionOptions, ImageFormat, MatrixOptions, OutcomeTable,
-    RatingHistory, Wdl,
+    evolution_plot, matrix_cell_colour, outcome_matrix, EvolutionOptions, ImageFormat,
+    MatrixOptions, OutcomeTable, RatingHistory, Wdl,
 };
 
 fn save(name: &str, bytes: &[u8]) {
@@ -27,7 +27,11 @@ impl Rgb {
         let info = reader.next_frame(&mut pixels).expect("PNG data");
         assert_eq!(info.color_type, png::ColorType::Rgb);
         assert_eq!(info.bit_depth, png::BitDepth::Eight);
-        Rgb { width: info.width, height: info.height, pixels }
+        Rgb {
+            width: info.width,
+            height: info.height,
+            pixels,
+        }
     }
 
     fn at(&self, x: u32, y: u32) -> (u8, u8, u8) {
@@ -65,7 +69,10 @@ fn is_blue(c: (u8, u8, u8)) -> bool {
 #[test]
 fn matrix_png_has_coloured_cells_and_crosses_where_results_are_known() {
     let table = known_table();
-    let options = MatrixOptions { cell: Some(30), sorted_by: "test order".to_owned() };
+    let options = MatrixOptions {
+        cell: Some(30),
+        sorted_by: "test order".to_owned(),
+    };
     let (bytes, layout) = outcome_matrix(&table, &options, ImageFormat::Png).expect("draw");
     save("matrix-known.png", &bytes);
     let img = Rgb::decode(&bytes);
@@ -98,7 +105,9 @@ fn matrix_png_has_coloured_cells_and_crosses_where_results_are_known() {
     assert_eq!(centre(2, 1), (235, 235, 235));
     // Names are drawn: dark pixels left of the first row.
     let (x0, y0) = layout.cell_origin(0, 0);
-    let dark = (0..x0).filter(|&x| (y0..y0 + 30).any(|y| img.at(x, y).0 < 100)).count();
+    let dark = (0..x0)
+        .filter(|&x| (y0..y0 + 30).any(|y| img.at(x, y).0 < 100))
+        .count();
     assert!(dark > 5, "row labels missing");
 }
 
@@ -115,50 +124,74 @@ fn cell_colours_mix_in_proportion() {
 #[test]
 fn matrix_svg_parses_and_has_a_rect_per_cell_and_the_names() {
     let table = known_table();
-    let (bytes, layout) = outcome_matrix(&table, &MatrixOptions::new(), ImageFormat::Svg).expect("draw");
+    let (bytes, layout) =
+        outcome_matrix(&table, &MatrixOptions::new(), ImageFormat::Svg).expect("draw");
     save("matrix-known.svg", &bytes);
     let text = String::from_utf8(bytes).expect("UTF-8");
     let doc = roxmltree::Document::parse(&text).expect("SVG parses");
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(root.attribute("width"), Some(layout.width.to_string().as_str()));
-    let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).map(str::trim).collect();
+    assert_eq!(
+        root.attribute("width"),
+        Some(layout.width.to_string().as_str())
+    );
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
     for p in ["weak", "mid", "strong"] {
-        assert_eq!(texts.iter().filter(|t| **t == p).count(), 2, "{p} on both axes");
+        assert_eq!(
+            texts.iter().filter(|t| **t == p).count(),
+            2,
+            "{p} on both axes"
+        );
     }
     let green_cells = doc
         .descendants()
-        .filter(|n| n.has_tag_name("rect") && n.attribute("fill").is_some_and(|f| f.eq_ignore_ascii_case("#1EAA3C")))
+        .filter(|n| {
+            n.has_tag_name("rect")
+                && n.attribute("fill")
+                    .is_some_and(|f| f.eq_ignore_ascii_case("#1EAA3C"))
+        })
         .count();
     assert!(green_cells >= 1, "the all-wins cell is green");
 }
 
 #[test]
 fn matrix_of_no_players_is_an_error() {
-    let err = outcome_matrix(&OutcomeTable::default(), &MatrixOptions::new(), ImageFormat::Png);
+    let err = outcome_matrix(
+        &OutcomeTable::default(),
+        &MatrixOptions::new(),
+        ImageFormat::Png,
+    );
     assert!(err.is_err());
 }
 
 /// A 40-player picture, to look at (and to check the default layout stays readable).
 #[test]
 fn forty_player_matrix_fits_every_name() {
-    let players: Vec<String> = (0..40).map(|i| format!("stockfish1m_r{}", 65536 - i * 1600)).collect();
+    let players: Vec<String> = (0..40)
+        .map(|i| format!("stockfish1m_r{}", 65536 - i * 1600))
+        .collect();
     let mut t = OutcomeTable::new(&players);
-    for w in 0..40u64 {
-        for b in 0..40u64 {
+    // Far-apart players always win or lose; close ones share wins, draws and losses.
+    for w in 0..40usize {
+        for b in 0..40usize {
             if w != b {
-                let strength = |p: u64| p as i64;
-                let diff = strength(w as u64) - strength(b as u64);
-                let counts = match diff {
-                    d if d > 15 => Wdl::new(20, 0, 0),
-                    d if d < -15 => Wdl::new(0, 0, 20),
-                    d => Wdl::new((10 + d).max(0) as u64, 5, (10 - d).max(0) as u64),
+                let counts = match w.abs_diff(b) {
+                    d if d > 15 && w > b => Wdl::new(20, 0, 0),
+                    d if d > 15 => Wdl::new(0, 0, 20),
+                    d if w > b => Wdl::new(10 + d as u64, 5, 10 - d as u64),
+                    d => Wdl::new(10 - d as u64, 5, 10 + d as u64),
                 };
-                t.add_counts(w as usize, b as usize, counts).expect("in range");
+                t.add_counts(w, b, counts).expect("in range");
             }
         }
     }
-    let (bytes, layout) = outcome_matrix(&t, &MatrixOptions::new(), ImageFormat::Png).expect("draw");
+    let (bytes, layout) =
+        outcome_matrix(&t, &MatrixOptions::new(), ImageFormat::Png).expect("draw");
     save("matrix-40.png", &bytes);
     let img = Rgb::decode(&bytes);
     assert_eq!(layout.cell, 18);
@@ -168,14 +201,26 @@ fn forty_player_matrix_fits_every_name() {
 fn sample_histories() -> Vec<RatingHistory> {
     let mut out = Vec::new();
     for (run, shift) in [("run 1", 0.0), ("run 2", 15.0)] {
-        for (p, target) in [("alpha_beta", 1320.0), ("better_alpha_beta", 1340.0), ("mcts", 1110.0), ("mcts_uct", 1400.0)] {
+        for (p, target) in [
+            ("alpha_beta", 1320.0),
+            ("better_alpha_beta", 1340.0),
+            ("mcts", 1110.0),
+            ("mcts_uct", 1400.0),
+        ] {
             let ratings: Vec<f64> = (0..=200)
                 .map(|k| {
                     let k = f64::from(k);
-                    target + shift + (1300.0 - target) * (-k / 40.0).exp() + 30.0 * (k / 7.0).sin() * (-k / 80.0).exp()
+                    target
+                        + shift
+                        + (1300.0 - target) * (-k / 40.0).exp()
+                        + 30.0 * (k / 7.0).sin() * (-k / 80.0).exp()
                 })
                 .collect();
-            out.push(RatingHistory { player: p.to_owned(), run: Some(run.to_owned()), ratings });
+            out.push(RatingHistory {
+                player: p.to_owned(),
+                run: Some(run.to_owned()),
+                ratings,
+            });
         }
     }
     out
@@ -197,12 +242,29 @@ fn evolution_png_has_the_size_and_a_line_per_player() {
 
 #[test]
 fn evolution_svg_parses_and_labels_players_and_runs() {
-    let bytes = evolution_plot(&sample_histories(), &EvolutionOptions::new(), ImageFormat::Svg).expect("draw");
+    let bytes = evolution_plot(
+        &sample_histories(),
+        &EvolutionOptions::new(),
+        ImageFormat::Svg,
+    )
+    .expect("draw");
     save("evolution.svg", &bytes);
     let text = String::from_utf8(bytes).expect("UTF-8");
     let doc = roxmltree::Document::parse(&text).expect("SVG parses");
-    let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).map(str::trim).collect();
-    for label in ["mcts_uct", "alpha_beta", "run 1", "run 2", "games played", "rating"] {
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    for label in [
+        "mcts_uct",
+        "alpha_beta",
+        "run 1",
+        "run 2",
+        "games played",
+        "rating",
+    ] {
         assert!(texts.contains(&label), "{label} missing from {texts:?}");
     }
     assert!(evolution_plot(&[], &EvolutionOptions::new(), ImageFormat::Svg).is_err());

@@ -60,3 +60,81 @@ pub fn play_game<G: Game>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eloworld_games::{Chess, DrawRules, GameResult, Squava};
+    use eloworld_players::RandomMove;
+
+    /// A player that answers with a fixed outcome: a move that is not legal, or an error.
+    struct Faulty(Result<u8, PlayerError>);
+
+    impl Player<Squava> for Faulty {
+        fn choose(&mut self, _game: &Squava, _rng: &mut GameRng) -> Result<u8, PlayerError> {
+            self.0.clone()
+        }
+    }
+
+    fn play_squava(white: &mut dyn Player<Squava>, black: &mut dyn Player<Squava>) -> PlayedGame {
+        let mut g = Squava::new(());
+        let stop = AtomicBool::new(false);
+        play_game(&mut g, white, black, 1, 100, &stop, &mut Vec::new()).expect("not stopped")
+    }
+
+    #[test]
+    fn max_plies_adjudicates_a_draw() {
+        let mut g = Chess::new(DrawRules::Automatic);
+        let stop = AtomicBool::new(false);
+        let mut moves = Vec::new();
+        let p = play_game(&mut g, &mut RandomMove, &mut RandomMove, 3, 10, &stop, &mut moves).expect("played");
+        assert_eq!(p.outcome, Outcome::draw(Termination::MaxPlies));
+        assert_eq!((p.plies, moves.len()), (10, 10));
+    }
+
+    #[test]
+    fn an_illegal_move_loses_and_is_kept() {
+        // Square 25 does not exist on a 5×5 board.
+        let p = play_squava(&mut RandomMove, &mut Faulty(Ok(25)));
+        assert_eq!(p.outcome, Outcome::win(Side::First, Termination::IllegalMove));
+        assert_eq!(p.plies, 1);
+        assert_eq!(p.detail.as_deref(), Some("25"));
+    }
+
+    #[test]
+    fn engine_errors_map_to_their_terminations() {
+        let cases = [
+            (PlayerError::Crashed { engine: "e".into(), detail: "exit 1".into() }, Termination::EngineCrashed),
+            (PlayerError::Timeout { engine: "e".into(), millis: 5 }, Termination::EngineTimeout),
+            (PlayerError::IllegalMove { player: "e".into(), text: "zz9".into() }, Termination::IllegalMove),
+        ];
+        for (err, termination) in cases {
+            let p = play_squava(&mut Faulty(Err(err)), &mut RandomMove);
+            assert_eq!(p.outcome, Outcome { result: GameResult::Win(Side::Second), termination });
+            assert_eq!(p.plies, 0);
+            assert!(p.detail.is_some());
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_abandons_the_game() {
+        let mut g = Chess::new(DrawRules::Automatic);
+        let stop = AtomicBool::new(true);
+        assert_eq!(play_game(&mut g, &mut RandomMove, &mut RandomMove, 3, 10, &stop, &mut Vec::new()), None);
+    }
+
+    #[test]
+    fn each_side_draws_from_its_own_stream() {
+        // Diluting Black completely changes Black's moves but not White's random choices.
+        let stop = AtomicBool::new(false);
+        let run = |black: &mut dyn Player<Chess>| {
+            let mut g = Chess::new(DrawRules::Automatic);
+            let mut moves = Vec::new();
+            let _ = play_game(&mut g, &mut RandomMove, black, 42, 2, &stop, &mut moves);
+            moves
+        };
+        let a = run(&mut RandomMove);
+        let b = run(&mut eloworld_players::chess::FirstMove);
+        assert_eq!(a[0], b[0], "White's first move depends only on White's stream");
+    }
+}

@@ -22,9 +22,20 @@ pub struct Args {
     /// Games per measurement (default: 2000 for chess, 200000 for squava).
     #[arg(long)]
     games: Option<u64>,
+    /// Measure a shared store instead: claims and fenced completions per second with 1, 2
+    /// and 4 workers, and the runner's games/s on it against SQLite (a postgres:// URL of
+    /// a scratch database; the benchmark adds tournaments named `bench-…` to it).
+    #[arg(long)]
+    db: Option<String>,
+    /// Seconds per store measurement.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(db) = &args.db {
+        return store_bench(db, args.seconds, args.games.unwrap_or(2000));
+    }
     let kinds = args.game.map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
     for kind in kinds {
         match kind {
@@ -139,4 +150,92 @@ fn bare_squava(seed: u64) -> u32 {
             return plies;
         }
     }
+}
+
+/// Claims and fenced completions per second against a shared store, with 1, 2 and 4
+/// workers (each its own connection, claiming one job and completing it at a time), then
+/// the runner's `random_move` chess games/s on that store against a temporary SQLite file.
+fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
+    use eloworld_tournament::FinishedGame;
+    let stamp = std::process::id();
+    println!("store: {}", open_store(db, false)?.location());
+    for workers in [1usize, 2, 4] {
+        let mut config = TournamentConfig::new(&format!("bench-claims-{stamp}-{workers}"), GameKind::Chess, vec!["random_move".to_owned()]);
+        config.self_play = true;
+        config.games_per_pair = 200_000;
+        let plan = Plan::new(&config)?;
+        let mut store = open_store(db, false)?;
+        let id = store.begin(&plan)?;
+        let deadline = Instant::now() + std::time::Duration::from_secs_f64(seconds);
+        let counts: Vec<anyhow::Result<(u64, f64, f64)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|w| {
+                    s.spawn(move || -> anyhow::Result<(u64, f64, f64)> {
+                        let mut store = open_store(db, false)?;
+                        let name = format!("bench-{w}");
+                        let (mut n, mut claim_s, mut complete_s) = (0u64, 0.0, 0.0);
+                        while Instant::now() < deadline {
+                            let t = Instant::now();
+                            let jobs = store.claim(id, &name, 1, None)?;
+                            claim_s += t.elapsed().as_secs_f64();
+                            let Some(job) = jobs.first() else { break };
+                            let game = FinishedGame {
+                                job_id: job.id,
+                                attempt: job.attempt,
+                                result: eloworld_games::GameResult::Draw,
+                                termination: eloworld_games::Termination::MaxPlies,
+                                plies: 0,
+                                moves: String::new(),
+                                detail: None,
+                                wall_ms: 0.0,
+                            };
+                            let t = Instant::now();
+                            let done = store.complete(&name, &[game])?;
+                            complete_s += t.elapsed().as_secs_f64();
+                            anyhow::ensure!(done.accepted == 1, "a fresh claim was refused");
+                            n += 1;
+                        }
+                        Ok((n, claim_s, complete_s))
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("worker panicked")))).collect()
+        });
+        let mut total = 0;
+        let (mut claim_s, mut complete_s) = (0.0, 0.0);
+        for c in counts {
+            let (n, a, b) = c?;
+            total += n;
+            claim_s += a;
+            complete_s += b;
+        }
+        let per_s = total as f64 / seconds;
+        println!(
+            "  {workers} worker(s): {per_s:>8.0} claim+complete/s  (claim {:.2} ms, fenced complete {:.2} ms on average)",
+            1e3 * claim_s / total.max(1) as f64,
+            1e3 * complete_s / total.max(1) as f64
+        );
+    }
+    let mut rates = Vec::new();
+    for (label, location) in [("sqlite", None), ("postgres", Some(db))] {
+        let dir = std::env::temp_dir().join(format!("eloworld-bench-store-{stamp}"));
+        std::fs::create_dir_all(&dir)?;
+        let location = location.map_or_else(|| dir.join("bench.sqlite").to_string_lossy().into_owned(), str::to_owned);
+        let mut config = TournamentConfig::new(&format!("bench-games-{stamp}-{label}"), GameKind::Chess, vec!["random_move".to_owned()]);
+        config.self_play = true;
+        config.games_per_pair = u32::try_from(games)?;
+        config.seed = 1;
+        let plan = Plan::new(&config)?;
+        let mut store = open_store(&location, true)?;
+        let opts = RunOptions { threads: 2, worker: format!("bench-{label}"), ..RunOptions::default() };
+        let summary = eloworld_tournament::run::<Chess>(&plan, &Chess::builtin_players(), DrawRules::Automatic, &mut *store, &opts)?;
+        let _ = std::fs::remove_dir_all(&dir);
+        let rate = summary.stored as f64 / summary.playing.as_secs_f64();
+        println!("  runner on {label:<8}: {rate:>8.0} random_move chess games/s (2 threads, {games} games)");
+        rates.push(rate);
+    }
+    if let [sqlite, pg] = rates[..] {
+        println!("  overhead of postgres per game: {:+.3} ms", 1e3 * (1.0 / pg - 1.0 / sqlite));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -27,12 +27,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let s = a / (a + b);
         println!("score {a} - {b} ({:.1}%)", 100.0 * s);
-        println!("Elo difference {:+.1}", eloworld_ratings::convert::elo_difference(s));
+        println!(
+            "Elo difference {:+.1}",
+            eloworld_ratings::convert::elo_difference(s)
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let (m, unit) = if let Some(p) = &args.pentanomial {
         let pairs = [p[0], p[1], p[2], p[3], p[4]];
-        println!("game pairs: {} (pair scores 0/½/1/1½/2: {} {} {} {} {})", pairs.iter().sum::<u64>(), p[0], p[1], p[2], p[3], p[4]);
+        println!(
+            "game pairs: {} (pair scores 0/½/1/1½/2: {} {} {} {} {})",
+            pairs.iter().sum::<u64>(),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        );
         (MatchStats::from_pentanomial(pairs), "pairs")
     } else if args.wdl.len() == 3 {
         let (w, d, l) = (args.wdl[0], args.wdl[1], args.wdl[2]);
@@ -44,8 +55,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if m.games == 0 {
         bail!("no {unit}: nothing to measure");
     }
-    println!("score {} - {} ({:.1}%)", m.points, m.opponent_points, 100.0 * m.score);
-    println!("Elo difference {:+.1} (95% interval {:+.1} .. {:+.1})", m.elo, m.elo_low, m.elo_high);
+    println!(
+        "score {} - {} ({:.1}%)",
+        m.points,
+        m.opponent_points,
+        100.0 * m.score
+    );
+    println!(
+        "Elo difference {:+.1} (95% interval {:+.1} .. {:+.1})",
+        m.elo, m.elo_low, m.elo_high
+    );
     println!("LOS {:.3}%", 100.0 * m.los);
     Ok(ExitCode::SUCCESS)
 }

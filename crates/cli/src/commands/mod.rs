@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod evolve;
 pub mod export;
 pub mod match_stats;
 pub mod fates;

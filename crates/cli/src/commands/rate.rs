@@ -7,8 +7,7 @@ use anyhow::{bail, Context};
 use eloworld_ratings::{
     consistency::consistency,
     elo_world::{EloWorld, EloWorldConfig, EloWorldRatings},
-    interpolate,
-    markov,
+    interpolate, markov,
     mle::{Advantage, DrawModel, Mle, MleConfig, MleRatings},
     rollason::{Rollason, RollasonConfig, RollasonRatings},
     uscf::{Uscf, UscfConfig, UscfRatings},
@@ -124,8 +123,13 @@ pub struct Args {
 }
 
 fn parse_anchor(s: &str) -> Result<(String, f64), String> {
-    let (name, elo) = s.rsplit_once('=').ok_or_else(|| format!("{s:?}: expected NAME=ELO"))?;
-    let elo = elo.trim().parse::<f64>().map_err(|_| format!("{s:?}: {elo:?} is not a number"))?;
+    let (name, elo) = s
+        .rsplit_once('=')
+        .ok_or_else(|| format!("{s:?}: expected NAME=ELO"))?;
+    let elo = elo
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("{s:?}: {elo:?} is not a number"))?;
     Ok((name.trim().to_owned(), elo))
 }
 
@@ -166,7 +170,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (games, notes) = load(&args)?;
     let advantage = match args.white_advantage.as_str() {
         "fit" => Advantage::Fit,
-        v => Advantage::Fixed(v.parse().with_context(|| format!("--white-advantage {v:?}: expected fit or a number"))?),
+        v => Advantage::Fixed(
+            v.parse()
+                .with_context(|| format!("--white-advantage {v:?}: expected fit or a number"))?,
+        ),
     };
     let settings = Settings {
         method: args.method,
@@ -177,8 +184,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             DrawModelArg::Davidson => DrawModel::Davidson,
         },
         advantage,
-        uscf: UscfConfig { initial_rating: args.initial_rating, prior_games: args.prior_games },
-        elo_world: EloWorldConfig { repetitions: args.repetitions, seed: args.seed, ..EloWorldConfig::new() },
+        uscf: UscfConfig {
+            initial_rating: args.initial_rating,
+            prior_games: args.prior_games,
+        },
+        elo_world: EloWorldConfig {
+            repetitions: args.repetitions,
+            seed: args.seed,
+            ..EloWorldConfig::new()
+        },
         consistency: args.consistency,
         los: args.los,
         family: args.family.clone(),
@@ -187,7 +201,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("note: {merged:?} is taken as {kept:?} (names differing only in case are one player; --case-sensitive keeps them apart)");
     }
     if notes.unfinished > 0 {
-        eprintln!("note: {} games without a result (*) or players were skipped", notes.unfinished);
+        eprintln!(
+            "note: {} games without a result (*) or players were skipped",
+            notes.unfinished
+        );
     }
     let truth = match &args.truth {
         Some(path) => Some(rating_input::read_truth(path)?),
@@ -242,7 +259,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if args.format == Format::Json {
-        let doc = if args.by_year { serde_json::json!(documents) } else { documents.pop().unwrap_or_default() };
+        let doc = if args.by_year {
+            serde_json::json!(documents)
+        } else {
+            documents.pop().unwrap_or_default()
+        };
         println!("{}", serde_json::to_string_pretty(&doc)?);
     }
     Ok(ExitCode::SUCCESS)
@@ -263,14 +284,21 @@ fn load(args: &Args) -> anyhow::Result<(GameList, ReadNotes)> {
         }
     }
     let rows = store.results(args.tournament.as_deref())?;
-    Ok((rating_input::from_rows(&rows, args.case_sensitive), ReadNotes::default()))
+    Ok((
+        rating_input::from_rows(&rows, args.case_sensitive),
+        ReadNotes::default(),
+    ))
 }
 
 /// Returns the side-by-side ratings of stored results (what a tournament prints at its end).
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
     let games = rating_input::from_rows(rows, true);
     let (tables, _) = rate_games(&games, &Settings::new())?;
-    Ok(tables.iter().map(Table::text).collect::<Vec<_>>().join("\n"))
+    Ok(tables
+        .iter()
+        .map(Table::text)
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 /// Everything computed for one set of games.
@@ -289,7 +317,9 @@ fn compute(games: &GameList, s: &Settings) -> anyhow::Result<Rated> {
     let totals = counts.totals();
     let anchor = match &s.anchor {
         Some((name, elo)) => {
-            let id = games.find(name).with_context(|| format!("--anchor: no player {name:?} in the games"))?;
+            let id = games
+                .find(name)
+                .with_context(|| format!("--anchor: no player {name:?} in the games"))?;
             Some((id.index(), *elo))
         }
         None => None,
@@ -318,23 +348,38 @@ fn compute(games: &GameList, s: &Settings) -> anyhow::Result<Rated> {
         r
     });
     let elo_world = want(Method::EloWorld).then(|| {
-        EloWorld::new(s.elo_world).rate(&counts, games.names()).map_err(|e| e.to_string()).map(|mut r| {
-            if let Some((k, elo)) = anchor {
-                let d = elo - r.median[k];
-                for v in [&mut r.median, &mut r.q25, &mut r.q75] {
-                    v.iter_mut().for_each(|x| *x += d);
+        EloWorld::new(s.elo_world)
+            .rate(&counts, games.names())
+            .map_err(|e| e.to_string())
+            .map(|mut r| {
+                if let Some((k, elo)) = anchor {
+                    let d = elo - r.median[k];
+                    for v in [&mut r.median, &mut r.q25, &mut r.q75] {
+                        v.iter_mut().for_each(|x| *x += d);
+                    }
                 }
-            }
-            r
-        })
+                r
+            })
     });
     let rollason = want(Method::Rollason).then(|| {
-        let mut r = Rollason::new(RollasonConfig { max_iterations: 100_000, ..RollasonConfig::new() }).rate(&counts);
+        let mut r = Rollason::new(RollasonConfig {
+            max_iterations: 100_000,
+            ..RollasonConfig::new()
+        })
+        .rate(&counts);
         shift(&mut r.ratings);
         r
     });
     let markov = want(Method::Markov).then(|| markov::champion(&counts).map_err(|e| e.to_string()));
-    Ok(Rated { counts, totals, mle, uscf, elo_world, rollason, markov })
+    Ok(Rated {
+        counts,
+        totals,
+        mle,
+        uscf,
+        elo_world,
+        rollason,
+        markov,
+    })
 }
 
 fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)> {
@@ -344,7 +389,14 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
     let score = |p: usize| {
         let [l, d, w] = r.totals[p];
         let g = l + d + w;
-        (g, if g > 0 { 100.0 * (w as f64 + 0.5 * d as f64) / g as f64 } else { f64::NAN })
+        (
+            g,
+            if g > 0 {
+                100.0 * (w as f64 + 0.5 * d as f64) / g as f64
+            } else {
+                f64::NAN
+            },
+        )
     };
     let mle = r.mle.as_ref().and_then(|x| x.as_ref().ok());
     let elo_world = r.elo_world.as_ref().and_then(|x| x.as_ref().ok());
@@ -372,16 +424,37 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
     });
     let mut notes = Vec::new();
     if r.counts.self_play() > 0 {
-        notes.push(format!("{} games of a player against itself are left out", r.counts.self_play()));
+        notes.push(format!(
+            "{} games of a player against itself are left out",
+            r.counts.self_play()
+        ));
     }
     let failed = |name: &str, e: &Option<Result<_, String>>, notes: &mut Vec<String>| {
         if let Some(Err(e)) = e {
             notes.push(format!("{name}: not computed: {e}"));
         }
     };
-    failed("mle", &r.mle.as_ref().map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)), &mut notes);
-    failed("elo-world", &r.elo_world.as_ref().map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)), &mut notes);
-    failed("markov", &r.markov.as_ref().map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)), &mut notes);
+    failed(
+        "mle",
+        &r.mle
+            .as_ref()
+            .map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)),
+        &mut notes,
+    );
+    failed(
+        "elo-world",
+        &r.elo_world
+            .as_ref()
+            .map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)),
+        &mut notes,
+    );
+    failed(
+        "markov",
+        &r.markov
+            .as_ref()
+            .map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)),
+        &mut notes,
+    );
     if let Some(m) = mle {
         mle_notes(m, names, &order, &mut notes);
     }
@@ -390,7 +463,20 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
         Method::All => {
             let mut t = Table::new(
                 "",
-                &["rank", "player", "games", "score%", "mle", "±95%", "uscf", "elo-world", "ew-q25", "ew-q75", "rollason", "p(champion)"],
+                &[
+                    "rank",
+                    "player",
+                    "games",
+                    "score%",
+                    "mle",
+                    "±95%",
+                    "uscf",
+                    "elo-world",
+                    "ew-q25",
+                    "ew-q75",
+                    "rollason",
+                    "p(champion)",
+                ],
             );
             for (rank, &p) in order.iter().enumerate() {
                 let (g, pct) = score(p);
@@ -410,12 +496,20 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                 ]);
             }
             if let Some(e) = elo_world {
-                notes.push(format!("elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs", e.games_per_cell, e.cells, s.elo_world.passes, s.elo_world.repetitions));
+                notes.push(format!(
+                    "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
+                    e.games_per_cell, e.cells, s.elo_world.passes, s.elo_world.repetitions
+                ));
             }
             t
         }
         Method::Mle => {
-            let mut t = Table::new("", &["rank", "player", "games", "score%", "elo", "error", "low95", "high95", "note"]);
+            let mut t = Table::new(
+                "",
+                &[
+                    "rank", "player", "games", "score%", "elo", "error", "low95", "high95", "note",
+                ],
+            );
             if let Some(m) = mle {
                 for (rank, &p) in order.iter().enumerate() {
                     let (g, pct) = score(p);
@@ -439,14 +533,26 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
             if let Some(u) = &r.uscf {
                 for (rank, &p) in order.iter().enumerate() {
                     let (g, pct) = score(p);
-                    t.rows.push(vec![Cell::Int(rank as u64 + 1), Cell::Text(names[p].clone()), Cell::Int(g), Cell::num(pct, 1), Cell::num(u.ratings[p], 1)]);
+                    t.rows.push(vec![
+                        Cell::Int(rank as u64 + 1),
+                        Cell::Text(names[p].clone()),
+                        Cell::Int(g),
+                        Cell::num(pct, 1),
+                        Cell::num(u.ratings[p], 1),
+                    ]);
                 }
-                notes.push(format!("uscf: K = 800/N, initial {} from {} effective games, games in order", s.uscf.initial_rating, s.uscf.prior_games));
+                notes.push(format!(
+                    "uscf: K = 800/N, initial {} from {} effective games, games in order",
+                    s.uscf.initial_rating, s.uscf.prior_games
+                ));
             }
             t
         }
         Method::EloWorld => {
-            let mut t = Table::new("", &["rank", "player", "games", "score%", "elo", "q25", "q75"]);
+            let mut t = Table::new(
+                "",
+                &["rank", "player", "games", "score%", "elo", "q25", "q75"],
+            );
             if let Some(e) = elo_world {
                 for (rank, &p) in order.iter().enumerate() {
                     let (g, pct) = score(p);
@@ -460,7 +566,10 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                         Cell::num(e.q75[p], 2),
                     ]);
                 }
-                notes.push(format!("elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs", e.games_per_cell, e.cells, s.elo_world.passes, s.elo_world.repetitions));
+                notes.push(format!(
+                    "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
+                    e.games_per_cell, e.cells, s.elo_world.passes, s.elo_world.repetitions
+                ));
             }
             t
         }
@@ -478,7 +587,10 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                 }
                 t.custom_text = Some(rollason_text(&order, names, x));
                 if !x.converged {
-                    notes.push(format!("rollason: not settled after {} iterations", x.iterations));
+                    notes.push(format!(
+                        "rollason: not settled after {} iterations",
+                        x.iterations
+                    ));
                 }
             }
             t
@@ -488,7 +600,13 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
             if let Some(m) = markov {
                 for (rank, &p) in order.iter().enumerate() {
                     let (g, pct) = score(p);
-                    t.rows.push(vec![Cell::Int(rank as u64 + 1), Cell::Text(names[p].clone()), Cell::Int(g), Cell::num(pct, 1), Cell::opt(m[p], 8)]);
+                    t.rows.push(vec![
+                        Cell::Int(rank as u64 + 1),
+                        Cell::Text(names[p].clone()),
+                        Cell::Int(g),
+                        Cell::num(pct, 1),
+                        Cell::opt(m[p], 8),
+                    ]);
                 }
             }
             t
@@ -507,7 +625,8 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
         tables.push(consistency_table(&r.counts, &ratings, names, &label));
     }
     if let Some(base) = &s.family {
-        let (label, ratings) = chosen.context("--family needs a rating method that could be computed")?;
+        let (label, ratings) =
+            chosen.context("--family needs a rating method that could be computed")?;
         tables.push(family_table(base, names, &ratings, &label)?);
     }
     Ok((tables, r))
@@ -515,7 +634,12 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
 
 /// Renders Rollason's table as seed 001's page prints it.
 fn rollason_text(order: &[usize], names: &[String], x: &RollasonRatings) -> String {
-    let w = order.iter().map(|&p| names[p].chars().count()).max().unwrap_or(6).max(14);
+    let w = order
+        .iter()
+        .map(|&p| names[p].chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(14);
     let mut out = format!("     {:<w$}  Rating    Points\n\n", "Player");
     for (rank, &p) in order.iter().enumerate() {
         out.push_str(&format!(
@@ -533,10 +657,26 @@ fn rollason_text(order: &[usize], names: &[String], x: &RollasonRatings) -> Stri
 /// Returns the ratings the extras use: the chosen method's, or mle's when all are shown.
 fn chosen_ratings(r: &Rated, method: Method) -> Option<(String, Vec<f64>)> {
     match method {
-        Method::All | Method::Mle => r.mle.as_ref()?.as_ref().ok().map(|m| ("mle".to_owned(), m.ratings.clone())),
-        Method::Uscf => r.uscf.as_ref().map(|u| ("uscf".to_owned(), u.ratings.clone())),
-        Method::EloWorld => r.elo_world.as_ref()?.as_ref().ok().map(|e| ("elo-world".to_owned(), e.median.clone())),
-        Method::Rollason => r.rollason.as_ref().map(|x| ("rollason".to_owned(), x.ratings.clone())),
+        Method::All | Method::Mle => r
+            .mle
+            .as_ref()?
+            .as_ref()
+            .ok()
+            .map(|m| ("mle".to_owned(), m.ratings.clone())),
+        Method::Uscf => r
+            .uscf
+            .as_ref()
+            .map(|u| ("uscf".to_owned(), u.ratings.clone())),
+        Method::EloWorld => r
+            .elo_world
+            .as_ref()?
+            .as_ref()
+            .ok()
+            .map(|e| ("elo-world".to_owned(), e.median.clone())),
+        Method::Rollason => r
+            .rollason
+            .as_ref()
+            .map(|x| ("rollason".to_owned(), x.ratings.clone())),
         Method::Markov => None,
     }
 }
@@ -562,7 +702,10 @@ fn note(m: &MleRatings, p: usize) -> String {
 fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<String>) {
     let (a, se) = m.advantage;
     if se > 0.0 {
-        notes.push(format!("mle: first-move advantage {a:+.1} ± {:.1} Elo (fitted)", 1.96 * se));
+        notes.push(format!(
+            "mle: first-move advantage {a:+.1} ± {:.1} Elo (fitted)",
+            1.96 * se
+        ));
     } else if a != 0.0 {
         notes.push(format!("mle: first-move advantage {a:+.1} Elo (fixed)"));
     }
@@ -571,10 +714,18 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
     }
     notes.push(format!(
         "mle: 95% intervals from {}",
-        if m.bootstrapped { "bootstrap percentiles" } else { "the covariance (±1.96σ)" }
+        if m.bootstrapped {
+            "bootstrap percentiles"
+        } else {
+            "the covariance (±1.96σ)"
+        }
     ));
     if order.iter().any(|&p| m.flagged[p]) {
-        let flagged: Vec<&str> = order.iter().filter(|&&p| m.flagged[p]).map(|&p| names[p].as_str()).collect();
+        let flagged: Vec<&str> = order
+            .iter()
+            .filter(|&&p| m.flagged[p])
+            .map(|&p| names[p].as_str())
+            .collect();
         notes.push(format!(
             "mle: no finite maximum for {} (all wins, all losses, or such a subgroup): rated with a weak prior of virtual draws",
             flagged.join(", ")
@@ -582,7 +733,11 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
     }
     if m.group_count() > 1 {
         for g in 1..m.group_count() {
-            let members: Vec<&str> = order.iter().filter(|&&p| m.group[p] == g).map(|&p| names[p].as_str()).collect();
+            let members: Vec<&str> = order
+                .iter()
+                .filter(|&&p| m.group[p] == g)
+                .map(|&p| names[p].as_str())
+                .collect();
             notes.push(format!(
                 "mle: group {} ({}) never played the main group: its ratings are on their own scale and not comparable",
                 g + 1,
@@ -595,10 +750,20 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
 fn los_table(m: &MleRatings, names: &[String], order: &[usize]) -> Table {
     let mut columns: Vec<String> = vec!["LOS%".to_owned()];
     columns.extend(order.iter().map(|&p| names[p].clone()));
-    let mut t = Table { title: "likelihood of superiority (row over column, %)".to_owned(), columns, ..Table::default() };
+    let mut t = Table {
+        title: "likelihood of superiority (row over column, %)".to_owned(),
+        columns,
+        ..Table::default()
+    };
     for &p in order {
         let mut row = vec![Cell::Text(names[p].clone())];
-        row.extend(order.iter().map(|&q| if p == q { Cell::Missing } else { Cell::num(100.0 * m.los(p, q), 0) }));
+        row.extend(order.iter().map(|&q| {
+            if p == q {
+                Cell::Missing
+            } else {
+                Cell::num(100.0 * m.los(p, q), 0)
+            }
+        }));
         t.rows.push(row);
     }
     t
@@ -630,16 +795,25 @@ fn consistency_table(counts: &PairCounts, ratings: &[f64], names: &[String], lab
     t
 }
 
-fn family_table(base: &str, names: &[String], ratings: &[f64], label: &str) -> anyhow::Result<Table> {
+fn family_table(
+    base: &str,
+    names: &[String],
+    ratings: &[f64],
+    label: &str,
+) -> anyhow::Result<Table> {
     let placements = interpolate::place(base, names, ratings);
-    if !names.iter().any(|n| interpolate::dilution(base, n).is_some()) {
+    if !names
+        .iter()
+        .any(|n| interpolate::dilution(base, n).is_some())
+    {
         bail!("--family {base}: no player is named {base} or {base}_rN");
     }
     let mut t = Table::new(
         format!("comparable interpolated player: the {base} family by {label} rating (dilution = chance of a random move)"),
         &["player", "rating", "between", "and", "dilution"],
     );
-    let describe = |m: Option<(usize, u32)>| m.map_or(Cell::Missing, |(i, _)| Cell::Text(names[i].clone()));
+    let describe =
+        |m: Option<(usize, u32)>| m.map_or(Cell::Missing, |(i, _)| Cell::Text(names[i].clone()));
     for pl in placements {
         let pct = |m: Option<(usize, u32)>| m.map(|(_, d)| 100.0 * f64::from(d) / 65536.0);
         let dilution = match (pct(pl.stronger), pct(pl.weaker)) {
@@ -662,7 +836,10 @@ fn family_table(base: &str, names: &[String], ratings: &[f64], label: &str) -> a
 /// Compares each computed method with true strengths: RMS error after removing the mean
 /// difference (the scales' origins are arbitrary).
 fn truth_table(games: &GameList, r: &Rated, truth: &[(String, f64)]) -> Table {
-    let mut t = Table::new("error against the true strengths", &["method", "players", "rms error"]);
+    let mut t = Table::new(
+        "error against the true strengths",
+        &["method", "players", "rms error"],
+    );
     let mut candidates: Vec<(&str, Vec<f64>)> = Vec::new();
     if let Some(Ok(m)) = &r.mle {
         candidates.push(("mle", m.ratings.clone()));
@@ -681,8 +858,17 @@ fn truth_table(games: &GameList, r: &Rated, truth: &[(String, f64)]) -> Table {
             .collect();
         let k = pairs.len() as f64;
         let mean = pairs.iter().map(|(r, x)| r - x).sum::<f64>() / k;
-        let rms = (pairs.iter().map(|(r, x)| (r - x - mean).powi(2)).sum::<f64>() / k).sqrt();
-        t.rows.push(vec![Cell::Text(label.to_owned()), Cell::Int(pairs.len() as u64), Cell::num(rms, 2)]);
+        let rms = (pairs
+            .iter()
+            .map(|(r, x)| (r - x - mean).powi(2))
+            .sum::<f64>()
+            / k)
+            .sqrt();
+        t.rows.push(vec![
+            Cell::Text(label.to_owned()),
+            Cell::Int(pairs.len() as u64),
+            Cell::num(rms, 2),
+        ]);
     }
     t
 }

@@ -2,7 +2,6 @@
 //! rating-evolution plot, the asterisk table and the HTML report. Reads results and rates
 //! them; never plays a game.
 
-use crate::games::with_game;
 use anyhow::{bail, Context};
 use eloworld_games::{Game, GameKind};
 use eloworld_ratings::elo_world::{EloWorld, EloWorldConfig};
@@ -11,9 +10,9 @@ use eloworld_ratings::rollason::{Rollason, RollasonConfig};
 use eloworld_ratings::uscf::{Uscf, UscfConfig};
 use eloworld_ratings::{GameList, Score};
 use eloworld_report::{
-    asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow, ConsistencyRow,
-    Diagram, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions, OutcomeTable, RatingColumn, RatingHistory,
-    RatingValue, SampleGame,
+    asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow,
+    ConsistencyRow, Diagram, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions,
+    OutcomeTable, RatingColumn, RatingHistory, RatingValue, SampleGame,
 };
 use eloworld_tournament::{open_store, GameRow, ResultRow, TournamentRow};
 use std::collections::BTreeMap;
@@ -127,7 +126,7 @@ struct HtmlArgs {
 /// A rating method, or the plain score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Method {
-    #[value(name = "elo_world")]
+    #[value(name = "elo_world", alias = "elo-world")]
     EloWorld,
     Mle,
     Uscf,
@@ -178,16 +177,40 @@ fn load(db: &str, tournament: Option<&str>) -> anyhow::Result<Results> {
             None => bail!("{db} has no tournaments"),
         }
     }
-    let rows = store.results(tournament).with_context(|| format!("reading results from {db}"))?;
+    let rows = store
+        .results(tournament)
+        .with_context(|| format!("reading results from {db}"))?;
     if rows.is_empty() {
-        bail!("{db} has no stored games{}", tournament.map(|t| format!(" in tournament {t:?}")).unwrap_or_default());
+        bail!(
+            "{db} has no stored games{}",
+            tournament
+                .map(|t| format!(" in tournament {t:?}"))
+                .unwrap_or_default()
+        );
     }
-    let order: Vec<String> = tournaments.iter().flat_map(|t| t.players.iter().cloned()).collect();
-    let table = OutcomeTable::from_games(&order, rows.iter().map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())));
+    let order: Vec<String> = tournaments
+        .iter()
+        .flat_map(|t| t.players.iter().cloned())
+        .collect();
+    let table = OutcomeTable::from_games(
+        &order,
+        rows.iter()
+            .map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())),
+    );
     // Players of the plan who have not played yet have nothing to show.
-    let played: Vec<usize> = (0..table.len()).filter(|&i| table.totals(i).games() > 0).collect();
-    let table = if played.len() == table.len() { table } else { keep_players(&table, &played)? };
-    Ok(Results { tournaments, rows, table })
+    let played: Vec<usize> = (0..table.len())
+        .filter(|&i| table.totals(i).games() > 0)
+        .collect();
+    let table = if played.len() == table.len() {
+        table
+    } else {
+        keep_players(&table, &played)?
+    };
+    Ok(Results {
+        tournaments,
+        rows,
+        table,
+    })
 }
 
 /// Returns the table restricted to some players.
@@ -204,7 +227,11 @@ fn keep_players(table: &OutcomeTable, keep: &[usize]) -> anyhow::Result<OutcomeT
 
 /// Returns the games as the ratings crate takes them: players in the table's order (so ids
 /// are table indices), games in finish order, dated by `year` when given.
-fn game_list(table: &OutcomeTable, rows: &[ResultRow], year: impl Fn(usize) -> Option<i32>) -> GameList {
+fn game_list(
+    table: &OutcomeTable,
+    rows: &[ResultRow],
+    year: impl Fn(usize) -> Option<i32>,
+) -> GameList {
     let mut list = GameList::case_sensitive();
     for p in table.players() {
         list.player(p);
@@ -232,13 +259,17 @@ fn rate(method: Method, list: &GameList) -> anyhow::Result<Vec<Option<RatingValu
         Method::EloWorld => {
             let r = EloWorld::new(EloWorldConfig::new()).rate(&list.counts(), list.names())?;
             (0..n)
-                .map(|i| finite(r.median[i]).map(|m| RatingValue::with_interval(m, r.q25[i], r.q75[i])))
+                .map(|i| {
+                    finite(r.median[i]).map(|m| RatingValue::with_interval(m, r.q25[i], r.q75[i]))
+                })
                 .collect()
         }
         Method::Mle => {
             let r = Mle::new(MleConfig::new()).rate(&list.counts())?;
             (0..n)
-                .map(|i| finite(r.ratings[i]).map(|m| RatingValue::with_interval(m, r.low[i], r.high[i])))
+                .map(|i| {
+                    finite(r.ratings[i]).map(|m| RatingValue::with_interval(m, r.low[i], r.high[i]))
+                })
                 .collect()
         }
         Method::Rollason => Rollason::new(RollasonConfig::new())
@@ -270,7 +301,8 @@ fn rate(method: Method, list: &GameList) -> anyhow::Result<Vec<Option<RatingValu
 }
 
 fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
-    ImageFormat::from_path(out).with_context(|| format!("{}: give a file ending in .png or .svg", out.display()))
+    ImageFormat::from_path(out)
+        .with_context(|| format!("{}: give a file ending in .png or .svg", out.display()))
 }
 
 fn write(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
@@ -283,21 +315,42 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     let table = &results.table;
     let list = game_list(table, &results.rows, |_| None);
     let (keys, sorted_by) = match rate(args.by, &list) {
-        Ok(values) if values.iter().all(Option::is_some) => {
-            (values.iter().map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value)).collect(), format!("{} rating", args.by.name()))
-        }
+        Ok(values) if values.iter().all(Option::is_some) => (
+            values
+                .iter()
+                .map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value))
+                .collect(),
+            format!("{} rating", args.by.name()),
+        ),
         Ok(_) => {
-            eprintln!("note: {} does not rate every player; sorting by score", args.by.name());
+            eprintln!(
+                "note: {} does not rate every player; sorting by score",
+                args.by.name()
+            );
             (table.score_fractions(), "score".to_owned())
         }
         Err(e) => {
-            eprintln!("note: {} cannot rate these results ({e:#}); sorting by score", args.by.name());
+            eprintln!(
+                "note: {} cannot rate these results ({e:#}); sorting by score",
+                args.by.name()
+            );
             (table.score_fractions(), "score".to_owned())
         }
     };
-    let sorted_by = if args.by == Method::Score { "score".to_owned() } else { sorted_by };
+    let sorted_by = if args.by == Method::Score {
+        "score".to_owned()
+    } else {
+        sorted_by
+    };
     let sorted = table.reordered(&table.weakest_first(&keys)?)?;
-    let (bytes, layout) = outcome_matrix(&sorted, &MatrixOptions { cell: args.cell, sorted_by }, format)?;
+    let (bytes, layout) = outcome_matrix(
+        &sorted,
+        &MatrixOptions {
+            cell: args.cell,
+            sorted_by,
+        },
+        format,
+    )?;
     write(&args.out, &bytes)?;
     eprintln!(
         "outcome matrix of {} players ({} games) written to {} ({}×{} px)",
@@ -322,7 +375,9 @@ fn histories(table: &OutcomeTable, rows: &[ResultRow], run: Option<&str>) -> Vec
         .map(|(i, h)| RatingHistory {
             player: table.players()[i].clone(),
             run: run.map(str::to_owned),
-            ratings: std::iter::once(config.initial_rating).chain(h.iter().map(|&(_, r)| r)).collect(),
+            ratings: std::iter::once(config.initial_rating)
+                .chain(h.iter().map(|&(_, r)| r))
+                .collect(),
         })
         .collect()
 }
@@ -333,9 +388,18 @@ fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
     for db in &args.db {
         let results = load(db, args.tournament.as_deref())?;
         for t in &results.tournaments {
-            let rows: Vec<ResultRow> = results.rows.iter().filter(|r| r.tournament == t.name).cloned().collect();
+            let rows: Vec<ResultRow> = results
+                .rows
+                .iter()
+                .filter(|r| r.tournament == t.name)
+                .cloned()
+                .collect();
             if !rows.is_empty() {
-                let name = if args.db.len() > 1 { format!("{db}: {}", t.name) } else { t.name.clone() };
+                let name = if args.db.len() > 1 {
+                    format!("{db}: {}", t.name)
+                } else {
+                    t.name.clone()
+                };
                 runs.push((name, rows));
             }
         }
@@ -343,10 +407,18 @@ fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
     let several = runs.len() > 1;
     let mut all = Vec::new();
     for (name, rows) in &runs {
-        let table = OutcomeTable::from_games(&[], rows.iter().map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())));
+        let table = OutcomeTable::from_games(
+            &[],
+            rows.iter()
+                .map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())),
+        );
         all.extend(histories(&table, rows, several.then_some(name.as_str())));
     }
-    let options = EvolutionOptions { width: args.width, height: args.height, ..EvolutionOptions::new() };
+    let options = EvolutionOptions {
+        width: args.width,
+        height: args.height,
+        ..EvolutionOptions::new()
+    };
     let bytes = evolution_plot(&all, &options, format)?;
     write(&args.out, &bytes)?;
     eprintln!(
@@ -364,8 +436,14 @@ fn year_of(date: &str) -> Option<i32> {
 }
 
 /// Returns the asterisk table of the games of `list`.
-fn asterisk_text(title: &str, list: &GameList, method: Method, options: &AsteriskOptions) -> anyhow::Result<String> {
-    let ratings = rate(method, list).with_context(|| format!("rating {title} by {}", method.name()))?;
+fn asterisk_text(
+    title: &str,
+    list: &GameList,
+    method: Method,
+    options: &AsteriskOptions,
+) -> anyhow::Result<String> {
+    let ratings =
+        rate(method, list).with_context(|| format!("rating {title} by {}", method.name()))?;
     let mut points = vec![0.0; list.player_count()];
     for g in list.games() {
         points[g.first.index()] += g.score.points();
@@ -376,13 +454,22 @@ fn asterisk_text(title: &str, list: &GameList, method: Method, options: &Asteris
         .iter()
         .zip(ratings)
         .zip(points)
-        .filter_map(|((name, r), points)| r.map(|r| AsteriskRow { player: name.clone(), rating: r.value, points }))
+        .filter_map(|((name, r), points)| {
+            r.map(|r| AsteriskRow {
+                player: name.clone(),
+                rating: r.value,
+                points,
+            })
+        })
         .collect();
     Ok(asterisk_table(title, &rows, options))
 }
 
 fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
-    let options = AsteriskOptions { width: args.width, floor: args.floor };
+    let options = AsteriskOptions {
+        width: args.width,
+        floor: args.floor,
+    };
     let results = load(&args.source.db, args.source.tournament.as_deref())?;
     let mut text = String::new();
     if args.by_year {
@@ -401,13 +488,27 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
         if periods.len() > 1 {
             for y in periods.iter().rev() {
                 text.push('\n');
-                text.push_str(&asterisk_text(&y.to_string(), &list.period(Some(*y)), args.method, &options)?);
+                text.push_str(&asterisk_text(
+                    &y.to_string(),
+                    &list.period(Some(*y)),
+                    args.method,
+                    &options,
+                )?);
             }
         }
     } else {
         let list = game_list(&results.table, &results.rows, |_| None);
-        let names: Vec<&str> = results.tournaments.iter().map(|t| t.name.as_str()).collect();
-        text.push_str(&asterisk_text(&names.join(", "), &list, args.method, &options)?);
+        let names: Vec<&str> = results
+            .tournaments
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        text.push_str(&asterisk_text(
+            &names.join(", "),
+            &list,
+            args.method,
+            &options,
+        )?);
     }
     match &args.out {
         Some(path) => write(path, text.as_bytes())?,
@@ -439,7 +540,12 @@ fn rating_columns(list: &GameList, notes: &mut Vec<String>) -> Vec<RatingColumn>
     let mut columns = Vec::new();
     for (method, probability, note) in methods {
         match rate(method, list) {
-            Ok(values) => columns.push(RatingColumn { method: method.name().to_owned(), note: note.to_owned(), probability, values }),
+            Ok(values) => columns.push(RatingColumn {
+                method: method.name().to_owned(),
+                note: note.to_owned(),
+                probability,
+                values,
+            }),
             Err(e) => notes.push(format!("{}: not shown ({e:#})", method.name())),
         }
     }
@@ -453,7 +559,9 @@ fn final_position<G: Game>(g: &GameRow, rules: G::Rules) -> anyhow::Result<Diagr
         None => G::new(rules),
     };
     for code in g.moves.split_whitespace() {
-        let mv = game.parse_move(code).with_context(|| format!("game {}: move {code:?}", g.job_id))?;
+        let mv = game
+            .parse_move(code)
+            .with_context(|| format!("game {}: move {code:?}", g.job_id))?;
         game.play(mv);
     }
     Ok(Diagram::from_position_text(&game.position_text())?)
@@ -463,7 +571,11 @@ fn final_position<G: Game>(g: &GameRow, rules: G::Rules) -> anyhow::Result<Diagr
 fn sample_games(games: &[GameRow], per_pair: usize, max: usize, db: &str) -> Vec<SampleGame> {
     let mut by_pair: BTreeMap<(&str, &str), Vec<&GameRow>> = BTreeMap::new();
     for g in games {
-        let key = if g.white <= g.black { (g.white.as_str(), g.black.as_str()) } else { (g.black.as_str(), g.white.as_str()) };
+        let key = if g.white <= g.black {
+            (g.white.as_str(), g.black.as_str())
+        } else {
+            (g.black.as_str(), g.white.as_str())
+        };
         let list = by_pair.entry(key).or_default();
         if list.len() < per_pair {
             list.push(g);
@@ -486,10 +598,18 @@ fn sample_games(games: &[GameRow], per_pair: usize, max: usize, db: &str) -> Vec
             let kind: Option<GameKind> = g.game.parse().ok();
             let (text, diagram) = match kind {
                 Some(GameKind::Chess) => (
-                    eloworld_tournament::pgn::game_to_pgn(g, db).unwrap_or_else(|e| format!("{}\n({e})", g.moves)),
-                    final_position::<eloworld_games::Chess>(g, eloworld_games::DrawRules::Automatic).ok(),
+                    eloworld_tournament::pgn::game_to_pgn(g, db)
+                        .unwrap_or_else(|e| format!("{}\n({e})", g.moves)),
+                    final_position::<eloworld_games::Chess>(
+                        g,
+                        eloworld_games::DrawRules::Automatic,
+                    )
+                    .ok(),
                 ),
-                Some(kind) => (g.moves.clone(), with_game!(kind, G => final_position::<G>(g, Default::default()).ok())),
+                Some(GameKind::Squava) => (
+                    g.moves.clone(),
+                    final_position::<eloworld_games::Squava>(g, ()).ok(),
+                ),
                 None => (g.moves.clone(), None),
             };
             SampleGame {
@@ -523,16 +643,22 @@ fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
                 return Ok(Vec::new());
             }
             let games = open_store(db, false)?.games(tournament)?;
-            Ok(sample_games(&games, args.samples_per_pair, args.max_samples, db))
+            Ok(sample_games(
+                &games,
+                args.samples_per_pair,
+                args.max_samples,
+                db,
+            ))
         });
         let list = game_list(&table, &results.rows, |_| None);
         let mut notes = Vec::new();
         let ratings = rating_columns(&list, &mut notes);
         let uscf = Uscf::new(UscfConfig::new()).rate(&list);
-        let consistency: Vec<ConsistencyRow> = eloworld_ratings::consistency::consistency(&list.counts(), &uscf.ratings)
-            .pairs
-            .iter()
-            .map(|p| ConsistencyRow {
+        let consistency: Vec<ConsistencyRow> =
+            eloworld_ratings::consistency::consistency(&list.counts(), &uscf.ratings)
+                .pairs
+                .iter()
+                .map(|p| ConsistencyRow {
                 first: table.players()[p.p].clone(),
                 second: table.players()[p.q].clone(),
                 games: p.games,
@@ -540,9 +666,11 @@ fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
                 observed: p.score / p.games.max(1) as f64,
                 predicted: p.expected_score,
             })
-            .collect();
+                .collect();
         let histories = histories(&table, &results.rows, None);
-        let samples = reader.join().unwrap_or_else(|_| Err(anyhow::anyhow!("reading sample games panicked")));
+        let samples = reader
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("reading sample games panicked")));
         (samples, (ratings, histories, consistency, notes))
     });
     let samples = samples.context("reading sample games")?;
@@ -561,12 +689,23 @@ fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
             ),
         ));
     }
-    settings.push(("games in this report".to_owned(), table.total_games().to_string()));
-    settings.push(("report written by".to_owned(), format!("eloworld {}", env!("CARGO_PKG_VERSION"))));
+    settings.push((
+        "games in this report".to_owned(),
+        table.total_games().to_string(),
+    ));
+    settings.push((
+        "report written by".to_owned(),
+        format!("eloworld {}", env!("CARGO_PKG_VERSION")),
+    ));
     let config = (results.tournaments.len() == 1).then(|| results.tournaments[0].config.clone());
     let title = format!(
         "eloworld report: {}",
-        results.tournaments.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+        results
+            .tournaments
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let report = HtmlReport {
         title,

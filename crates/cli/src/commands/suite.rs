@@ -56,18 +56,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let spec: PlayerSpec = args.player.parse()?;
     let mut config = evol_config(&spec).with_context(|| {
-        format!("{}: the suite runner needs an evol-family player (evol, ab_depth<N>, ab_<N>k)", args.player)
+        format!(
+            "{}: the suite runner needs an evol-family player (evol, ab_depth<N>, ab_<N>k)",
+            args.player
+        )
     })?;
     if config.one_ply.is_some() {
-        bail!("{}: the 1-ply player does not search; give evol, ab_depth<N> or ab_<N>k", args.player);
+        bail!(
+            "{}: the 1-ply player does not search; give evol, ab_depth<N> or ab_<N>k",
+            args.player
+        );
     }
     if args.nodes.is_some() || args.depth.is_some() {
-        config.limits = Limits { nodes: args.nodes, depth: args.depth, ..Limits::infinite() };
+        config.limits = Limits {
+            nodes: args.nodes,
+            depth: args.depth,
+            ..Limits::infinite()
+        };
     }
     if config.limits.nodes.is_none() && config.limits.depth.is_none() {
         bail!("give --nodes or --depth (or a player with a budget)");
     }
-    let positions: Vec<&EpdPosition> = suite.positions.iter().take(args.first.unwrap_or(usize::MAX)).collect();
+    let positions: Vec<&EpdPosition> = suite
+        .positions
+        .iter()
+        .take(args.first.unwrap_or(usize::MAX))
+        .collect();
     if positions.is_empty() {
         bail!("{}: no usable position", args.epd);
     }
@@ -98,26 +112,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.verbose {
         eprintln!("\r{}/{} positions", positions.len(), positions.len());
     }
-    let results = results.into_inner().map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
+    let results = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
 
     let mut solved = 0usize;
     let mut total_to_solution = 0u64;
     let mut total_nodes = 0u64;
     if args.verbose {
-        println!("{:<12} {:>6} {:>8} {:>10} {:>6}  expected", "id", "solved", "move", "nodes", "depth");
+        println!(
+            "{:<12} {:>6} {:>8} {:>10} {:>6}  expected",
+            "id", "solved", "move", "nodes", "depth"
+        );
     }
     for (p, r) in positions.iter().zip(&results) {
-        let Some(r) = r else { bail!("position {} was not searched", p.id) };
+        let Some(r) = r else {
+            bail!("position {} was not searched", p.id)
+        };
         solved += usize::from(r.solved);
         total_to_solution += r.nodes_to_solution;
         total_nodes += r.nodes;
         if args.verbose {
-            let played = r.best_move.map_or("-".to_owned(), |m| San::from_move(&p.position, m).to_string());
+            let played = r.best_move.map_or("-".to_owned(), |m| {
+                San::from_move(&p.position, m).to_string()
+            });
             let expected: Vec<String> = p
                 .best_moves
                 .iter()
                 .map(|&m| San::from_move(&p.position, m).to_string())
-                .chain(p.avoid_moves.iter().map(|&m| format!("not {}", San::from_move(&p.position, m))))
+                .chain(
+                    p.avoid_moves
+                        .iter()
+                        .map(|&m| format!("not {}", San::from_move(&p.position, m))),
+                )
                 .collect();
             println!(
                 "{:<12} {:>6} {:>8} {:>10} {:>6}  {}",
@@ -142,9 +169,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (None, None) => "none".to_owned(),
         }
     );
-    println!("positions   {} (skipped lines: {})", positions.len(), suite.skipped.len());
+    println!(
+        "positions   {} (skipped lines: {})",
+        positions.len(),
+        suite.skipped.len()
+    );
     println!("solved      {solved} / {}", positions.len());
     println!("nodes to solution (fitness, unsolved count the limit): {total_to_solution}");
-    println!("nodes searched {total_nodes} in {secs:.1} s ({:.0} nodes/s)", total_nodes as f64 / secs.max(1e-9));
+    println!(
+        "nodes searched {total_nodes} in {secs:.1} s ({:.0} nodes/s)",
+        total_nodes as f64 / secs.max(1e-9)
+    );
     Ok(ExitCode::SUCCESS)
 }

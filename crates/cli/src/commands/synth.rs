@@ -39,9 +39,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ext = args.out.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = args
+        .out
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if ext != "pgn" && ext != "csv" {
-        bail!("--out {}: the name must end in .pgn or .csv", args.out.display());
+        bail!(
+            "--out {}: the name must end in .pgn or .csv",
+            args.out.display()
+        );
     }
     let config = SynthConfig {
         players: args.players,
@@ -53,7 +61,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let synth = simulate(&config)?;
     let names = synth.games.names();
-    let file = std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let file = std::fs::File::create(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     if ext == "csv" {
         writeln!(out, "white,black,result")?;
@@ -75,13 +84,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
-    out.flush().with_context(|| format!("writing {}", args.out.display()))?;
-    let truth_path = args.truth.unwrap_or_else(|| args.out.with_extension("truth.csv"));
+    out.flush()
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    let truth_path = args
+        .truth
+        .unwrap_or_else(|| args.out.with_extension("truth.csv"));
     let mut truth = String::from("name,strength\n");
     for (name, s) in names.iter().zip(&synth.strengths) {
         truth.push_str(&format!("{name},{s:.3}\n"));
     }
-    std::fs::write(&truth_path, truth).with_context(|| format!("writing {}", truth_path.display()))?;
+    std::fs::write(&truth_path, truth)
+        .with_context(|| format!("writing {}", truth_path.display()))?;
     eprintln!(
         "wrote {} games among {} players to {} and their strengths to {}",
         args.games,

@@ -150,6 +150,8 @@ fn run_plan<G: CliGame>(
         let stop = Arc::clone(&stop);
         let _ = ctrlc::set_handler(move || {
             if stop.swap(true, Ordering::SeqCst) {
+                // A second Ctrl-C: end the engines the workers cannot end now, and go.
+                eloworld_players::engine::kill_all();
                 std::process::exit(130);
             }
         });

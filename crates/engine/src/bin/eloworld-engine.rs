@@ -4,7 +4,9 @@
 //!
 //! Besides the UCI commands it understands `bench [depth]` (also as a command-line argument:
 //! `eloworld-engine bench`), which prints the node signature and nodes per second, and `eval`,
-//! which prints the static evaluation of the current position.
+//! which prints the static evaluation of the current position. At the end of its input it
+//! lets a running search finish (so `echo "position startpos\ngo depth 8" | eloworld-engine`
+//! prints a move); `quit` stops at once.
 
 use eloworld_engine::bench::{run_bench_with, BENCH_DEPTH, BENCH_FENS};
 use eloworld_engine::search::mate_in;
@@ -26,7 +28,10 @@ const DEFAULT_HASH_MB: usize = 16;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("bench") {
-        let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(BENCH_DEPTH);
+        let depth = args
+            .get(1)
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(BENCH_DEPTH);
         bench(EvalParams::default(), SearchParams::default(), depth);
         return ExitCode::SUCCESS;
     }
@@ -39,10 +44,12 @@ fn main() -> ExitCode {
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         if !uci.command(line.trim()) {
-            break;
+            uci.stop_search();
+            return ExitCode::SUCCESS;
         }
     }
-    uci.stop_search();
+    // End of input (a script piped in): let a bounded search finish and print its move.
+    uci.finish_search();
     ExitCode::SUCCESS
 }
 
@@ -120,10 +127,16 @@ impl Uci {
             "stop" => self.stop_search(),
             "bench" => {
                 self.stop_search();
-                let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(BENCH_DEPTH);
+                let depth = rest
+                    .first()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(BENCH_DEPTH);
                 bench(self.eval, self.search, depth);
             }
-            "eval" => say(&format!("info string static eval {} cp (side to move)", evaluate(&self.position, &self.eval))),
+            "eval" => say(&format!(
+                "info string static eval {} cp (side to move)",
+                evaluate(&self.position, &self.eval)
+            )),
             "quit" => return false,
             other => say(&format!("info string unknown command {other:?}")),
         }
@@ -133,9 +146,14 @@ impl Uci {
     fn identify(&self) {
         say("id name eloworld-engine");
         say("id author the eloworld project (parameters: David, Koppel, Netanyahu)");
-        say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"));
+        say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
+        ));
         for d in EvalParams::DEFS.iter().chain(SearchParams::DEFS) {
-            say(&format!("option name {} type spin default {} min {} max {}", d.name, d.default, d.min, d.max));
+            say(&format!(
+                "option name {} type spin default {} min {} max {}",
+                d.name, d.default, d.min, d.max
+            ));
         }
         say("uciok");
     }
@@ -156,14 +174,18 @@ impl Uci {
         };
         let name = words[n..v].join(" ");
         let Some(value) = words.get(v + 1).and_then(|x| x.parse::<i64>().ok()) else {
-            say(&format!("info string option {name}: value is not an integer"));
+            say(&format!(
+                "info string option {name}: value is not an integer"
+            ));
             return;
         };
         let value = i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX });
         if name.eq_ignore_ascii_case("Hash") {
             self.hash_mb = usize::try_from(value.clamp(1, 4096)).unwrap_or(DEFAULT_HASH_MB);
             let (eval, search, mb) = (self.eval, self.search, self.hash_mb);
-            self.with_engine(|e| *e = Engine::with_table(eval, search, TranspositionTable::new(mb)));
+            self.with_engine(|e| {
+                *e = Engine::with_table(eval, search, TranspositionTable::new(mb))
+            });
             return;
         }
         if self.eval.set(&name, value).is_err() && self.search.set(&name, value).is_err() {
@@ -210,7 +232,11 @@ impl Uci {
         self.stop_search();
         let mut limits = Limits::infinite();
         let num = |key: &str| -> Option<u64> {
-            words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).and_then(|v| v.parse().ok())
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+                .and_then(|v| v.parse().ok())
         };
         limits.depth = num("depth").map(|d| u32::try_from(d).unwrap_or(u32::MAX));
         limits.nodes = num("nodes");
@@ -222,7 +248,9 @@ impl Uci {
             let inc = num(if white { "winc" } else { "binc" }).unwrap_or(0);
             let moves_to_go = num("movestogo").unwrap_or(30).max(1);
             let budget = left / moves_to_go + inc * 3 / 4;
-            limits.time = Some(Duration::from_millis(budget.min(left.saturating_sub(50)).max(1)));
+            limits.time = Some(Duration::from_millis(
+                budget.min(left.saturating_sub(50)).max(1),
+            ));
         }
         self.stop.store(false, Ordering::Relaxed);
         limits.stop = Some(Arc::clone(&self.stop));
@@ -255,6 +283,12 @@ impl Uci {
                 None => say("bestmove 0000"),
             }
         }));
+    }
+
+    fn finish_search(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join(); // a panicked search already printed its message
+        }
     }
 
     fn stop_search(&mut self) {

@@ -7,7 +7,10 @@
 //! transposition table across the moves of a game and learns the game's positions through
 //! `observe` for repetition detection.
 
-use crate::{Flags, Params, Player, PlayerError, PlayerFactory, PlayerInfo, PlayerSpec, Registry, SpecError, Worker};
+use crate::{
+    Flags, Params, Player, PlayerError, PlayerFactory, PlayerInfo, PlayerSpec, Registry, SpecError,
+    Worker,
+};
 use eloworld_engine::{Engine, EvalParams, Limits, SearchParams};
 use eloworld_games::{Chess, GameRng};
 use shakmaty::Move;
@@ -57,7 +60,12 @@ impl EvolPlayer {
     /// Creates a player from a configuration.
     #[must_use]
     pub fn new(config: &EvolConfig) -> EvolPlayer {
-        EvolPlayer { engine: config.engine(), limits: config.limits.clone(), one_ply: config.one_ply, keys: Vec::new() }
+        EvolPlayer {
+            engine: config.engine(),
+            limits: config.limits.clone(),
+            one_ply: config.one_ply,
+            keys: Vec::new(),
+        }
     }
 }
 
@@ -65,8 +73,15 @@ impl Player<Chess> for EvolPlayer {
     fn choose(&mut self, game: &Chess, _rng: &mut GameRng) -> Result<Move, PlayerError> {
         let pos = game.position();
         let best = match self.one_ply {
-            Some(quiescence) => self.engine.best_move_1ply(pos, quiescence).map(|(m, _, _)| m),
-            None => self.engine.search(pos, &self.keys, &self.limits, &mut |_| {}).best_move,
+            Some(quiescence) => self
+                .engine
+                .best_move_1ply(pos, quiescence)
+                .map(|(m, _, _)| m),
+            None => {
+                self.engine
+                    .search(pos, &self.keys, &self.limits, &mut |_| {})
+                    .best_move
+            }
         };
         best.ok_or(PlayerError::NoMove)
     }
@@ -91,10 +106,17 @@ fn read_params<T>(
     default: T,
     parse: impl Fn(&str, &str) -> Result<T, eloworld_engine::EngineError>,
 ) -> Result<T, SpecError> {
-    let Some(path) = params.get(key) else { return Ok(default) };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SpecError::Unavailable { player: player.to_owned(), reason: format!("cannot read {key} file {path}: {e}") })?;
-    parse(&text, path).map_err(|e| SpecError::BadParam { player: player.to_owned(), reason: e.to_string() })
+    let Some(path) = params.get(key) else {
+        return Ok(default);
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| SpecError::Unavailable {
+        player: player.to_owned(),
+        reason: format!("cannot read {key} file {path}: {e}"),
+    })?;
+    parse(&text, path).map_err(|e| SpecError::BadParam {
+        player: player.to_owned(),
+        reason: e.to_string(),
+    })
 }
 
 /// Returns the number in a family name: `ab_depth6` → 6 with prefix `ab_depth`, suffix "".
@@ -137,16 +159,42 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
         let qs: u8 = p.parse_or(name, "qs", 1)?;
         one_ply = Some(qs != 0);
     } else if let Some(d) = family_number(name, "ab_depth", "") {
-        limits.depth = Some(u32::try_from(d).unwrap_or(u32::MAX).min(eloworld_engine::MAX_DEPTH));
+        limits.depth = Some(
+            u32::try_from(d)
+                .unwrap_or(u32::MAX)
+                .min(eloworld_engine::MAX_DEPTH),
+        );
     } else if let Some(k) = family_number(name, "ab_", "k") {
         limits.nodes = Some(k.saturating_mul(1000));
     } else {
-        return Err(SpecError::Unknown { game: "chess".to_owned(), name: name.to_owned(), suggestions: Vec::new() });
+        return Err(SpecError::Unknown {
+            game: "chess".to_owned(),
+            name: name.to_owned(),
+            suggestions: Vec::new(),
+        });
     }
-    let eval = read_params(name, p, "eval", EvalParams::default(), EvalParams::from_text)?;
-    let search = read_params(name, p, "search", SearchParams::default(), SearchParams::from_text)?;
+    let eval = read_params(
+        name,
+        p,
+        "eval",
+        EvalParams::default(),
+        EvalParams::from_text,
+    )?;
+    let search = read_params(
+        name,
+        p,
+        "search",
+        SearchParams::default(),
+        SearchParams::from_text,
+    )?;
     let hash_mb = p.parse_or(name, "hash", DEFAULT_HASH_MB)?.clamp(1, 4096);
-    Ok(EvolConfig { eval, search, limits, one_ply, hash_mb })
+    Ok(EvolConfig {
+        eval,
+        search,
+        limits,
+        one_ply,
+        hash_mb,
+    })
 }
 
 fn build(spec: &PlayerSpec) -> Result<Arc<dyn PlayerFactory<Chess>>, SpecError> {
@@ -155,11 +203,23 @@ fn build(spec: &PlayerSpec) -> Result<Arc<dyn PlayerFactory<Chess>>, SpecError> 
 
 /// Adds the `evol` players to a chess registry.
 pub fn register(r: &mut Registry<Chess>) {
-    let flags = Flags { deterministic: true, stateful: true, ..Flags::NONE };
+    let flags = Flags {
+        deterministic: true,
+        stateful: true,
+        ..Flags::NONE
+    };
     let files = |info: PlayerInfo| {
-        info.param("eval", "Fig. 3", "file of `NAME = value` lines: evaluation parameters")
-            .param("search", "Table II", "file of `NAME = value` lines: search parameters")
-            .param("hash", DEFAULT_HASH_MB, "transposition table, MiB")
+        info.param(
+            "eval",
+            "Fig. 3",
+            "file of `NAME = value` lines: evaluation parameters",
+        )
+        .param(
+            "search",
+            "Table II",
+            "file of `NAME = value` lines: search parameters",
+        )
+        .param("hash", DEFAULT_HASH_MB, "transposition table, MiB")
     };
     r.add(
         files(PlayerInfo::new(
@@ -177,17 +237,33 @@ pub fn register(r: &mut Registry<Chess>) {
             "the evol evaluation over a 1-ply search (seed 003's grandmaster-imitation phase)",
             flags,
         )
-        .param("eval", "Fig. 3", "file of `NAME = value` lines: evaluation parameters")
-        .param("qs", 1, "1: score each move by quiescence; 0: by the static evaluation"),
+        .param(
+            "eval",
+            "Fig. 3",
+            "file of `NAME = value` lines: evaluation parameters",
+        )
+        .param(
+            "qs",
+            1,
+            "1: score each move by quiescence; 0: by the static evaluation",
+        ),
         Box::new(build),
     );
     r.add_family(
-        files(PlayerInfo::new("ab_depth<N>", "the evol engine searching N plies per move", flags)),
+        files(PlayerInfo::new(
+            "ab_depth<N>",
+            "the evol engine searching N plies per move",
+            flags,
+        )),
         |n| family_number(n, "ab_depth", "").is_some(),
         Box::new(build),
     );
     r.add_family(
-        files(PlayerInfo::new("ab_<N>k", "the evol engine searching N thousand nodes per move", flags)),
+        files(PlayerInfo::new(
+            "ab_<N>k",
+            "the evol engine searching N thousand nodes per move",
+            flags,
+        )),
         |n| family_number(n, "ab_", "k").is_some(),
         Box::new(build),
     );
@@ -215,14 +291,24 @@ mod tests {
     #[test]
     fn every_family_finds_a_mate_in_one() {
         let fen = "6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1";
-        for spec in ["evol", "evol:nodes=5000", "ab_depth2", "ab_5k", "evol_1ply", "evol_1ply:qs=0"] {
+        for spec in [
+            "evol",
+            "evol:nodes=5000",
+            "ab_depth2",
+            "ab_5k",
+            "evol_1ply",
+            "evol_1ply:qs=0",
+        ] {
             assert_eq!(choose(spec, fen), "e1e8", "{spec}");
         }
     }
 
     #[test]
     fn the_1ply_player_takes_a_hanging_queen() {
-        assert_eq!(choose("evol_1ply", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"), "d2d5");
+        assert_eq!(
+            choose("evol_1ply", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"),
+            "d2d5"
+        );
     }
 
     #[test]
@@ -242,7 +328,8 @@ mod tests {
         std::fs::write(&eval, "KNIGHT_VALUE = 99999\n").expect("write");
         let e = evol_config(&spec.parse().expect("spec")).expect_err("out of range");
         assert!(e.to_string().contains("line 1"), "{e}");
-        let e = evol_config(&"evol:search=/nonexistent/x.txt".parse().expect("spec")).expect_err("missing");
+        let e = evol_config(&"evol:search=/nonexistent/x.txt".parse().expect("spec"))
+            .expect_err("missing");
         assert!(e.to_string().contains("/nonexistent/x.txt"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -250,9 +337,23 @@ mod tests {
     #[test]
     fn family_names_and_bad_keys() {
         let r = registry();
-        assert!(r.knows("ab_depth3") && r.knows("ab_250k") && !r.knows("ab_k") && !r.knows("ab_depth"));
-        assert_eq!(evol_config(&"ab_250k".parse().expect("spec")).expect("ok").limits.nodes, Some(250_000));
-        assert_eq!(evol_config(&"ab_depth7".parse().expect("spec")).expect("ok").limits.depth, Some(7));
+        assert!(
+            r.knows("ab_depth3") && r.knows("ab_250k") && !r.knows("ab_k") && !r.knows("ab_depth")
+        );
+        assert_eq!(
+            evol_config(&"ab_250k".parse().expect("spec"))
+                .expect("ok")
+                .limits
+                .nodes,
+            Some(250_000)
+        );
+        assert_eq!(
+            evol_config(&"ab_depth7".parse().expect("spec"))
+                .expect("ok")
+                .limits
+                .depth,
+            Some(7)
+        );
         assert!(r.resolve_str("evol:playouts=3").is_err());
     }
 }

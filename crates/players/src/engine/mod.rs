@@ -17,7 +17,7 @@ pub use definitions::{
     builtin_definitions, parse_definitions, read_definitions, Budget, EngineDef, EngineFileError,
     OptionValue, Protocol, BUILTIN_ENGINES,
 };
-pub use process::Fault;
+pub use process::{kill_all, Fault};
 pub use search_info::{Score, SearchInfo};
 pub use worstfish::Worstfish;
 

@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -74,6 +75,7 @@ impl EngineProcess {
         let mut child = command
             .spawn()
             .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", program.display())))?;
+        live_engines().push(child.id());
         let stdout = child
             .stdout
             .take()
@@ -193,11 +195,6 @@ impl EngineProcess {
     /// Describes how the process ended (ending it, in case only its output did), for a
     /// crash report.
     fn crash_fault(&mut self, what: &str) -> Fault {
-        // Give a dying process a moment to report its own status before it is killed.
-        let deadline = Instant::now() + Duration::from_millis(100);
-        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(2));
-        }
         Fault::Crashed(match self.terminate() {
             Some(s) => format!("{what}; {}", describe_status(s)),
             None => what.to_owned(),
@@ -205,31 +202,52 @@ impl EngineProcess {
     }
 
     /// Kills the process and everything in its process group, and reaps it; returns its
-    /// exit status.
+    /// exit status (a process that already exited keeps its own).
     fn terminate(&mut self) -> Option<std::process::ExitStatus> {
         if let Some(status) = self.status {
             return Some(status);
         }
         drop(self.stdin.take());
-        #[cfg(unix)]
         {
-            // The group was made for this child (`process_group(0)`), and it is not reaped
-            // yet, so its id cannot belong to anyone else.
-            let group = i32::try_from(self.child.id())
-                .ok()
-                .and_then(rustix::process::Pid::from_raw);
-            if let Some(group) = group {
-                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-            }
+            // Until reaped below, the id (and group id) cannot be reused, so killing by id
+            // while holding the list cannot hit another process.
+            let mut live = live_engines();
+            live.retain(|&p| p != self.child.id());
+            kill_group(self.child.id());
+            let _ = self.child.kill();
         }
-        let _ = self.child.kill();
         self.status = self.child.wait().ok();
         self.status
     }
+}
 
-    /// Returns whether the process is still running.
-    pub fn is_running(&mut self) -> bool {
-        self.status.is_none() && matches!(self.child.try_wait(), Ok(None))
+/// The ids of the engine processes running (not yet reaped), for [`kill_all`].
+static LIVE_ENGINES: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live_engines() -> MutexGuard<'static, Vec<u32>> {
+    LIVE_ENGINES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills the process group `id` (an engine started with `process_group(0)`).
+fn kill_group(id: u32) {
+    #[cfg(unix)]
+    if let Some(group) = i32::try_from(id)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+}
+
+/// Kills every engine process this program started and has not yet reaped, with its
+/// process group: for a program about to exit at once (a second Ctrl-C), which cannot wait
+/// for its workers to end their engines. Engines run in their own process group, so the
+/// terminal's Ctrl-C does not reach them.
+pub fn kill_all() {
+    for &id in live_engines().iter() {
+        kill_group(id);
     }
 }
 

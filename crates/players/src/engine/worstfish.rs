@@ -124,7 +124,11 @@ pub const EVALUATION_DEPTH: u32 = 6;
 /// Adds `worstfish`, evaluating with `evaluator` (the `stockfish0` definition, at
 /// [`EVALUATION_DEPTH`]).
 pub(super) fn register(r: &mut Registry<Chess>, mut evaluator: EngineDef) {
-    evaluator.budget = super::Budget { nodes: None, depth: Some(EVALUATION_DEPTH), movetime: None };
+    evaluator.budget = super::Budget {
+        nodes: None,
+        depth: Some(EVALUATION_DEPTH),
+        movetime: None,
+    };
     let budget = evaluator.effective_budget();
     let info = PlayerInfo::new(
         "worstfish",

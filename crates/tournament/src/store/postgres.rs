@@ -17,7 +17,9 @@ use super::{
 };
 use super::redact;
 use crate::{Plan, StoreError};
-use postgres::{Client, NoTls, Row};
+use openssl::ssl::{SslConnector, SslMethod};
+use postgres::{Client, Row};
+use postgres_openssl::MakeTlsConnector;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -93,6 +95,7 @@ const DONE: i16 = 2;
 /// A PostgreSQL database holding tournaments and their games.
 pub struct PgStore {
     config: postgres::Config,
+    tls: MakeTlsConnector,
     client: Mutex<Option<Client>>,
     display: String,
     lease: Duration,
@@ -131,6 +134,19 @@ fn password_from_environment(config: &postgres::Config) -> Option<String> {
         }
     }
     None
+}
+
+/// Builds the TLS side of connections: used when the server offers TLS (`sslmode=prefer`,
+/// the default) or required (`sslmode=require`). The server's certificate is verified
+/// against the system's CAs, plus the CA file named by `PGSSLROOTCERT` when set (for a
+/// private CA or a self-signed server certificate).
+fn tls_connector() -> Result<MakeTlsConnector, openssl::error::ErrorStack> {
+    let mut builder = SslConnector::builder(SslMethod::tls())?;
+    builder.set_default_verify_paths()?;
+    if let Some(ca) = std::env::var_os("PGSSLROOTCERT") {
+        builder.set_ca_file(ca)?;
+    }
+    Ok(MakeTlsConnector::new(builder.build()))
 }
 
 fn retryable(e: &postgres::Error) -> bool {
@@ -172,8 +188,10 @@ impl PgStore {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
+        let tls = tls_connector().map_err(|e| StoreError::Backend(format!("{display}: TLS setup: {e}")))?;
         let mut store = PgStore {
             config,
+            tls,
             client: Mutex::new(None),
             display,
             lease: PgStore::DEFAULT_LEASE,
@@ -196,7 +214,7 @@ impl PgStore {
         loop {
             let patient = self.connected_once.load(Ordering::Relaxed) && started.elapsed() < PgStore::RETRY_FOR;
             if guard.is_none() {
-                match self.config.connect(NoTls) {
+                match self.config.connect(self.tls.clone()) {
                     Ok(c) => {
                         self.connected_once.store(true, Ordering::Relaxed);
                         *guard = Some(c);
@@ -272,7 +290,17 @@ impl PgStore {
 fn error_text(e: &postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => format!("{} ({})", db.message(), db.code().code()),
-        None => e.to_string(),
+        None => {
+            // The cause chain says what failed (refused, TLS certificate, timeout).
+            let mut text = e.to_string();
+            let mut cause = std::error::Error::source(e);
+            while let Some(c) = cause {
+                text.push_str(": ");
+                text.push_str(&c.to_string());
+                cause = c.source();
+            }
+            text
+        }
     }
 }
 

@@ -1,0 +1,471 @@
+//! `eloworld evolve`: the genetic evolution of seed 003 (David, Koppel and Netanyahu),
+//! phase by phase. Every phase checkpoints each finished generation in a SQLite file
+//! (`OUT/evolve.sqlite` by default): run the same command again to resume a killed run, with
+//! the same result as an uninterrupted one.
+
+use anyhow::{bail, Context};
+use eloworld_evolve::imitate::{self, DatasetConfig, ImitationFitness};
+use eloworld_evolve::plot::{line_plot_png, Labels, Series};
+use eloworld_evolve::{evolve, Checkpoint, Checkpointing, GaConfig, Generation, Selection};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    phase: Phase,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Phase {
+    /// Phase 1: evolve the 35 evaluation parameters to play grandmasters' moves with a 1-ply search.
+    Imitate(ImitateArgs),
+    /// Phase 3: evolve the 18 selective-search parameters (Table I) to solve a test suite in the fewest nodes.
+    Search(SearchArgs),
+}
+
+/// The GA settings every phase takes.
+#[derive(clap::Args, Debug, Clone)]
+struct GaArgs {
+    /// Organisms per generation.
+    #[arg(long)]
+    population: Option<usize>,
+    /// Generations, the initial random one included.
+    #[arg(long)]
+    generations: Option<usize>,
+    /// Chance that two parents are crossed (uniform crossover).
+    #[arg(long)]
+    crossover: Option<f64>,
+    /// Chance that each bit of a child flips.
+    #[arg(long)]
+    mutation: Option<f64>,
+    /// Parent selection: roulette (fitness-proportional), rank, or tournament<K>.
+    #[arg(long)]
+    selection: Option<Selection>,
+    /// Fittest organisms copied unchanged into the next generation.
+    #[arg(long, default_value_t = 1)]
+    elitism: usize,
+    /// The seed of every random choice (run k of --runs uses seed + k - 1).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output directory (parameter files, CSV histories, plots, the checkpoint).
+    #[arg(long, default_value = "evolve")]
+    out: PathBuf,
+    /// Checkpoint file (default OUT/evolve.sqlite).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+impl GaArgs {
+    fn config(&self, defaults: GaConfig) -> anyhow::Result<GaConfig> {
+        let c = GaConfig {
+            population: self.population.unwrap_or(defaults.population),
+            generations: self.generations.unwrap_or(defaults.generations),
+            crossover_rate: self.crossover.unwrap_or(defaults.crossover_rate),
+            mutation_rate: self.mutation.unwrap_or(defaults.mutation_rate),
+            selection: self.selection.unwrap_or(defaults.selection),
+            elitism: self.elitism,
+            genome_bits: defaults.genome_bits,
+            seed: self.seed,
+        };
+        if !(0.0..=1.0).contains(&c.crossover_rate) || !(0.0..=1.0).contains(&c.mutation_rate) {
+            bail!("--crossover and --mutation are probabilities (0 to 1)");
+        }
+        if c.population < 2 || c.generations < 1 {
+            bail!("--population must be at least 2 and --generations at least 1");
+        }
+        Ok(c)
+    }
+
+    fn prepare(&self) -> anyhow::Result<Checkpoint> {
+        if let Some(t) = self.threads {
+            eloworld_evolve::use_threads(t);
+        }
+        std::fs::create_dir_all(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
+        let path = self.checkpoint.clone().unwrap_or_else(|| self.out.join("evolve.sqlite"));
+        Checkpoint::open(&path).with_context(|| format!("opening checkpoint {}", path.display()))
+    }
+}
+
+#[derive(clap::Args, Debug)]
+struct ImitateArgs {
+    #[command(flatten)]
+    ga: GaArgs,
+    /// Directory of grandmaster games (every *.pgn in it).
+    #[arg(long, default_value = "data/pgn")]
+    pgn_dir: PathBuf,
+    /// Least Elo of both players.
+    #[arg(long, default_value_t = 2600)]
+    min_elo: u32,
+    /// Positions drawn from each game (the seed took 1 from each of 10,000 games; we have ~630 decisive ones).
+    #[arg(long, default_value_t = 16)]
+    per_game: usize,
+    /// Most training positions.
+    #[arg(long, default_value_t = 5000)]
+    train: usize,
+    /// Most test positions.
+    #[arg(long, default_value_t = 5000)]
+    test: usize,
+    /// Independent runs with seeds seed, seed+1, … (the seed ran 10 for coevolution).
+    #[arg(long, default_value_t = 1)]
+    runs: usize,
+}
+
+#[derive(clap::Args, Debug)]
+struct SearchArgs {
+    #[command(flatten)]
+    ga: GaArgs,
+    /// The test suite (EPD with `bm`/`am`).
+    #[arg(long, default_value = "data/epd/ECM.epd")]
+    epd: PathBuf,
+    /// Use only the first K positions of the suite (default 150; --paper: all).
+    #[arg(long)]
+    positions: Option<usize>,
+    /// Node cap per position (default 50,000; --paper: 500,000).
+    #[arg(long)]
+    cap: Option<u64>,
+    /// The evaluation parameters (a file written by `evolve imitate`/`coevolve`; default Fig. 3).
+    #[arg(long)]
+    eval: Option<PathBuf>,
+    /// Transposition table per search, MiB.
+    #[arg(long, default_value_t = 1)]
+    hash_mb: usize,
+    /// The seed's settings: every position, 500,000 nodes each (days on this machine).
+    #[arg(long)]
+    paper: bool,
+}
+
+/// Defaults of `evolve search` that finish in about half an hour on 2 cores.
+const SEARCH_DEFAULT_POSITIONS: usize = 150;
+const SEARCH_DEFAULT_CAP: u64 = 50_000;
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // A second handler cannot be installed when another command already did; then Ctrl-C
+        // simply kills the process, which the checkpoint also survives.
+        let _ = ctrlc::set_handler(move || {
+            eprintln!("\nstopping after the generation in progress (Ctrl-C again to kill)…");
+            if stop.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        });
+    }
+    match args.phase {
+        Phase::Imitate(a) => imitate_cmd(&a, &stop),
+        Phase::Search(a) => search_cmd(&a, &stop),
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
+fn pct(n: f64, of: usize) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let of = of.max(1) as f64;
+    100.0 * n / of
+}
+
+fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    let store = a.ga.prepare()?;
+    let files = imitate::pgn_files(&a.pgn_dir)?;
+    if files.is_empty() {
+        bail!("no .pgn files in {}", a.pgn_dir.display());
+    }
+    let t0 = Instant::now();
+    let (games, report) = imitate::read_strong_games(&files, a.min_elo)?;
+    println!(
+        "read {} games from {} file(s) in {}: {} with both players rated >= {}, {} of them decisive",
+        report.games,
+        files.len(),
+        a.pgn_dir.display(),
+        report.strong,
+        a.min_elo,
+        report.decisive
+    );
+    let data_config = DatasetConfig {
+        min_elo: a.min_elo,
+        per_game: a.per_game,
+        max_train: a.train,
+        max_test: a.test,
+        ..DatasetConfig::new()
+    };
+    let (data, bad) = imitate::build_dataset(&games, &data_config)?;
+    println!(
+        "positions where the eventual winner is to move: {} training (from {} games), {} test (from {} other games); \
+         up to {} per game, since the seed's 10,000 games are not available ({} games skipped: a move did not replay) [{:.1} s]",
+        data.train.len(),
+        data.train_games,
+        data.test.len(),
+        data.test_games,
+        a.per_game,
+        bad,
+        t0.elapsed().as_secs_f64()
+    );
+    let defaults = imitate::decode(&eloworld_evolve::engine::EvalParams::default().encode(eloworld_evolve::engine::Coding::Gray))?;
+    println!(
+        "for reference, Fig. 3's parameters match {:.1}% of training and {:.1}% of test moves",
+        pct(data.train.matches(&defaults) as f64, data.train.len()),
+        pct(data.test.matches(&defaults) as f64, data.test.len())
+    );
+    let base = a.ga.config(GaConfig::new())?;
+    println!("GA: {}", base.describe());
+    let fitness = ImitationFitness { data: &data };
+    let settings = format!("imitate {} pgn={}", data_config.describe(), a.pgn_dir.display());
+    for k in 1..=a.runs {
+        let config = GaConfig { seed: base.seed + k as u64 - 1, ..base.clone() };
+        let name = format!("imitate-s{}", config.seed);
+        let checkpoint = Checkpointing { store: &store, run: &name, settings: &settings };
+        let started = Instant::now();
+        let mut computed = 0usize;
+        let mut last = Instant::now();
+        let (ntrain, ntest) = (data.train.len(), data.test.len());
+        let mut show = |g: &Generation, loaded: bool| {
+            let (train, test) = (g.extras.first().copied().unwrap_or(0.0), g.extras.get(1).copied().unwrap_or(0.0));
+            let mean = mean_matches(g);
+            if loaded {
+                if g.index + 1 == config.generations || g.index % 50 == 0 {
+                    println!("run {k} ({name}) generation {:>3}: from the checkpoint, best {:.1}% train", g.index, pct(train, ntrain));
+                }
+                return;
+            }
+            computed += 1;
+            println!(
+                "run {k} generation {:>3}/{}: best {:.0} matches = {:.1}% train, {:.1}% test; population mean {:.1}% [{:.2} s]",
+                g.index,
+                config.generations - 1,
+                train,
+                pct(train, ntrain),
+                pct(test, ntest),
+                pct(mean, ntrain),
+                last.elapsed().as_secs_f64()
+            );
+            last = Instant::now();
+        };
+        let run = evolve(&config, &fitness, &[], Some(&checkpoint), Some(stop), &mut show)?;
+        let elapsed = started.elapsed().as_secs_f64();
+        if computed > 0 {
+            #[allow(clippy::cast_precision_loss)]
+            let rate = computed as f64 / elapsed * 60.0;
+            println!("run {k}: {computed} generations computed in {elapsed:.1} s = {rate:.1} generations/min");
+        }
+        if !run.complete {
+            println!("stopped at generation {}; run the same command to resume", run.history.len() - 1);
+            return Ok(ExitCode::from(130));
+        }
+        let Some((best, _)) = run.best() else { bail!("no generation") };
+        let params = imitate::decode(best)?;
+        let stem = a.ga.out.join(format!("imitate-run{k}"));
+        let last_gen = run.history.last().map_or(0, |g| g.index);
+        let (train, test) = (data.train.matches(&params), data.test.matches(&params));
+        let mut text = format!(
+            "# eloworld evolve imitate, run {k} ({name}), best organism of generation {last_gen}\n\
+             # matches {train}/{ntrain} training ({:.1}%), {test}/{ntest} test ({:.1}%)\n\
+             # {}\n# {settings}\n",
+            pct(train as f64, ntrain),
+            pct(test as f64, ntest),
+            config.describe()
+        );
+        text.push_str(&params.to_text());
+        write_file(&stem.with_extension("params"), text.as_bytes())?;
+        write_file(&stem.with_extension("csv"), history_csv(&run.history, ntrain, ntest).as_bytes())?;
+        let series = vec![
+            Series { name: "best organism".to_owned(), points: points(&run.history, |g| g.extras.first().copied().unwrap_or(0.0)) },
+            Series { name: "population average".to_owned(), points: points(&run.history, mean_matches) },
+        ];
+        let labels = Labels {
+            title: format!("Positions solved (of {ntrain}) per generation, run {k}"),
+            x: "generation".to_owned(),
+            y: "positions solved".to_owned(),
+        };
+        write_file(&stem.with_extension("png"), &line_plot_png(&series, &labels)?)?;
+        println!(
+            "run {k}: best organism matches {:.1}% training, {:.1}% test (seed 003: 32.4% / 30.4%); wrote {}.params, .csv, .png",
+            pct(train as f64, ntrain),
+            pct(test as f64, ntest),
+            stem.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The mean number of matches in a generation (fitness is matches squared).
+fn mean_matches(g: &Generation) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let n = g.fitness.len().max(1) as f64;
+    g.fitness.iter().map(|f| f.sqrt()).sum::<f64>() / n
+}
+
+fn points(history: &[Generation], y: impl Fn(&Generation) -> f64) -> Vec<(f64, f64)> {
+    #[allow(clippy::cast_precision_loss)]
+    history.iter().map(|g| (g.index as f64, y(g))).collect()
+}
+
+fn history_csv(history: &[Generation], ntrain: usize, ntest: usize) -> String {
+    let mut out = String::from("generation,best_train_matches,best_train_pct,best_test_matches,best_test_pct,mean_train_matches,mean_train_pct\n");
+    for g in history {
+        let (train, test) = (g.extras.first().copied().unwrap_or(0.0), g.extras.get(1).copied().unwrap_or(0.0));
+        let mean = mean_matches(g);
+        let _ = writeln!(
+            out,
+            "{},{train},{:.2},{test},{:.2},{mean:.1},{:.2}",
+            g.index,
+            pct(train, ntrain),
+            pct(test, ntest),
+            pct(mean, ntrain)
+        );
+    }
+    out
+}
+
+fn read_eval(path: Option<&Path>) -> anyhow::Result<eloworld_evolve::engine::EvalParams> {
+    use eloworld_evolve::engine::EvalParams;
+    match path {
+        None => Ok(EvalParams::default()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            Ok(EvalParams::from_text(&text, &p.display().to_string())?)
+        }
+    }
+}
+
+fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    use eloworld_evolve::engine::suite::parse_epd;
+    use eloworld_evolve::engine::SearchParams;
+    use eloworld_evolve::search_phase::{self, SearchFitness};
+    let store = a.ga.prepare()?;
+    let bytes = std::fs::read(&a.epd).with_context(|| format!("reading {}", a.epd.display()))?;
+    let suite = parse_epd(&String::from_utf8_lossy(&bytes), &a.epd.display().to_string());
+    for e in &suite.skipped {
+        eprintln!("skipped: {e}");
+    }
+    let (default_positions, default_cap) =
+        if a.paper { (usize::MAX, 500_000) } else { (SEARCH_DEFAULT_POSITIONS, SEARCH_DEFAULT_CAP) };
+    let take = a.positions.unwrap_or(default_positions).min(suite.positions.len());
+    let cap = a.cap.unwrap_or(default_cap);
+    if take == 0 || cap == 0 {
+        bail!("no positions to search (--positions and --cap must be positive; {} has {})", a.epd.display(), suite.positions.len());
+    }
+    let positions = &suite.positions[..take];
+    let eval = read_eval(a.eval.as_deref())?;
+    let eval_name = a.eval.as_ref().map_or_else(|| "Fig. 3 defaults".to_owned(), |p| p.display().to_string());
+    let defaults = GaConfig {
+        population: 10,
+        generations: 50,
+        mutation_rate: 0.05,
+        genome_bits: SearchParams::CHROMOSOME_BITS,
+        ..GaConfig::new()
+    };
+    let config = a.ga.config(defaults)?;
+    println!(
+        "suite: first {take} of {} positions of {}, at most {cap} nodes each (seed 003: all 879 ECM positions, 500,000 nodes: --paper); evaluation: {eval_name}",
+        suite.positions.len(),
+        a.epd.display()
+    );
+    println!("GA: {}", config.describe());
+    let fitness = SearchFitness::new(positions, eval, cap, a.hash_mb);
+    let worst = fitness.worst_total();
+    let t = Instant::now();
+    let table2 = fitness.cost(&SearchParams::default());
+    let plain = fitness.cost(&SearchParams::plain());
+    println!(
+        "for reference: Table II's values need {} nodes ({} solved), plain alpha-beta {} nodes ({} solved) [{:.1} s]",
+        table2.total_nodes,
+        table2.solved,
+        plain.total_nodes,
+        plain.solved,
+        t.elapsed().as_secs_f64()
+    );
+    let settings = format!("search epd={} positions={take} cap={cap} hash={} eval={eval_name} {:x}", a.epd.display(), a.hash_mb, eloworld_evolve::engine::EvalParams::values(&eval).iter().fold(0u64, |h, &v| h.wrapping_mul(31).wrapping_add(v as u64)));
+    let name = format!("search-s{}", config.seed);
+    let checkpoint = Checkpointing { store: &store, run: &name, settings: &settings };
+    let started = Instant::now();
+    let mut computed = 0usize;
+    let mut last = Instant::now();
+    #[allow(clippy::cast_precision_loss)]
+    let worst_f = worst as f64;
+    let mut show = |g: &Generation, loaded: bool| {
+        let total = g.extras.first().copied().unwrap_or(worst_f);
+        let solved = g.extras.get(1).copied().unwrap_or(0.0);
+        if loaded {
+            if g.index + 1 == config.generations || g.index % 10 == 0 {
+                println!("generation {:>3}: from the checkpoint, best {total:.0} nodes", g.index);
+            }
+            return;
+        }
+        computed += 1;
+        println!(
+            "generation {:>3}/{}: best {total:.0} nodes ({solved:.0}/{take} solved), population mean {:.0} nodes [{:.1} s]",
+            g.index,
+            config.generations - 1,
+            worst_f - g.mean(),
+            last.elapsed().as_secs_f64()
+        );
+        last = Instant::now();
+    };
+    let run = evolve(&config, &fitness, &[], Some(&checkpoint), Some(stop), &mut show)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    if computed > 0 {
+        #[allow(clippy::cast_precision_loss)]
+        let rate = computed as f64 / elapsed * 60.0;
+        println!("{computed} generations computed in {elapsed:.1} s = {rate:.2} generations/min");
+    }
+    if !run.complete {
+        println!("stopped at generation {}; run the same command to resume", run.history.len() - 1);
+        return Ok(ExitCode::from(130));
+    }
+    let Some((best, _)) = run.best() else { bail!("no generation") };
+    let params = search_phase::decode(best)?;
+    let cost = fitness.cost(&params);
+    let stem = a.ga.out.join("search");
+    let mut text = format!(
+        "# eloworld evolve search ({name}): best organism, {} nodes, {}/{take} solved\n# {}\n# {settings}\n",
+        cost.total_nodes,
+        cost.solved,
+        config.describe()
+    );
+    text.push_str(&params.to_text());
+    write_file(&stem.with_extension("params"), text.as_bytes())?;
+    let mut csv = String::from("generation,best_total_nodes,best_solved,mean_total_nodes\n");
+    for g in &run.history {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{:.0}",
+            g.index,
+            g.extras.first().copied().unwrap_or(worst_f),
+            g.extras.get(1).copied().unwrap_or(0.0),
+            worst_f - g.mean()
+        );
+    }
+    write_file(&stem.with_extension("csv"), csv.as_bytes())?;
+    let series = vec![
+        Series { name: "best organism".to_owned(), points: points(&run.history, |g| g.extras.first().copied().unwrap_or(worst_f) / 1e6) },
+        Series { name: "population average".to_owned(), points: points(&run.history, |g| (worst_f - g.mean()) / 1e6) },
+    ];
+    let labels = Labels {
+        title: format!("Total node count for {take} positions per generation"),
+        x: "generation".to_owned(),
+        y: "nodes (millions)".to_owned(),
+    };
+    write_file(&stem.with_extension("png"), &line_plot_png(&series, &labels)?)?;
+    println!(
+        "best organism: {} nodes, {}/{take} solved (Table II: {} nodes, {} solved); wrote {}.params, .csv, .png",
+        cost.total_nodes,
+        cost.solved,
+        table2.total_nodes,
+        table2.solved,
+        stem.display()
+    );
+    println!("use it: eloworld play --white 'evol:eval=EVAL.params,search={}' …", stem.with_extension("params").display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,552 @@
+//! Phase 1 of seed 003 (section III.B): evolve the evaluation parameters so that a 1-ply
+//! search plays the moves grandmasters played.
+//!
+//! **Positions.** From games where both players are rated at least `min_elo` (2600) and that
+//! ended decisively, positions are taken where the side to move went on to win, with the move
+//! played. The seed took one position from each of 10,000 games; our collections hold about
+//! 1,170 such games, so [`DatasetConfig::per_game`] positions are drawn from each game
+//! instead (uniformly among its plies by the winner that have at least two legal moves). The
+//! games — not the positions — are split into training and test halves, so no game feeds both.
+//!
+//! **Fitness.** Each organism picks, in every training position, the legal move whose
+//! resulting position its evaluation scores best (the 1-ply search of
+//! [`eloworld_engine::Engine::best_move_1ply`] without quiescence: a mating move first, ties to
+//! the first move in shakmaty's order); fitness = (number of grandmaster moves matched)².
+//!
+//! **Speed.** The evaluation of [`eloworld_engine::evaluate`] is linear in its parameters:
+//! every term is a count times one parameter. So each candidate move's resulting position is
+//! reduced once to its *feature vector* `x` (35 counts, from the mover's point of view, found
+//! by evaluating with unit parameter vectors), and an organism's score for it is the dot
+//! product `p · x`. [`PositionSet`] checks that the dot product reproduces the engine's
+//! evaluation for the default parameters on every move it stores.
+
+use crate::{EvolveError, Fitness, Genome};
+use eloworld_engine::{Coding, EvalParams};
+use eloworld_games::rng::{fnv1a, splitmix64};
+use eloworld_games::GameRng;
+use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
+use rayon::prelude::*;
+use shakmaty::san::San;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// Number of evaluation parameters (Fig. 3).
+pub const FEATURES: usize = 35;
+/// The score of a mating move: above every dot product.
+const MATE_SCORE: i64 = i64::MAX / 2;
+
+/// How positions are drawn from the games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatasetConfig {
+    /// Least Elo of both players.
+    pub min_elo: u32,
+    /// Positions drawn per game.
+    pub per_game: usize,
+    /// Most training positions (the seed: 5,000).
+    pub max_train: usize,
+    /// Most test positions (the seed: 5,000).
+    pub max_test: usize,
+    /// The seed of the draw and of the split.
+    pub seed: u64,
+}
+
+impl DatasetConfig {
+    /// Returns the defaults: Elo ≥ 2600, 16 positions per game, at most 5,000 + 5,000.
+    #[must_use]
+    pub const fn new() -> DatasetConfig {
+        DatasetConfig { min_elo: 2600, per_game: 16, max_train: 5000, max_test: 5000, seed: 2600 }
+    }
+
+    /// Describes the settings in one line.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        format!(
+            "min_elo={} per_game={} max_train={} max_test={} data_seed={}",
+            self.min_elo, self.per_game, self.max_train, self.max_test, self.seed
+        )
+    }
+}
+
+impl Default for DatasetConfig {
+    fn default() -> DatasetConfig {
+        DatasetConfig::new()
+    }
+}
+
+/// A decisive game between two strong players, as read.
+#[derive(Clone, Debug)]
+pub struct StrongGame {
+    /// Where it came from: `file #N`.
+    pub origin: String,
+    /// The moves.
+    pub moves: Vec<San>,
+    /// The winner.
+    pub winner: Color,
+}
+
+/// What reading the PGN files found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadReport {
+    /// Games read.
+    pub games: usize,
+    /// Games with both Elos at least the minimum.
+    pub strong: usize,
+    /// Of those, decisive games kept.
+    pub decisive: usize,
+}
+
+#[derive(Default)]
+struct Tags {
+    white_elo: Option<u32>,
+    black_elo: Option<u32>,
+    result: Option<Color>,
+    decisive: bool,
+    set_up: bool,
+}
+
+struct Collector;
+
+impl Visitor for Collector {
+    type Tags = Tags;
+    type Movetext = (Tags, Vec<San>);
+    type Output = Option<(Tags, Vec<San>)>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        let text = value.decode_utf8_lossy();
+        match name {
+            b"WhiteElo" => tags.white_elo = text.trim().parse().ok(),
+            b"BlackElo" => tags.black_elo = text.trim().parse().ok(),
+            b"FEN" => tags.set_up = true,
+            b"Result" => match text.trim() {
+                "1-0" => (tags.result, tags.decisive) = (Some(Color::White), true),
+                "0-1" => (tags.result, tags.decisive) = (Some(Color::Black), true),
+                _ => {}
+            },
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue((tags, Vec::with_capacity(100)))
+    }
+
+    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        movetext.1.push(san_plus.san);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _movetext: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
+        Some(movetext)
+    }
+}
+
+/// Reads the decisive games of players both rated at least `min_elo` from PGN files.
+///
+/// # Errors
+/// [`EvolveError::Io`] naming the file that cannot be read.
+pub fn read_strong_games(files: &[PathBuf], min_elo: u32) -> Result<(Vec<StrongGame>, ReadReport), EvolveError> {
+    let mut games = Vec::new();
+    let mut report = ReadReport::default();
+    for path in files {
+        let file = std::fs::File::open(path).map_err(|source| EvolveError::Io { path: path.clone(), source })?;
+        let mut reader = Reader::new(file);
+        let mut index = 0;
+        while let Some(parsed) =
+            reader.read_game(&mut Collector).map_err(|source| EvolveError::Io { path: path.clone(), source })?
+        {
+            index += 1;
+            report.games += 1;
+            let Some((tags, moves)) = parsed else { continue };
+            let strong = tags.white_elo.is_some_and(|e| e >= min_elo) && tags.black_elo.is_some_and(|e| e >= min_elo);
+            if !strong || tags.set_up {
+                continue;
+            }
+            report.strong += 1;
+            if let (true, Some(winner)) = (tags.decisive, tags.result) {
+                report.decisive += 1;
+                games.push(StrongGame { origin: format!("{} #{index}", path.display()), moves, winner });
+            }
+        }
+    }
+    Ok((games, report))
+}
+
+/// One position: the candidate moves' feature vectors and the grandmaster's choice.
+#[derive(Clone, Debug)]
+struct Sample {
+    /// Index of the first move's features in [`PositionSet::features`].
+    first: usize,
+    /// Number of legal moves.
+    moves: usize,
+    /// Index (in shakmaty's legal move order) of the grandmaster's move.
+    played: usize,
+    /// Index of the first mating move, if any.
+    mate: Option<usize>,
+}
+
+/// A set of positions reduced to feature vectors, ready for fast 1-ply scoring.
+#[derive(Clone, Debug, Default)]
+pub struct PositionSet {
+    samples: Vec<Sample>,
+    features: Vec<[i16; FEATURES]>,
+    /// Each position as FEN with the grandmaster's move (UCI), for inspection.
+    pub fens: Vec<(String, String)>,
+}
+
+impl PositionSet {
+    /// Returns the number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// Returns whether the set is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// Adds a position and the move played in it.
+    ///
+    /// # Errors
+    /// [`EvolveError::Input`] if the move is illegal, a feature overflows 16 bits, or the
+    /// linear form disagrees with the engine's evaluation (a bug, reported loudly).
+    pub fn push(&mut self, pos: &Chess, played: Move) -> Result<(), EvolveError> {
+        let legal = pos.legal_moves();
+        let played_index = legal
+            .iter()
+            .position(|m| *m == played)
+            .ok_or_else(|| EvolveError::Input(format!("move {played} is not legal here")))?;
+        let first = self.features.len();
+        let mut mate = None;
+        let defaults = EvalParams::default().values();
+        for (i, m) in legal.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(*m);
+            if mate.is_none() && child.is_checkmate() {
+                mate = Some(i);
+            }
+            let x = features(&child)?;
+            let dot: i64 = x.iter().zip(&defaults).map(|(&a, &b)| i64::from(a) * i64::from(b)).sum();
+            let direct = -i64::from(eloworld_engine::evaluate(&child, &EvalParams::default()));
+            if dot != direct {
+                return Err(EvolveError::Input(format!(
+                    "the evaluation is not linear in its parameters after {m} in {}: {dot} vs {direct}",
+                    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal)
+                )));
+            }
+            self.features.push(x);
+        }
+        self.samples.push(Sample { first, moves: legal.len(), played: played_index, mate });
+        self.fens.push((
+            shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+            played.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+        ));
+        Ok(())
+    }
+
+    /// Returns the index (in shakmaty's legal move order) of the move a 1-ply search with
+    /// `params` (in [`EvalParams::DEFS`] order) picks in position `i`.
+    #[must_use]
+    pub fn choice(&self, i: usize, params: &[i32; FEATURES]) -> usize {
+        let s = &self.samples[i];
+        if let Some(m) = s.mate {
+            return m;
+        }
+        let mut best = 0;
+        let mut best_score = i64::MIN;
+        for (k, x) in self.features[s.first..s.first + s.moves].iter().enumerate() {
+            let score: i32 = x.iter().zip(params).map(|(&a, &b)| i32::from(a) * b).sum();
+            let score = i64::from(score);
+            if score > best_score {
+                best = k;
+                best_score = score;
+            }
+        }
+        debug_assert!(best_score < MATE_SCORE);
+        best
+    }
+
+    /// Counts the positions where the 1-ply choice with `params` is the grandmaster's move.
+    #[must_use]
+    pub fn matches(&self, params: &EvalParams) -> usize {
+        let p = param_array(params);
+        (0..self.len()).filter(|&i| self.choice(i, &p) == self.samples[i].played).count()
+    }
+}
+
+/// Returns the parameters as an array in [`EvalParams::DEFS`] order.
+#[must_use]
+pub fn param_array(params: &EvalParams) -> [i32; FEATURES] {
+    let mut out = [0; FEATURES];
+    for (o, v) in out.iter_mut().zip(params.values()) {
+        *o = v;
+    }
+    out
+}
+
+/// The feature vector of a position reached by a move, from the mover's point of view: the
+/// evaluation with parameter `i` set to 1 and every other to 0, negated (the position is
+/// evaluated from the side to move, the mover's opponent).
+fn features(child: &Chess) -> Result<[i16; FEATURES], EvolveError> {
+    let mut out = [0i16; FEATURES];
+    let mut unit = vec![0i32; FEATURES];
+    for (i, slot) in out.iter_mut().enumerate() {
+        unit[i] = 1;
+        let p = EvalParams::from_values(&unit)?;
+        unit[i] = 0;
+        let v = -eloworld_engine::evaluate(child, &p);
+        *slot = i16::try_from(v).map_err(|_| EvolveError::Input(format!("feature {i} = {v} overflows 16 bits")))?;
+    }
+    Ok(out)
+}
+
+/// The training and test positions.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Training positions.
+    pub train: PositionSet,
+    /// Held-out test positions.
+    pub test: PositionSet,
+    /// Games that fed the training set.
+    pub train_games: usize,
+    /// Games that fed the test set.
+    pub test_games: usize,
+}
+
+/// Draws the positions of [`DatasetConfig`] from the games and splits them by game.
+///
+/// # Errors
+/// [`EvolveError::Input`] when no position can be drawn.
+pub fn build_dataset(games: &[StrongGame], config: &DatasetConfig) -> Result<(Dataset, usize), EvolveError> {
+    // Shuffle the games (Fisher–Yates) so the split does not follow file order.
+    let mut order: Vec<usize> = (0..games.len()).collect();
+    let mut rng = GameRng::new(splitmix64(config.seed ^ fnv1a("split")));
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let half = order.len().div_ceil(2);
+    // Replay and draw in parallel; each game has its own random stream.
+    let drawn: Vec<Option<Vec<(Chess, Move)>>> = order
+        .par_iter()
+        .map(|&g| draw_positions(&games[g], config.per_game, splitmix64(config.seed ^ g as u64)))
+        .collect();
+    let bad_moves = drawn.iter().filter(|d| d.is_none()).count();
+    let mut data = Dataset::default();
+    for (k, positions) in drawn.into_iter().enumerate() {
+        let Some(positions) = positions else { continue };
+        let (set, cap, games_used) = if k < half {
+            (&mut data.train, config.max_train, &mut data.train_games)
+        } else {
+            (&mut data.test, config.max_test, &mut data.test_games)
+        };
+        if set.len() >= cap || positions.is_empty() {
+            continue;
+        }
+        *games_used += 1;
+        for (pos, m) in positions.into_iter().take(cap - set.len()) {
+            set.push(&pos, m)?;
+        }
+    }
+    if data.train.is_empty() || data.test.is_empty() {
+        return Err(EvolveError::Input(format!(
+            "{} games gave {} training and {} test positions: need some of each",
+            games.len(),
+            data.train.len(),
+            data.test.len()
+        )));
+    }
+    Ok((data, bad_moves))
+}
+
+/// Replays a game and draws up to `count` positions where the winner is to move and has a
+/// choice; `None` when a move does not replay.
+fn draw_positions(game: &StrongGame, count: usize, seed: u64) -> Option<Vec<(Chess, Move)>> {
+    let mut pos = Chess::default();
+    let mut candidates = Vec::new();
+    for san in &game.moves {
+        let m = san.to_move(&pos).ok()?;
+        if pos.turn() == game.winner && pos.legal_moves().len() >= 2 {
+            candidates.push((pos.clone(), m));
+        }
+        pos.play_unchecked(m);
+    }
+    let mut rng = GameRng::new(seed);
+    // A partial Fisher–Yates shuffle picks `count` distinct plies; they are kept in game order.
+    let take = count.min(candidates.len());
+    let mut idx: Vec<usize> = (0..candidates.len()).collect();
+    for i in 0..take {
+        let j = i + rng.below(idx.len() - i);
+        idx.swap(i, j);
+    }
+    let mut chosen = idx[..take].to_vec();
+    chosen.sort_unstable();
+    Some(chosen.into_iter().map(|i| candidates[i].clone()).collect())
+}
+
+/// Decodes an organism (224 Gray-coded bits, seed 003 section III.A) into evaluation
+/// parameters.
+///
+/// # Errors
+/// [`EvolveError::Engine`] on a wrong length.
+pub fn decode(genome: &[bool]) -> Result<EvalParams, EvolveError> {
+    Ok(EvalParams::decode(genome, Coding::Gray)?)
+}
+
+/// The phase-1 fitness: (grandmaster moves matched on the training set)². Extras of the best
+/// organism: matches on the training set, then on the test set.
+#[derive(Debug)]
+pub struct ImitationFitness<'a> {
+    /// The positions.
+    pub data: &'a Dataset,
+}
+
+impl ImitationFitness<'_> {
+    fn matches(set: &PositionSet, genome: &[bool]) -> usize {
+        decode(genome).map_or(0, |p| set.matches(&p))
+    }
+}
+
+impl Fitness for ImitationFitness<'_> {
+    fn evaluate(&self, population: &[Genome]) -> Vec<f64> {
+        crate::ga::score_each(population, |g| {
+            #[allow(clippy::cast_precision_loss)] // counts are small
+            let m = Self::matches(&self.data.train, g) as f64;
+            m * m
+        })
+    }
+
+    fn extras(&self, best: &[bool]) -> Vec<f64> {
+        let train = Self::matches(&self.data.train, best);
+        let test = Self::matches(&self.data.test, best);
+        #[allow(clippy::cast_precision_loss)] // counts are small
+        let out = vec![train as f64, test as f64];
+        out
+    }
+}
+
+/// Lists the `*.pgn` files of a directory, in name order.
+///
+/// # Errors
+/// [`EvolveError::Io`] when the directory cannot be read.
+pub fn pgn_files(dir: &Path) -> Result<Vec<PathBuf>, EvolveError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| EvolveError::Io { path: dir.to_owned(), source })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pgn")))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{evolve, GaConfig};
+    use eloworld_engine::{Engine, SearchParams};
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
+    }
+
+    /// A few plies of real games (the PGN fixture below) as (position, move) samples.
+    const PGN: &str = r#"[White "A"]
+[Black "B"]
+[WhiteElo "2700"]
+[BlackElo "2650"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 24. Bxf7+ Rxf7 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 29. b3 Ke6 30. a3 Kd6 31. axb4 cxb4 32. Ra5 Nd5 33. f3 Bc8 34. Kf2 Bf5 35. Ra7 g6 36. Ra6+ Kc5 37. Ke1 Nf4 38. g3 Nxh3 39. Kd2 Kb5 40. Rd6 Kc5 41. Ra6 Nf2 42. g4 Bd3 43. Re6 1-0
+
+[White "C"]
+[Black "D"]
+[WhiteElo "2500"]
+[BlackElo "2700"]
+[Result "0-1"]
+
+1. e4 e5 0-1
+"#;
+
+    fn fixture_games() -> Vec<StrongGame> {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("g.pgn");
+        std::fs::write(&path, PGN).expect("write");
+        let (games, report) = read_strong_games(&[path], 2600).expect("reads");
+        assert_eq!(report, ReadReport { games: 2, strong: 1, decisive: 1 });
+        games
+    }
+
+    #[test]
+    fn the_fast_1ply_choice_is_the_engines_for_random_parameters() {
+        let games = fixture_games();
+        let mut set = PositionSet::default();
+        let mut positions = Vec::new();
+        for (p, m) in draw_positions(&games[0], 40, 1).expect("replays") {
+            set.push(&p, m).expect("linear");
+            positions.push(p);
+        }
+        assert_eq!(positions.len(), 40);
+        // A mate in one is taken first.
+        let mate = pos("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1");
+        let m = mate.legal_moves().into_iter().next().expect("a move");
+        set.push(&mate, m).expect("linear");
+        positions.push(mate);
+        let mut rng = GameRng::new(5);
+        for _ in 0..20 {
+            let genome: Vec<bool> = (0..224).map(|_| rng.unit() < 0.5).collect();
+            let params = decode(&genome).expect("224 bits");
+            let mut engine = Engine::new(params, SearchParams::default(), 1);
+            let p = param_array(&params);
+            for (i, position) in positions.iter().enumerate() {
+                let (expected, _, _) = engine.best_move_1ply(position, false).expect("a move");
+                let got = position.legal_moves()[set.choice(i, &p)];
+                assert_eq!(got, expected, "position {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn positions_are_the_winners_and_split_by_game() {
+        let games = fixture_games();
+        assert_eq!(games[0].winner, Color::White);
+        for (p, _) in draw_positions(&games[0], 100, 3).expect("replays") {
+            assert_eq!(p.turn(), Color::White);
+        }
+        let mut two = games.clone();
+        two.push(games[0].clone());
+        let config = DatasetConfig { per_game: 5, ..DatasetConfig::new() };
+        let (data, bad) = build_dataset(&two, &config).expect("data");
+        assert_eq!((bad, data.train_games, data.test_games), (0, 1, 1));
+        assert_eq!((data.train.len(), data.test.len()), (5, 5));
+    }
+
+    #[test]
+    fn a_tiny_phase_one_run_improves_fitness() {
+        let games = fixture_games();
+        let mut data = Dataset::default();
+        for (p, m) in draw_positions(&games[0], 40, 9).expect("replays") {
+            data.train.push(&p, m).expect("linear");
+        }
+        data.test = data.train.clone();
+        let config = GaConfig { population: 20, generations: 15, seed: 4, ..GaConfig::new() };
+        let run = evolve(&config, &ImitationFitness { data: &data }, &[], None, None, &mut |_, _| {}).expect("runs");
+        let first = run.history[0].best().1;
+        let last = run.history[14].best().1;
+        assert!(last > first, "best fitness {first} -> {last}");
+        assert!(run.history[14].mean() > run.history[0].mean());
+        assert_eq!(run.history[14].extras.len(), 2);
+    }
+}
