@@ -11,7 +11,9 @@ pub trait CliGame: PlayableGame {
     fn rules(draw_rules: &str) -> anyhow::Result<Self::Rules>;
 
     /// Returns the built-in players plus the engines defined in `engines` (a TOML file).
-    fn registry_with(engines: Option<&std::path::Path>) -> anyhow::Result<eloworld_players::Registry<Self>> {
+    fn registry_with(
+        engines: Option<&std::path::Path>,
+    ) -> anyhow::Result<eloworld_players::Registry<Self>> {
         let mut registry = Self::builtin_players();
         if let Some(path) = engines {
             eloworld_players::engine::add_definitions_file(&mut registry, path)?;
@@ -22,7 +24,10 @@ pub trait CliGame: PlayableGame {
 
 impl CliGame for Chess {
     fn rules(draw_rules: &str) -> anyhow::Result<DrawRules> {
-        draw_rules.parse::<DrawRules>().map_err(anyhow::Error::msg).context("draw_rules")
+        draw_rules
+            .parse::<DrawRules>()
+            .map_err(anyhow::Error::msg)
+            .context("draw_rules")
     }
 }
 

@@ -12,7 +12,7 @@ pub fn from_rows(rows: &[ResultRow], case_sensitive: bool) -> GameList {
     let mut games = new_list(case_sensitive);
     for r in rows {
         let score = Score::from_points(r.result.first_score()).unwrap_or(Score::Draw);
-        games.add(&r.white, &r.black, score, true, None);
+        games.add(&r.white, &r.black, score, true, year(r.date.as_bytes()));
     }
     games
 }

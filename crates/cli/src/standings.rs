@@ -46,7 +46,11 @@ pub struct Standings {
 
 impl Standings {
     pub fn new(order: &[String]) -> Standings {
-        Standings { players: order.to_vec(), totals: BTreeMap::new(), pairs: BTreeMap::new() }
+        Standings {
+            players: order.to_vec(),
+            totals: BTreeMap::new(),
+            pairs: BTreeMap::new(),
+        }
     }
 
     pub fn add(&mut self, white: &str, black: &str, result: GameResult) {
@@ -57,8 +61,14 @@ impl Standings {
         }
         let s = result.first_score();
         self.totals.entry(white.to_owned()).or_default().add(s);
-        self.totals.entry(black.to_owned()).or_default().add(1.0 - s);
-        self.pairs.entry((white.to_owned(), black.to_owned())).or_default().add(s);
+        self.totals
+            .entry(black.to_owned())
+            .or_default()
+            .add(1.0 - s);
+        self.pairs
+            .entry((white.to_owned(), black.to_owned()))
+            .or_default()
+            .add(s);
     }
 
     pub fn from_rows(order: &[String], rows: &[ResultRow]) -> Standings {
@@ -76,16 +86,29 @@ impl Standings {
             .iter()
             .filter_map(|p| self.totals.get(p).map(|l| (p.as_str(), l)))
             .collect();
-        v.sort_by(|a, b| b.1.score_pct().total_cmp(&a.1.score_pct()).then(a.0.cmp(b.0)));
+        v.sort_by(|a, b| {
+            b.1.score_pct()
+                .total_cmp(&a.1.score_pct())
+                .then(a.0.cmp(b.0))
+        });
         v
     }
 
     /// Renders the standings table.
     pub fn table(&self) -> String {
         let ranked = self.ranked();
-        let w = ranked.iter().map(|(p, _)| p.len()).max().unwrap_or(6).max(6);
+        let w = ranked
+            .iter()
+            .map(|(p, _)| p.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
         let mut out = String::new();
-        let _ = writeln!(out, "{:>4}  {:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7}", "rank", "player", "games", "wins", "draws", "losses", "score%");
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7}",
+            "rank", "player", "games", "wins", "draws", "losses", "score%"
+        );
         for (i, (p, l)) in ranked.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -104,11 +127,28 @@ impl Standings {
 
     /// Renders W/D/L per ordered pair (White first).
     pub fn pair_table(&self) -> String {
-        let w = self.players.iter().map(String::len).max().unwrap_or(5).max(5);
+        let w = self
+            .players
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(5)
+            .max(5);
         let mut out = String::new();
-        let _ = writeln!(out, "{:<w$}  {:<w$}  {:>6} {:>6} {:>6} {:>6}", "white", "black", "games", "1-0", "draws", "0-1");
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:<w$}  {:>6} {:>6} {:>6} {:>6}",
+            "white", "black", "games", "1-0", "draws", "0-1"
+        );
         for ((a, b), l) in &self.pairs {
-            let _ = writeln!(out, "{a:<w$}  {b:<w$}  {:>6} {:>6} {:>6} {:>6}", l.games(), l.wins, l.draws, l.losses);
+            let _ = writeln!(
+                out,
+                "{a:<w$}  {b:<w$}  {:>6} {:>6} {:>6} {:>6}",
+                l.games(),
+                l.wins,
+                l.draws,
+                l.losses
+            );
         }
         out
     }

@@ -15,7 +15,10 @@ fn eloworld(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 fn write(dir: &Path, name: &str, body: &str) {
@@ -31,14 +34,28 @@ fn count(db: &Path, sql: &str) -> i64 {
 fn same_seed_gives_the_same_pgn_and_another_seed_does_not() {
     let dir = tempfile::tempdir().expect("tmp");
     let run = |seed: &str| {
-        let o = eloworld(dir.path(), &["play", "--white", "random_move", "--black", "random_move_r30000", "--seed", seed]);
+        let o = eloworld(
+            dir.path(),
+            &[
+                "play",
+                "--white",
+                "random_move",
+                "--black",
+                "random_move_r30000",
+                "--seed",
+                seed,
+            ],
+        );
         assert!(o.status.success(), "{:?}", text(&o));
         text(&o).0
     };
     let (a, b, c) = (run("5"), run("5"), run("6"));
     assert_eq!(a, b);
     assert_ne!(a, c);
-    assert!(a.contains("[Result \"") && a.contains("[Termination \""), "{a}");
+    assert!(
+        a.contains("[Result \"") && a.contains("[Termination \""),
+        "{a}"
+    );
 }
 
 #[test]
@@ -46,19 +63,47 @@ fn play_from_a_fen_records_setup_and_ends_by_rule() {
     let dir = tempfile::tempdir().expect("tmp");
     // A position that is not the start: the PGN must carry SetUp and the FEN.
     let fen = "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1";
-    let o = eloworld(dir.path(), &["play", "--white", "first_move", "--black", "random_move", "--fen", fen]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "play",
+            "--white",
+            "first_move",
+            "--black",
+            "random_move",
+            "--fen",
+            fen,
+        ],
+    );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
-    assert!(out.contains("[SetUp \"1\"]") && out.contains(&format!("[FEN \"{fen}\"]")), "{out}");
+    assert!(
+        out.contains("[SetUp \"1\"]") && out.contains(&format!("[FEN \"{fen}\"]")),
+        "{out}"
+    );
 }
 
 #[test]
 fn squava_play_prints_moves_and_board() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = eloworld(dir.path(), &["play", "--game", "squava", "--white", "random_move", "--black", "random_move"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "play",
+            "--game",
+            "squava",
+            "--white",
+            "random_move",
+            "--black",
+            "random_move",
+        ],
+    );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
-    assert!(out.contains("moves: ") && out.contains("   a b c d e") && out.contains("result: "), "{out}");
+    assert!(
+        out.contains("moves: ") && out.contains("   a b c d e") && out.contains("result: "),
+        "{out}"
+    );
 }
 
 const RESUME_TOML: &str = r#"
@@ -85,7 +130,9 @@ fn start_and_stop(dir: &Path, signal: &str) {
         std::thread::sleep(Duration::from_millis(100));
         if db.exists() {
             let c = rusqlite::Connection::open(&db).expect("db");
-            let n: i64 = c.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap_or(0);
+            let n: i64 = c
+                .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+                .unwrap_or(0);
             if n >= 300 {
                 break;
             }
@@ -95,7 +142,10 @@ fn start_and_stop(dir: &Path, signal: &str) {
             panic!("tournament ended before it could be stopped: {status}");
         }
     }
-    let ok = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
+    let ok = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill");
     assert!(ok.success());
     let status = child.wait().expect("wait");
     assert!(!status.success(), "a stopped run must not report success");
@@ -108,28 +158,52 @@ fn check_resume(signal: &str) {
     start_and_stop(dir.path(), signal);
     let db = dir.path().join("resume.sqlite");
     let stored = count(&db, "SELECT count(*) FROM games");
-    assert!(stored > 0 && stored < planned, "stored {stored} of {planned} before the stop");
+    assert!(
+        stored > 0 && stored < planned,
+        "stored {stored} of {planned} before the stop"
+    );
     let before: Vec<(i64, String)> = {
         let c = rusqlite::Connection::open(&db).expect("db");
-        let mut st = c.prepare("SELECT job_id, moves FROM games ORDER BY job_id").expect("sql");
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).expect("q").collect::<Result<_, _>>().expect("rows")
+        let mut st = c
+            .prepare("SELECT job_id, moves FROM games ORDER BY job_id")
+            .expect("sql");
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("q")
+            .collect::<Result<_, _>>()
+            .expect("rows")
     };
     let o = eloworld(dir.path(), &["tournament", "t.toml", "--quiet"]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     assert_eq!(count(&db, "SELECT count(*) FROM games"), planned);
-    assert_eq!(count(&db, "SELECT count(DISTINCT job_id) FROM games"), planned);
-    assert_eq!(count(&db, "SELECT count(DISTINCT key) FROM jobs j JOIN games g ON g.job_id = j.id"), planned);
+    assert_eq!(
+        count(&db, "SELECT count(DISTINCT job_id) FROM games"),
+        planned
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(DISTINCT key) FROM jobs j JOIN games g ON g.job_id = j.id"
+        ),
+        planned
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM jobs WHERE state != 2"), 0);
     // Every pair played exactly its share.
     assert_eq!(count(&db, "SELECT count(*) FROM (SELECT white, black, count(*) n FROM jobs j JOIN games g ON g.job_id = j.id GROUP BY white, black HAVING n != 700)"), 0);
     // What was stored before the stop is untouched.
     let c = rusqlite::Connection::open(&db).expect("db");
     for (id, moves) in before {
-        let now: String = c.query_row("SELECT moves FROM games WHERE job_id = ?1", [id], |r| r.get(0)).expect("row");
+        let now: String = c
+            .query_row("SELECT moves FROM games WHERE job_id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .expect("row");
         assert_eq!(now, moves, "game {id} changed on resume");
     }
-    assert!(out.contains(&format!("{planned} of {planned} games stored")), "{out}");
+    assert!(
+        out.contains(&format!("{planned} of {planned} games stored")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -147,7 +221,18 @@ fn replaying_a_stored_game_from_its_seed_gives_the_same_moves() {
     let dir = tempfile::tempdir().expect("tmp");
     let o = eloworld(
         dir.path(),
-        &["tournament", "--name", "r", "--players", "random_move,random_move_r9999", "--games-per-pair", "2", "--db", "r.sqlite", "--quiet"],
+        &[
+            "tournament",
+            "--name",
+            "r",
+            "--players",
+            "random_move,random_move_r9999",
+            "--games-per-pair",
+            "2",
+            "--db",
+            "r.sqlite",
+            "--quiet",
+        ],
     );
     assert!(o.status.success(), "{:?}", text(&o));
     let c = rusqlite::Connection::open(dir.path().join("r.sqlite")).expect("db");
@@ -159,47 +244,124 @@ fn replaying_a_stored_game_from_its_seed_gives_the_same_moves() {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .expect("row");
-    let o = eloworld(dir.path(), &["play", "--white", &white, "--black", &black, "--seed", &(seed as u64).to_string()]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "play",
+            "--white",
+            &white,
+            "--black",
+            &black,
+            "--seed",
+            &(seed as u64).to_string(),
+        ],
+    );
     let pgn = text(&o).0;
     let first: Vec<&str> = moves.split(' ').take(2).collect();
     assert!(!first.is_empty());
     // The PGN is in SAN; compare the move count instead of the notation.
-    let plies: usize = pgn.lines().find_map(|l| l.strip_prefix("[PlyCount \"")).and_then(|v| v.trim_end_matches("\"]").parse().ok()).expect("PlyCount");
+    let plies: usize = pgn
+        .lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \""))
+        .and_then(|v| v.trim_end_matches("\"]").parse().ok())
+        .expect("PlyCount");
     assert_eq!(plies, moves.split(' ').filter(|m| !m.is_empty()).count());
 }
 
 #[test]
 fn unknown_player_lists_the_closest_names() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = eloworld(dir.path(), &["tournament", "--name", "x", "--players", "random_move,frist_move", "--db", "x.sqlite"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "x",
+            "--players",
+            "random_move,frist_move",
+            "--db",
+            "x.sqlite",
+        ],
+    );
     let (_, err) = text(&o);
     assert!(!o.status.success());
-    assert!(err.contains("unknown chess player \"frist_move\"") && err.contains("first_move"), "{err}");
-    assert!(!dir.path().join("x.sqlite").exists(), "no database is created for a bad plan");
+    assert!(
+        err.contains("unknown chess player \"frist_move\"") && err.contains("first_move"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("x.sqlite").exists(),
+        "no database is created for a bad plan"
+    );
 }
 
 #[test]
 fn malformed_toml_names_file_line_and_expectation() {
     let dir = tempfile::tempdir().expect("tmp");
-    write(dir.path(), "bad.toml", "name = \"b\"\nplayers = [\"random_move\", \"first_move\"]\ngames_per_pair = \"ten\"\n");
+    write(
+        dir.path(),
+        "bad.toml",
+        "name = \"b\"\nplayers = [\"random_move\", \"first_move\"]\ngames_per_pair = \"ten\"\n",
+    );
     let o = eloworld(dir.path(), &["tournament", "bad.toml"]);
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err.contains("bad.toml") && err.contains("line 3") && err.contains("expected u32"), "{err}");
-    write(dir.path(), "typo.toml", "name = \"b\"\nplayer = [\"random_move\"]\n");
+    assert!(
+        err.contains("bad.toml") && err.contains("line 3") && err.contains("expected u32"),
+        "{err}"
+    );
+    write(
+        dir.path(),
+        "typo.toml",
+        "name = \"b\"\nplayer = [\"random_move\"]\n",
+    );
     let err = text(&eloworld(dir.path(), &["tournament", "typo.toml"])).1;
-    assert!(err.contains("typo.toml") && err.contains("line 2") && err.contains("player"), "{err}");
+    assert!(
+        err.contains("typo.toml") && err.contains("line 2") && err.contains("player"),
+        "{err}"
+    );
 }
 
 #[test]
 fn bad_fen_is_refused_with_the_fen_named() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = eloworld(dir.path(), &["play", "--white", "random_move", "--black", "first_move", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "play",
+            "--white",
+            "random_move",
+            "--black",
+            "first_move",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -",
+        ],
+    );
     let (_, err) = text(&o);
     assert!(!o.status.success());
-    assert!(err.contains("bad position") && err.contains("PPPPPPPP w KQkq"), "{err}");
-    write(dir.path(), "o.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n8/8/8/8 w - -\n");
-    let o = eloworld(dir.path(), &["tournament", "--name", "o", "--players", "random_move,first_move", "--openings", "o.epd", "--db", "o.sqlite"]);
+    assert!(
+        err.contains("bad position") && err.contains("PPPPPPPP w KQkq"),
+        "{err}"
+    );
+    write(
+        dir.path(),
+        "o.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n8/8/8/8 w - -\n",
+    );
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "o",
+            "--players",
+            "random_move,first_move",
+            "--openings",
+            "o.epd",
+            "--db",
+            "o.sqlite",
+        ],
+    );
     let err = text(&o).1;
     assert!(!o.status.success());
     assert!(err.contains("o.epd:2:"), "{err}");
@@ -208,14 +370,42 @@ fn bad_fen_is_refused_with_the_fen_named() {
 #[test]
 fn a_database_with_another_plan_is_refused_and_left_untouched() {
     let dir = tempfile::tempdir().expect("tmp");
-    let args = ["tournament", "--name", "p", "--players", "random_move,first_move", "--games-per-pair", "3", "--db", "p.sqlite", "--quiet"];
+    let args = [
+        "tournament",
+        "--name",
+        "p",
+        "--players",
+        "random_move,first_move",
+        "--games-per-pair",
+        "3",
+        "--db",
+        "p.sqlite",
+        "--quiet",
+    ];
     assert!(eloworld(dir.path(), &args).status.success());
     let db = dir.path().join("p.sqlite");
     assert_eq!(count(&db, "SELECT count(*) FROM games"), 6);
-    let o = eloworld(dir.path(), &["tournament", "--name", "p", "--players", "random_move,first_move", "--games-per-pair", "4", "--db", "p.sqlite", "--quiet"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "p",
+            "--players",
+            "random_move,first_move",
+            "--games-per-pair",
+            "4",
+            "--db",
+            "p.sqlite",
+            "--quiet",
+        ],
+    );
     let err = text(&o).1;
     assert_eq!(o.status.code(), Some(2));
-    assert!(err.contains("different plan") && err.contains("another --db"), "{err}");
+    assert!(
+        err.contains("different plan") && err.contains("another --db"),
+        "{err}"
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM games"), 6);
     // Running the original settings again is a resume with nothing left to play.
     let o = eloworld(dir.path(), &args);
@@ -229,28 +419,64 @@ fn a_file_that_is_not_sqlite_is_refused_and_left_untouched() {
     let junk = "this is not a database, it is a text file with some words in it\n".repeat(100);
     write(dir.path(), "junk.sqlite", &junk);
     for args in [
-        vec!["tournament", "--name", "j", "--players", "random_move,first_move", "--db", "junk.sqlite"],
+        vec![
+            "tournament",
+            "--name",
+            "j",
+            "--players",
+            "random_move,first_move",
+            "--db",
+            "junk.sqlite",
+        ],
         vec!["results", "--db", "junk.sqlite"],
     ] {
         let o = eloworld(dir.path(), &args);
         let err = text(&o).1;
         assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(err.contains("junk.sqlite is not an eloworld database"), "{err}");
+        assert!(
+            err.contains("junk.sqlite is not an eloworld database"),
+            "{err}"
+        );
     }
-    assert_eq!(std::fs::read_to_string(dir.path().join("junk.sqlite")).expect("read"), junk);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("junk.sqlite")).expect("read"),
+        junk
+    );
 }
 
 #[test]
 fn a_read_only_database_is_refused_and_left_untouched() {
     let dir = tempfile::tempdir().expect("tmp");
-    let args = ["tournament", "--name", "ro", "--players", "random_move,first_move", "--games-per-pair", "2", "--db", "ro.sqlite", "--quiet"];
+    let args = [
+        "tournament",
+        "--name",
+        "ro",
+        "--players",
+        "random_move,first_move",
+        "--games-per-pair",
+        "2",
+        "--db",
+        "ro.sqlite",
+        "--quiet",
+    ];
     assert!(eloworld(dir.path(), &args).status.success());
     let db = dir.path().join("ro.sqlite");
     let mut perms = std::fs::metadata(&db).expect("meta").permissions();
     perms.set_readonly(true);
     std::fs::set_permissions(&db, perms).expect("chmod");
     let bytes = std::fs::read(&db).expect("read");
-    let o = eloworld(dir.path(), &["tournament", "--name", "ro2", "--players", "random_move,first_move", "--db", "ro.sqlite"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "ro2",
+            "--players",
+            "random_move,first_move",
+            "--db",
+            "ro.sqlite",
+        ],
+    );
     let err = text(&o).1;
     // root ignores file permissions; only check when the file really is read-only to us.
     if std::fs::OpenOptions::new().write(true).open(&db).is_err() {
@@ -270,16 +496,45 @@ fn a_read_only_database_is_refused_and_left_untouched() {
 #[test]
 fn results_and_export_read_the_store() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = eloworld(dir.path(), &["tournament", "--name", "e", "--players", "random_move,first_move", "--games-per-pair", "3", "--db", "e.sqlite", "--quiet"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "e",
+            "--players",
+            "random_move,first_move",
+            "--games-per-pair",
+            "3",
+            "--db",
+            "e.sqlite",
+            "--quiet",
+        ],
+    );
     assert!(o.status.success(), "{:?}", text(&o));
     let o = eloworld(dir.path(), &["results", "--db", "e.sqlite"]);
     let out = text(&o).0;
-    assert!(out.contains("first_move") && out.contains("score%") && out.contains("1-0"), "{out}");
-    let o = eloworld(dir.path(), &["export", "--db", "e.sqlite", "--pgn", "e.pgn"]);
+    assert!(
+        out.contains("first_move") && out.contains("score%") && out.contains("1-0"),
+        "{out}"
+    );
+    let o = eloworld(
+        dir.path(),
+        &["export", "--db", "e.sqlite", "--pgn", "e.pgn"],
+    );
     assert!(o.status.success(), "{:?}", text(&o));
     let pgn = std::fs::read_to_string(dir.path().join("e.pgn")).expect("pgn");
     assert_eq!(pgn.matches("[Event \"e\"]").count(), 6);
-    for tag in ["Site", "Date", "Round", "White", "Black", "Result", "Termination", "PlyCount"] {
+    for tag in [
+        "Site",
+        "Date",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "Termination",
+        "PlyCount",
+    ] {
         assert_eq!(pgn.matches(&format!("[{tag} \"")).count(), 6, "{tag}");
     }
     let o = eloworld(dir.path(), &["results", "--db", "missing.sqlite"]);

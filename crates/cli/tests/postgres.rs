@@ -29,29 +29,70 @@ fn pg_bin() -> Option<PathBuf> {
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
 impl Cluster {
     /// Starts a cluster, or returns `None` (with a note) where PostgreSQL is not installed.
     fn start() -> Option<Cluster> {
         let Some(bin) = pg_bin() else {
-            assert!(std::env::var_os("CI").is_none(), "PostgreSQL is not installed; .ci/run installs Debian's postgresql");
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "PostgreSQL is not installed; .ci/run installs Debian's postgresql"
+            );
             eprintln!("note: PostgreSQL is not installed here; skipping (CI installs it)");
             return None;
         };
         let dir = tempfile::tempdir().expect("tmp");
         let as_postgres = is_root();
         if as_postgres {
-            let ok = Command::new("chown").args(["-R", "postgres"]).arg(dir.path()).status().expect("chown");
+            let ok = Command::new("chown")
+                .args(["-R", "postgres"])
+                .arg(dir.path())
+                .status()
+                .expect("chown");
             assert!(ok.success());
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("port").local_addr().expect("addr").port();
-        let c = Cluster { dir, bin, port, as_postgres };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .expect("port")
+            .local_addr()
+            .expect("addr")
+            .port();
+        let c = Cluster {
+            dir,
+            bin,
+            port,
+            as_postgres,
+        };
         let data = c.dir.path().join("data");
-        c.pg("initdb", &["-D", &data.to_string_lossy(), "-A", "trust", "-U", "eloworld", "--no-sync"]);
+        c.pg(
+            "initdb",
+            &[
+                "-D",
+                &data.to_string_lossy(),
+                "-A",
+                "trust",
+                "-U",
+                "eloworld",
+                "--no-sync",
+            ],
+        );
         c.start_server();
-        c.pg("createdb", &["-h", "127.0.0.1", "-p", &port.to_string(), "-U", "eloworld", "elo"]);
+        c.pg(
+            "createdb",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+                "-U",
+                "eloworld",
+                "elo",
+            ],
+        );
         Some(c)
     }
 
@@ -65,25 +106,57 @@ impl Cluster {
             Command::new(&exe)
         };
         let out = cmd.args(args).stdin(Stdio::null()).output().expect(tool);
-        assert!(out.status.success(), "{tool} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{tool} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out
     }
 
     fn start_server(&self) {
         let data = self.dir.path().join("data");
-        let mut opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.dir.path().display());
+        let mut opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.dir.path().display()
+        );
         if self.dir.path().join("server.crt").exists() {
             let d = self.dir.path().display();
-            opts.push_str(&format!(" -c ssl=on -c ssl_cert_file={d}/server.crt -c ssl_key_file={d}/server.key"));
+            opts.push_str(&format!(
+                " -c ssl=on -c ssl_cert_file={d}/server.crt -c ssl_key_file={d}/server.key"
+            ));
         }
         let log = self.dir.path().join("server.log");
-        self.pg("pg_ctl", &["-D", &data.to_string_lossy(), "-o", &opts, "-l", &log.to_string_lossy(), "-w", "start"]);
+        self.pg(
+            "pg_ctl",
+            &[
+                "-D",
+                &data.to_string_lossy(),
+                "-o",
+                &opts,
+                "-l",
+                &log.to_string_lossy(),
+                "-w",
+                "start",
+            ],
+        );
     }
 
     /// Crashes the server: no shutdown checkpoint, as if the machine lost power.
     fn crash(&self) {
         let data = self.dir.path().join("data");
-        self.pg("pg_ctl", &["-D", &data.to_string_lossy(), "-m", "immediate", "-w", "stop"]);
+        self.pg(
+            "pg_ctl",
+            &[
+                "-D",
+                &data.to_string_lossy(),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+        );
     }
 
     fn url(&self) -> String {
@@ -107,7 +180,9 @@ impl Drop for Cluster {
         } else {
             Command::new(&exe)
         };
-        let _ = cmd.args(["-D", &data.to_string_lossy(), "-m", "immediate", "stop"]).output();
+        let _ = cmd
+            .args(["-D", &data.to_string_lossy(), "-m", "immediate", "stop"])
+            .output();
     }
 }
 
@@ -122,7 +197,17 @@ fn eloworld(dir: &Path, args: &[&str]) -> Output {
 
 fn spawn_worker(dir: &Path, url: &str, name: &str) -> Child {
     Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(["worker", "--db", url, "--threads", "1", "--lease", "2", "--name", name])
+        .args([
+            "worker",
+            "--db",
+            url,
+            "--threads",
+            "1",
+            "--lease",
+            "2",
+            "--name",
+            name,
+        ])
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -132,7 +217,10 @@ fn spawn_worker(dir: &Path, url: &str, name: &str) -> Child {
 }
 
 fn signal(child: &Child, sig: &str) {
-    let ok = Command::new("kill").args([sig, &child.id().to_string()]).status().expect("kill");
+    let ok = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .expect("kill");
     assert!(ok.success(), "kill {sig}");
 }
 
@@ -181,9 +269,21 @@ fn plan(dir: &Path, url: &str) -> i64 {
 }
 
 fn assert_exactly_once(c: &Cluster, planned: i64) {
-    assert_eq!(c.query_i64("SELECT count(*) FROM games"), planned, "games stored");
-    assert_eq!(c.query_i64("SELECT count(DISTINCT job_id) FROM games"), planned, "distinct jobs");
-    assert_eq!(c.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"), 0, "jobs not done");
+    assert_eq!(
+        c.query_i64("SELECT count(*) FROM games"),
+        planned,
+        "games stored"
+    );
+    assert_eq!(
+        c.query_i64("SELECT count(DISTINCT job_id) FROM games"),
+        planned,
+        "distinct jobs"
+    );
+    assert_eq!(
+        c.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"),
+        0,
+        "jobs not done"
+    );
     // Every ordered pair has exactly its games, and the per-pair totals add up.
     assert_eq!(
         c.query_i64(
@@ -200,7 +300,9 @@ fn assert_exactly_once(c: &Cluster, planned: i64) {
 
 #[test]
 fn workers_under_faults_store_every_game_exactly_once() {
-    let Some(cluster) = Cluster::start() else { return };
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tmp");
     let url = cluster.url();
     let planned = plan(dir.path(), &url);
@@ -241,14 +343,19 @@ fn workers_under_faults_store_every_game_exactly_once() {
     // Readers work on PostgreSQL as on SQLite.
     let o = eloworld(dir.path(), &["status", "--db", &url]);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(o.status.success() && out.contains("faults") && out.contains("steady"), "{out}");
+    assert!(
+        o.status.success() && out.contains("faults") && out.contains("steady"),
+        "{out}"
+    );
     let o = eloworld(dir.path(), &["results", "--db", &url]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 #[test]
 fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
-    let Some(cluster) = Cluster::start() else { return };
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tmp");
     let url = cluster.url();
     std::fs::write(
@@ -258,7 +365,15 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
     .expect("toml");
     let planned = 3 * 2 * 300;
     let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(["tournament", "t.toml", "--db", &url, "--quiet", "--lease", "2"])
+        .args([
+            "tournament",
+            "t.toml",
+            "--db",
+            &url,
+            "--quiet",
+            "--lease",
+            "2",
+        ])
         .current_dir(dir.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -270,25 +385,59 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
             .and_then(|mut c| c.query_one("SELECT count(*) FROM games", &[]).ok())
             .map_or(0, |r| r.get::<_, i64>(0))
     };
-    wait_until("games stored", Duration::from_secs(120), || stored() >= 100 || child.try_wait().ok().flatten().is_some());
+    wait_until("games stored", Duration::from_secs(120), || {
+        stored() >= 100 || child.try_wait().ok().flatten().is_some()
+    });
     let _ = child.kill();
     let _ = child.wait();
     let before = stored();
-    assert!(before > 0 && before < planned, "stored {before} of {planned} before the kill");
-    let o = eloworld(dir.path(), &["tournament", "t.toml", "--db", &url, "--quiet", "--lease", "2"]);
+    assert!(
+        before > 0 && before < planned,
+        "stored {before} of {planned} before the kill"
+    );
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "t.toml",
+            "--db",
+            &url,
+            "--quiet",
+            "--lease",
+            "2",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
-    assert_eq!(cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"), planned);
-    assert_eq!(cluster.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"), 0);
+    assert_eq!(
+        cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"),
+        planned
+    );
+    assert_eq!(
+        cluster.query_i64("SELECT count(*) FROM jobs WHERE state <> 2"),
+        0
+    );
 }
 
 #[test]
 fn tls_connections_are_verified_against_the_given_ca() {
-    let Some(cluster) = Cluster::start() else { return };
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
     let d = cluster.dir.path();
     // A self-signed certificate for 127.0.0.1, and a server that accepts only TLS over TCP.
     let ok = Command::new("openssl")
-        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"])
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+        ])
         .args(["-addext", "subjectAltName=IP:127.0.0.1", "-keyout"])
         .arg(d.join("server.key"))
         .arg("-out")
@@ -298,24 +447,40 @@ fn tls_connections_are_verified_against_the_given_ca() {
         .status()
         .expect("openssl");
     assert!(ok.success());
-    std::fs::write(d.join("data/pg_hba.conf"), "local all all trust\nhostssl all all 127.0.0.1/32 trust\n").expect("hba");
+    std::fs::write(
+        d.join("data/pg_hba.conf"),
+        "local all all trust\nhostssl all all 127.0.0.1/32 trust\n",
+    )
+    .expect("hba");
     if cluster.as_postgres {
-        let _ = Command::new("chown").args(["-R", "postgres"]).arg(d).status();
+        let _ = Command::new("chown")
+            .args(["-R", "postgres"])
+            .arg(d)
+            .status();
     }
-    let _ = Command::new("chmod").arg("600").arg(d.join("server.key")).status();
+    let _ = Command::new("chmod")
+        .arg("600")
+        .arg(d.join("server.key"))
+        .status();
     cluster.crash();
     cluster.start_server();
     let url = format!("{}?sslmode=require", cluster.url());
     let run = |ca: Option<&Path>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_eloworld"));
-        cmd.args(["status", "--db", &url]).current_dir(d).env_remove("PGSSLROOTCERT");
+        cmd.args(["status", "--db", &url])
+            .current_dir(d)
+            .env_remove("PGSSLROOTCERT");
         if let Some(ca) = ca {
             cmd.env("PGSSLROOTCERT", ca);
         }
         cmd.output().expect("run")
     };
     let trusted = run(Some(&d.join("server.crt")));
-    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    assert!(
+        trusted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trusted.stderr)
+    );
     let untrusted = run(None);
     let err = String::from_utf8_lossy(&untrusted.stderr).into_owned();
     assert!(!untrusted.status.success(), "an unknown CA must be refused");
@@ -326,7 +491,10 @@ fn tls_connections_are_verified_against_the_given_ca() {
 fn passwords_are_never_printed() {
     let dir = tempfile::tempdir().expect("tmp");
     // Nothing listens on port 9 of loopback: the connection fails and the error is printed.
-    let o = eloworld(dir.path(), &["status", "--db", "postgres://ann:hunter2@127.0.0.1:9/elo"]);
+    let o = eloworld(
+        dir.path(),
+        &["status", "--db", "postgres://ann:hunter2@127.0.0.1:9/elo"],
+    );
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(!o.status.success());
     assert!(!err.contains("hunter2"), "{err}");

@@ -17,9 +17,18 @@ fn play_with_input(args: &[&str], input: &str) -> (String, String, bool) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
     let out = child.wait_with_output().expect("the binary ends");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned(), out.status.success())
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
 }
 
 #[test]
@@ -32,20 +41,50 @@ fn a_human_plays_squava_from_piped_stdin() {
             input.push_str(&format!("{file}{rank}\n"));
         }
     }
-    let (out, err, ok) =
-        play_with_input(&["--game", "squava", "--white", "human", "--black", "alphabeta:depth=1", "--seed", "3"], &input);
+    let (out, err, ok) = play_with_input(
+        &[
+            "--game",
+            "squava",
+            "--white",
+            "human",
+            "--black",
+            "alphabeta:depth=1",
+            "--seed",
+            "3",
+        ],
+        &input,
+    );
     assert!(ok, "{err}");
     assert!(out.contains("   a b c d e"), "the board is drawn: {out}");
     assert!(out.contains("your move as x"), "the human is asked: {out}");
-    assert!(out.contains("c3 is illegal") || out.contains("illegal move"), "a taken square is refused: {out}");
-    assert!(out.contains("expected a square a1..e5"), "a malformed entry is refused: {out}");
-    assert!(out.contains("o plays "), "the opponent's moves are announced: {out}");
+    assert!(
+        out.contains("c3 is illegal") || out.contains("illegal move"),
+        "a taken square is refused: {out}"
+    );
+    assert!(
+        out.contains("expected a square a1..e5"),
+        "a malformed entry is refused: {out}"
+    );
+    assert!(
+        out.contains("o plays "),
+        "the opponent's moves are announced: {out}"
+    );
     assert!(out.contains("result: "), "the result is announced: {out}");
 }
 
 #[test]
 fn a_human_whose_input_ends_loses_without_hanging() {
-    let (out, err, ok) = play_with_input(&["--game", "squava", "--white", "mcts_uct:playouts=200", "--black", "human"], "");
+    let (out, err, ok) = play_with_input(
+        &[
+            "--game",
+            "squava",
+            "--white",
+            "mcts_uct:playouts=200",
+            "--black",
+            "human",
+        ],
+        "",
+    );
     assert!(ok, "{err}");
     assert!(out.contains("result: 1-0 (engine-crashed)"), "{out}");
 }
@@ -60,6 +99,9 @@ fn a_human_plays_chess_in_san_and_uci() {
     );
     assert!(ok, "{err}");
     assert!(out.contains("your move as White"), "{out}");
-    assert!(out.contains("try again"), "an illegal entry is refused: {out}");
+    assert!(
+        out.contains("try again"),
+        "an illegal entry is refused: {out}"
+    );
     assert!(out.contains("result: 0-1 (checkmate)"), "{out}");
 }

@@ -61,15 +61,22 @@ impl Checkpoint {
     pub fn start_run(&self, name: &str, settings: &str) -> Result<(), EvolveError> {
         let stored: Option<String> = self
             .conn
-            .query_row("SELECT settings FROM runs WHERE name = ?1", [name], |r| r.get(0))
+            .query_row("SELECT settings FROM runs WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
             .optional()?;
         match stored {
-            Some(s) if s != settings => {
-                Err(EvolveError::SettingsMismatch { run: name.to_owned(), stored: s, given: settings.to_owned() })
-            }
+            Some(s) if s != settings => Err(EvolveError::SettingsMismatch {
+                run: name.to_owned(),
+                stored: s,
+                given: settings.to_owned(),
+            }),
             Some(_) => Ok(()),
             None => {
-                self.conn.execute("INSERT INTO runs (name, settings) VALUES (?1, ?2)", params![name, settings])?;
+                self.conn.execute(
+                    "INSERT INTO runs (name, settings) VALUES (?1, ?2)",
+                    params![name, settings],
+                )?;
                 Ok(())
             }
         }
@@ -81,7 +88,9 @@ impl Checkpoint {
     /// [`EvolveError::Sqlite`].
     pub fn runs(&self) -> Result<Vec<String>, EvolveError> {
         let mut st = self.conn.prepare("SELECT name FROM runs ORDER BY name")?;
-        let names = st.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        let names = st
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
         Ok(names)
     }
 
@@ -114,24 +123,45 @@ impl Checkpoint {
         )?;
         let rows = st
             .query_map([name], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
         let mut out = Vec::with_capacity(rows.len());
         for (index, genomes, fitness, extras) in rows {
             let index = usize::try_from(index).unwrap_or(0);
-            let corrupt =
-                |reason: String| EvolveError::Corrupt { run: name.to_owned(), generation: index, reason };
+            let corrupt = |reason: String| EvolveError::Corrupt {
+                run: name.to_owned(),
+                generation: index,
+                reason,
+            };
             if index != out.len() {
                 return Err(corrupt(format!("expected generation {}", out.len())));
             }
-            let genomes: Vec<Genome> = genomes.split(',').map(parse_bits).collect::<Result<_, _>>().map_err(corrupt)?;
+            let genomes: Vec<Genome> = genomes
+                .split(',')
+                .map(parse_bits)
+                .collect::<Result<_, _>>()
+                .map_err(corrupt)?;
             let fitness = parse_numbers(&fitness).map_err(corrupt)?;
             let extras = parse_numbers(&extras).map_err(corrupt)?;
             if fitness.len() != genomes.len() {
-                return Err(corrupt(format!("{} genomes but {} fitnesses", genomes.len(), fitness.len())));
+                return Err(corrupt(format!(
+                    "{} genomes but {} fitnesses",
+                    genomes.len(),
+                    fitness.len()
+                )));
             }
-            out.push(Generation { index, genomes, fitness, extras });
+            out.push(Generation {
+                index,
+                genomes,
+                fitness,
+                extras,
+            });
         }
         Ok(out)
     }
@@ -159,12 +189,21 @@ pub fn parse_bits(text: &str) -> Result<Genome, String> {
 
 /// Rust's `Display` of an `f64` is the shortest text that reads back to the same value.
 fn numbers_text(values: &[f64]) -> String {
-    values.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
+    values
+        .iter()
+        .map(f64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn parse_numbers(text: &str) -> Result<Vec<f64>, String> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
-    text.split(',').map(|t| t.parse::<f64>().map_err(|e| format!("bad number {t:?}: {e}"))).collect()
+    text.split(',')
+        .map(|t| {
+            t.parse::<f64>()
+                .map_err(|e| format!("bad number {t:?}: {e}"))
+        })
+        .collect()
 }

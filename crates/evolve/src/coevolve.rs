@@ -53,25 +53,41 @@ pub fn read_book(text: &str, source: &str) -> Result<Vec<Chess>, EvolveError> {
             .parse::<Fen>()
             .ok()
             .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok())
-            .ok_or_else(|| EvolveError::Input(format!("{source} line {}: not a legal position: {line}", i + 1)))?;
+            .ok_or_else(|| {
+                EvolveError::Input(format!(
+                    "{source} line {}: not a legal position: {line}",
+                    i + 1
+                ))
+            })?;
         out.push(pos);
     }
     if out.is_empty() {
-        return Err(EvolveError::Input(format!("{source}: no opening positions")));
+        return Err(EvolveError::Input(format!(
+            "{source}: no opening positions"
+        )));
     }
     Ok(out)
 }
 
-/// The result of one game for White: 1, ½ or 0.
-fn play(white: &EvalParams, black: &EvalParams, start: &Chess, m: &MatchConfig) -> f64 {
+/// Plays one game from `start` between two engine settings, each searching `nodes` nodes a
+/// move, and returns White's score: 1, ½ or 0 (a draw at `max_plies`).
+#[must_use]
+pub fn play_game(
+    white: (&EvalParams, &SearchParams),
+    black: (&EvalParams, &SearchParams),
+    start: &Chess,
+    nodes: u64,
+    max_plies: u32,
+    hash_mb: usize,
+) -> f64 {
     let mut engines = [
-        Engine::new(*white, SearchParams::plain(), m.hash_mb),
-        Engine::new(*black, SearchParams::plain(), m.hash_mb),
+        Engine::new(*white.0, *white.1, hash_mb),
+        Engine::new(*black.0, *black.1, hash_mb),
     ];
     let mut pos = start.clone();
-    let mut keys: Vec<u64> = Vec::with_capacity(m.max_plies as usize + 1);
-    let limits = Limits::nodes(m.nodes);
-    for _ in 0..m.max_plies {
+    let mut keys: Vec<u64> = Vec::with_capacity(max_plies as usize + 1);
+    let limits = Limits::nodes(nodes);
+    for _ in 0..max_plies {
         if let Some(outcome) = pos.outcome().known() {
             return match outcome.winner() {
                 Some(Color::White) => 1.0,
@@ -84,7 +100,9 @@ fn play(white: &EvalParams, black: &EvalParams, start: &Chess, m: &MatchConfig) 
             return 0.5;
         }
         let side = usize::from(pos.turn() == Color::Black);
-        let best = engines[side].search(&pos, &keys, &limits, &mut |_| {}).best_move;
+        let best = engines[side]
+            .search(&pos, &keys, &limits, &mut |_| {})
+            .best_move;
         keys.push(key);
         match best {
             Some(mv) => pos.play_unchecked(mv),
@@ -94,9 +112,39 @@ fn play(white: &EvalParams, black: &EvalParams, start: &Chess, m: &MatchConfig) 
     0.5
 }
 
+/// Plays a match of two games per opening, colours swapped, in parallel; returns the first
+/// player's score in each game, in opening order (first player White, then Black).
+#[must_use]
+pub fn play_match(
+    first: (&EvalParams, &SearchParams),
+    second: (&EvalParams, &SearchParams),
+    openings: &[Chess],
+    nodes: u64,
+    max_plies: u32,
+) -> Vec<f64> {
+    (0..openings.len() * 2)
+        .into_par_iter()
+        .map(|j| {
+            let start = &openings[j / 2];
+            if j % 2 == 0 {
+                play_game(first, second, start, nodes, max_plies, 4)
+            } else {
+                1.0 - play_game(second, first, start, nodes, max_plies, 4)
+            }
+        })
+        .collect()
+}
+
 /// Returns the book index of game `j` between organisms `a < b` in generation `generation`.
 #[must_use]
-pub fn opening_index(seed: u64, generation: usize, a: usize, b: usize, j: usize, book_len: usize) -> usize {
+pub fn opening_index(
+    seed: u64,
+    generation: usize,
+    a: usize,
+    b: usize,
+    j: usize,
+    book_len: usize,
+) -> usize {
     let mut h = splitmix64(seed ^ 0xC0E0_u64);
     for v in [generation, a, b, j] {
         h = splitmix64(h ^ v as u64);
@@ -104,10 +152,7 @@ pub fn opening_index(seed: u64, generation: usize, a: usize, b: usize, j: usize,
     (h % book_len.max(1) as u64) as usize
 }
 
-/// The coevolution fitness: points scored in a round robin of the population. The generation
-/// number is not known to [`Fitness::evaluate`], so openings vary with a counter of calls;
-/// resumed runs stay identical because the generation is recomputed from the population's
-/// fingerprint instead (see [`CoevolutionFitness::evaluate`]).
+/// The coevolution fitness: points scored in a round robin of the population.
 #[derive(Debug)]
 pub struct CoevolutionFitness {
     /// How games are played.
@@ -116,15 +161,20 @@ pub struct CoevolutionFitness {
 
 impl Fitness for CoevolutionFitness {
     /// Plays the round robin in parallel and returns each organism's points. The openings of
-    /// a generation are chosen from a fingerprint of its genomes, so the same population
-    /// always plays the same games.
+    /// a generation are chosen from a fingerprint (FNV-1a) of its genomes, so the same
+    /// population always plays the same games, and a resumed run the same as an uninterrupted
+    /// one; successive generations differ and so draw other openings.
     fn evaluate(&self, population: &[Genome]) -> Vec<f64> {
-        let params: Vec<EvalParams> =
-            population.iter().map(|g| EvalParams::decode(g, Coding::Gray).unwrap_or_default()).collect();
+        let params: Vec<EvalParams> = population
+            .iter()
+            .map(|g| EvalParams::decode(g, Coding::Gray).unwrap_or_default())
+            .collect();
         let fingerprint = population
             .iter()
             .flat_map(|g| g.iter())
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
         let n = population.len();
         let mut jobs = Vec::new();
         for a in 0..n {
@@ -138,10 +188,20 @@ impl Fitness for CoevolutionFitness {
         let results: Vec<(usize, usize, f64)> = jobs
             .par_iter()
             .map(|&(a, b, j)| {
-                let start = &book[opening_index(self.matches.seed ^ fingerprint, 0, a, b, j, book.len())];
+                let start =
+                    &book[opening_index(self.matches.seed ^ fingerprint, 0, a, b, j, book.len())];
                 // Colours alternate: `a` has White in even games.
                 let (white, black) = if j % 2 == 0 { (a, b) } else { (b, a) };
-                let score = play(&params[white], &params[black], start, &self.matches);
+                let plain = SearchParams::plain();
+                let m = &self.matches;
+                let score = play_game(
+                    (&params[white], &plain),
+                    (&params[black], &plain),
+                    start,
+                    m.nodes,
+                    m.max_plies,
+                    m.hash_mb,
+                );
                 (white, black, score)
             })
             .collect();
@@ -161,9 +221,13 @@ mod tests {
     fn config() -> MatchConfig {
         MatchConfig {
             games_per_pair: 2,
-            nodes: 200,
-            max_plies: 60,
-            openings: read_book("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n", "t").expect("book"),
+            nodes: 300,
+            max_plies: 300,
+            openings: read_book(
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+                "t",
+            )
+            .expect("book"),
             seed: 1,
             hash_mb: 1,
         }
@@ -177,11 +241,18 @@ mod tests {
         for name in ["KNIGHT_VALUE", "BISHOP_VALUE", "ROOK_VALUE", "QUEEN_VALUE"] {
             weak.set(name, 0).expect("known");
         }
-        let population = vec![strong.encode(Coding::Gray), weak.encode(Coding::Gray), strong.encode(Coding::Gray)];
+        let population = vec![
+            strong.encode(Coding::Gray),
+            weak.encode(Coding::Gray),
+            strong.encode(Coding::Gray),
+        ];
         let f = CoevolutionFitness { matches: config() };
         let points = f.evaluate(&population);
         // 3 pairs × 2 games = 6 points in all.
-        assert!((points.iter().sum::<f64>() - 6.0).abs() < 1e-9, "{points:?}");
+        assert!(
+            (points.iter().sum::<f64>() - 6.0).abs() < 1e-9,
+            "{points:?}"
+        );
         assert!(points[1] < points[0] && points[1] < points[2], "{points:?}");
         assert_eq!(f.evaluate(&population), points, "deterministic");
     }

@@ -37,7 +37,10 @@ mod tests {
             assert_ne!(x[i], y[i], "bit {i} comes from one parent each");
         }
         let from_a = x.iter().filter(|&&v| v).count();
-        assert!((16..=48).contains(&from_a), "about half from each parent: {from_a}");
+        assert!(
+            (16..=48).contains(&from_a),
+            "about half from each parent: {from_a}"
+        );
         let (x, y) = uniform(&a, &b, 0.0, &mut rng);
         assert_eq!((x, y), (a, b));
     }
@@ -47,7 +50,9 @@ mod tests {
         let a = vec![true; 32];
         let b = vec![false; 32];
         let mut rng = GameRng::new(2);
-        let crossed = (0..10_000).filter(|_| uniform(&a, &b, 0.75, &mut rng).0 != a).count();
+        let crossed = (0..10_000)
+            .filter(|_| uniform(&a, &b, 0.75, &mut rng).0 != a)
+            .count();
         assert!((7_300..=7_700).contains(&crossed), "{crossed}");
     }
 }

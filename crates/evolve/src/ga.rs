@@ -79,7 +79,9 @@ impl GaConfig {
     }
 
     fn rng(&self, generation: usize) -> GameRng {
-        GameRng::new(splitmix64(self.seed ^ (generation as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        GameRng::new(splitmix64(
+            self.seed ^ (generation as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        ))
     }
 }
 
@@ -167,7 +169,10 @@ pub fn ranked(fitness: &[f64]) -> Vec<usize> {
 ///
 /// # Errors
 /// [`EvolveError::Input`] when a seeded genome has the wrong length or there are too many.
-pub fn initial_population(config: &GaConfig, seeded: &[Genome]) -> Result<Vec<Genome>, EvolveError> {
+pub fn initial_population(
+    config: &GaConfig,
+    seeded: &[Genome],
+) -> Result<Vec<Genome>, EvolveError> {
     if seeded.len() > config.population {
         return Err(EvolveError::Input(format!(
             "{} starting organisms for a population of {}",
@@ -195,12 +200,20 @@ pub fn initial_population(config: &GaConfig, seeded: &[Genome]) -> Result<Vec<Ge
 pub fn breed(config: &GaConfig, previous: &Generation) -> Vec<Genome> {
     let mut rng = config.rng(previous.index + 1);
     let n = config.population;
-    let mut next: Vec<Genome> =
-        ranked(&previous.fitness).into_iter().take(config.elitism.min(n)).map(|i| previous.genomes[i].clone()).collect();
+    let mut next: Vec<Genome> = ranked(&previous.fitness)
+        .into_iter()
+        .take(config.elitism.min(n))
+        .map(|i| previous.genomes[i].clone())
+        .collect();
     while next.len() < n {
         let a = config.selection.pick(&previous.fitness, &mut rng);
         let b = config.selection.pick(&previous.fitness, &mut rng);
-        let (mut x, mut y) = crossover::uniform(&previous.genomes[a], &previous.genomes[b], config.crossover_rate, &mut rng);
+        let (mut x, mut y) = crossover::uniform(
+            &previous.genomes[a],
+            &previous.genomes[b],
+            config.crossover_rate,
+            &mut rng,
+        );
         mutation::flip_bits(&mut x, config.mutation_rate, &mut rng);
         mutation::flip_bits(&mut y, config.mutation_rate, &mut rng);
         next.push(x);
@@ -260,11 +273,14 @@ pub fn evolve(
     on_generation: &mut dyn FnMut(&Generation, bool),
 ) -> Result<Evolution, EvolveError> {
     if config.population == 0 || config.generations == 0 {
-        return Err(EvolveError::Input("population and generations must be at least 1".to_owned()));
+        return Err(EvolveError::Input(
+            "population and generations must be at least 1".to_owned(),
+        ));
     }
     let mut history = Vec::new();
     if let Some(c) = checkpoint {
-        c.store.start_run(c.run, &format!("{} | {}", config.describe(), c.settings))?;
+        c.store
+            .start_run(c.run, &format!("{} | {}", config.describe(), c.settings))?;
         history = c.store.load(c.run)?;
         history.truncate(config.generations);
         for g in &history {
@@ -274,14 +290,23 @@ pub fn evolve(
     let resumed = history.len();
     while history.len() < config.generations {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Ok(Evolution { history, resumed, complete: false });
+            return Ok(Evolution {
+                history,
+                resumed,
+                complete: false,
+            });
         }
         let genomes = match history.last() {
             None => initial_population(config, seeded)?,
             Some(previous) => breed(config, previous),
         };
         let scores = fitness.evaluate(&genomes);
-        let mut g = Generation { index: history.len(), genomes, fitness: scores, extras: Vec::new() };
+        let mut g = Generation {
+            index: history.len(),
+            genomes,
+            fitness: scores,
+            extras: Vec::new(),
+        };
         g.extras = fitness.extras(g.best().0);
         if let Some(c) = checkpoint {
             c.store.save(c.run, &g)?;
@@ -289,7 +314,11 @@ pub fn evolve(
         on_generation(&g, false);
         history.push(g);
     }
-    Ok(Evolution { history, resumed, complete: true })
+    Ok(Evolution {
+        history,
+        resumed,
+        complete: true,
+    })
 }
 
 #[cfg(test)]
@@ -306,7 +335,14 @@ mod tests {
     }
 
     fn small(seed: u64) -> GaConfig {
-        GaConfig { population: 30, generations: 40, mutation_rate: 0.02, genome_bits: 20, seed, ..GaConfig::new() }
+        GaConfig {
+            population: 30,
+            generations: 40,
+            mutation_rate: 0.02,
+            genome_bits: 20,
+            seed,
+            ..GaConfig::new()
+        }
     }
 
     #[test]
@@ -334,30 +370,56 @@ mod tests {
 
     #[test]
     fn one_max_is_solved_and_elitism_never_loses_the_best() {
-        for selection in [Selection::Roulette, Selection::Rank, Selection::Tournament(2)] {
-            let config = GaConfig { selection, ..small(5) };
+        for selection in [
+            Selection::Roulette,
+            Selection::Rank,
+            Selection::Tournament(2),
+        ] {
+            let config = GaConfig {
+                selection,
+                ..small(5)
+            };
             let run = evolve(&config, &one_max(), &[], None, None, &mut |_, _| {}).expect("runs");
             let bests: Vec<f64> = run.history.iter().map(|g| g.best().1).collect();
-            assert!(bests.windows(2).all(|w| w[1] >= w[0]), "{selection}: best fell: {bests:?}");
-            assert!(bests[bests.len() - 1] >= 400.0, "{selection}: reached {}", bests[bests.len() - 1]);
+            assert!(
+                bests.windows(2).all(|w| w[1] >= w[0]),
+                "{selection}: best fell: {bests:?}"
+            );
+            assert!(
+                bests[bests.len() - 1] >= 400.0,
+                "{selection}: reached {}",
+                bests[bests.len() - 1]
+            );
             assert!(run.history[0].mean() < run.history[39].mean());
         }
     }
 
     #[test]
     fn the_elite_is_copied_unchanged_to_the_front() {
-        let config = GaConfig { elitism: 2, ..small(9) };
+        let config = GaConfig {
+            elitism: 2,
+            ..small(9)
+        };
         let fitness = one_max();
         let genomes = initial_population(&config, &[]).expect("population");
         let scores = fitness.evaluate(&genomes);
-        let g = Generation { index: 0, genomes, fitness: scores, extras: Vec::new() };
+        let g = Generation {
+            index: 0,
+            genomes,
+            fitness: scores,
+            extras: Vec::new(),
+        };
         let order = ranked(&g.fitness);
         let next = breed(&config, &g);
         assert_eq!(next.len(), 30);
         assert_eq!(next[0], g.genomes[order[0]]);
         assert_eq!(next[1], g.genomes[order[1]]);
         // Without elitism and with a high mutation rate the best is usually lost.
-        let wild = GaConfig { elitism: 0, mutation_rate: 0.3, ..config };
+        let wild = GaConfig {
+            elitism: 0,
+            mutation_rate: 0.3,
+            ..config
+        };
         assert_ne!(breed(&wild, &g)[0], g.genomes[order[0]]);
     }
 
@@ -376,38 +438,69 @@ mod tests {
         let config = small(3);
         let fitness = one_max();
         let whole_db = Checkpoint::open(&dir.path().join("whole.sqlite")).expect("db");
-        let whole = Checkpointing { store: &whole_db, run: "r", settings: "one-max" };
-        let uninterrupted = evolve(&config, &fitness, &[], Some(&whole), None, &mut |_, _| {}).expect("runs");
+        let whole = Checkpointing {
+            store: &whole_db,
+            run: "r",
+            settings: "one-max",
+        };
+        let uninterrupted =
+            evolve(&config, &fitness, &[], Some(&whole), None, &mut |_, _| {}).expect("runs");
 
         let path = dir.path().join("killed.sqlite");
         {
             // "Kill" after generation 12 is saved: the process state is dropped entirely.
             let db = Checkpoint::open(&path).expect("db");
-            let c = Checkpointing { store: &db, run: "r", settings: "one-max" };
+            let c = Checkpointing {
+                store: &db,
+                run: "r",
+                settings: "one-max",
+            };
             let stop = AtomicBool::new(false);
-            let partial = evolve(&config, &fitness, &[], Some(&c), Some(&stop), &mut |g, _| {
-                if g.index == 12 {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            })
+            let partial = evolve(
+                &config,
+                &fitness,
+                &[],
+                Some(&c),
+                Some(&stop),
+                &mut |g, _| {
+                    if g.index == 12 {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                },
+            )
             .expect("runs");
             assert!(!partial.complete);
             assert_eq!(partial.history.len(), 13);
         }
         let db = Checkpoint::open(&path).expect("db");
-        let c = Checkpointing { store: &db, run: "r", settings: "one-max" };
+        let c = Checkpointing {
+            store: &db,
+            run: "r",
+            settings: "one-max",
+        };
         let mut loaded = 0;
-        let resumed = evolve(&config, &fitness, &[], Some(&c), None, &mut |_, from_store| {
-            loaded += usize::from(from_store);
-        })
+        let resumed = evolve(
+            &config,
+            &fitness,
+            &[],
+            Some(&c),
+            None,
+            &mut |_, from_store| {
+                loaded += usize::from(from_store);
+            },
+        )
         .expect("resumes");
         assert_eq!((resumed.resumed, loaded), (13, 13));
         assert!(resumed.complete);
         assert_eq!(resumed.history, uninterrupted.history);
 
         // Other settings under the same run name are refused.
-        let other = GaConfig { mutation_rate: 0.5, ..config };
-        let e = evolve(&other, &fitness, &[], Some(&c), None, &mut |_, _| {}).expect_err("mismatch");
+        let other = GaConfig {
+            mutation_rate: 0.5,
+            ..config
+        };
+        let e =
+            evolve(&other, &fitness, &[], Some(&c), None, &mut |_, _| {}).expect_err("mismatch");
         assert!(e.to_string().contains("other settings"), "{e}");
     }
 

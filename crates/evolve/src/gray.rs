@@ -68,7 +68,10 @@ mod tests {
     #[test]
     fn known_codes() {
         let codes: Vec<u64> = (0..8).map(to_gray).collect();
-        assert_eq!(codes, [0b000, 0b001, 0b011, 0b010, 0b110, 0b111, 0b101, 0b100]);
+        assert_eq!(
+            codes,
+            [0b000, 0b001, 0b011, 0b010, 0b110, 0b111, 0b101, 0b100]
+        );
     }
 
     #[test]

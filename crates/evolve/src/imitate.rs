@@ -55,7 +55,13 @@ impl DatasetConfig {
     /// Returns the defaults: Elo ≥ 2600, 16 positions per game, at most 5,000 + 5,000.
     #[must_use]
     pub const fn new() -> DatasetConfig {
-        DatasetConfig { min_elo: 2600, per_game: 16, max_train: 5000, max_test: 5000, seed: 2600 }
+        DatasetConfig {
+            min_elo: 2600,
+            per_game: 16,
+            max_train: 5000,
+            max_test: 5000,
+            seed: 2600,
+        }
     }
 
     /// Describes the settings in one line.
@@ -116,7 +122,12 @@ impl Visitor for Collector {
         ControlFlow::Continue(Tags::default())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
         let text = value.decode_utf8_lossy();
         match name {
             b"WhiteElo" => tags.white_elo = text.trim().parse().ok(),
@@ -136,12 +147,19 @@ impl Visitor for Collector {
         ControlFlow::Continue((tags, Vec::with_capacity(100)))
     }
 
-    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+    fn san(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        san_plus: SanPlus,
+    ) -> ControlFlow<Self::Output> {
         movetext.1.push(san_plus.san);
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _movetext: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+    fn begin_variation(
+        &mut self,
+        _movetext: &mut Self::Movetext,
+    ) -> ControlFlow<Self::Output, Skip> {
         ControlFlow::Continue(Skip(true))
     }
 
@@ -154,27 +172,45 @@ impl Visitor for Collector {
 ///
 /// # Errors
 /// [`EvolveError::Io`] naming the file that cannot be read.
-pub fn read_strong_games(files: &[PathBuf], min_elo: u32) -> Result<(Vec<StrongGame>, ReadReport), EvolveError> {
+pub fn read_strong_games(
+    files: &[PathBuf],
+    min_elo: u32,
+) -> Result<(Vec<StrongGame>, ReadReport), EvolveError> {
     let mut games = Vec::new();
     let mut report = ReadReport::default();
     for path in files {
-        let file = std::fs::File::open(path).map_err(|source| EvolveError::Io { path: path.clone(), source })?;
+        let file = std::fs::File::open(path).map_err(|source| EvolveError::Io {
+            path: path.clone(),
+            source,
+        })?;
         let mut reader = Reader::new(file);
         let mut index = 0;
         while let Some(parsed) =
-            reader.read_game(&mut Collector).map_err(|source| EvolveError::Io { path: path.clone(), source })?
+            reader
+                .read_game(&mut Collector)
+                .map_err(|source| EvolveError::Io {
+                    path: path.clone(),
+                    source,
+                })?
         {
             index += 1;
             report.games += 1;
-            let Some((tags, moves)) = parsed else { continue };
-            let strong = tags.white_elo.is_some_and(|e| e >= min_elo) && tags.black_elo.is_some_and(|e| e >= min_elo);
+            let Some((tags, moves)) = parsed else {
+                continue;
+            };
+            let strong = tags.white_elo.is_some_and(|e| e >= min_elo)
+                && tags.black_elo.is_some_and(|e| e >= min_elo);
             if !strong || tags.set_up {
                 continue;
             }
             report.strong += 1;
             if let (true, Some(winner)) = (tags.decisive, tags.result) {
                 report.decisive += 1;
-                games.push(StrongGame { origin: format!("{} #{index}", path.display()), moves, winner });
+                games.push(StrongGame {
+                    origin: format!("{} #{index}", path.display()),
+                    moves,
+                    winner,
+                });
             }
         }
     }
@@ -237,7 +273,11 @@ impl PositionSet {
                 mate = Some(i);
             }
             let x = features(&child)?;
-            let dot: i64 = x.iter().zip(&defaults).map(|(&a, &b)| i64::from(a) * i64::from(b)).sum();
+            let dot: i64 = x
+                .iter()
+                .zip(&defaults)
+                .map(|(&a, &b)| i64::from(a) * i64::from(b))
+                .sum();
             let direct = -i64::from(eloworld_engine::evaluate(&child, &EvalParams::default()));
             if dot != direct {
                 return Err(EvolveError::Input(format!(
@@ -247,7 +287,12 @@ impl PositionSet {
             }
             self.features.push(x);
         }
-        self.samples.push(Sample { first, moves: legal.len(), played: played_index, mate });
+        self.samples.push(Sample {
+            first,
+            moves: legal.len(),
+            played: played_index,
+            mate,
+        });
         self.fens.push((
             shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string(),
             played.to_uci(shakmaty::CastlingMode::Standard).to_string(),
@@ -281,7 +326,9 @@ impl PositionSet {
     #[must_use]
     pub fn matches(&self, params: &EvalParams) -> usize {
         let p = param_array(params);
-        (0..self.len()).filter(|&i| self.choice(i, &p) == self.samples[i].played).count()
+        (0..self.len())
+            .filter(|&i| self.choice(i, &p) == self.samples[i].played)
+            .count()
     }
 }
 
@@ -306,7 +353,8 @@ fn features(child: &Chess) -> Result<[i16; FEATURES], EvolveError> {
         let p = EvalParams::from_values(&unit)?;
         unit[i] = 0;
         let v = -eloworld_engine::evaluate(child, &p);
-        *slot = i16::try_from(v).map_err(|_| EvolveError::Input(format!("feature {i} = {v} overflows 16 bits")))?;
+        *slot = i16::try_from(v)
+            .map_err(|_| EvolveError::Input(format!("feature {i} = {v} overflows 16 bits")))?;
     }
     Ok(out)
 }
@@ -328,7 +376,10 @@ pub struct Dataset {
 ///
 /// # Errors
 /// [`EvolveError::Input`] when no position can be drawn.
-pub fn build_dataset(games: &[StrongGame], config: &DatasetConfig) -> Result<(Dataset, usize), EvolveError> {
+pub fn build_dataset(
+    games: &[StrongGame],
+    config: &DatasetConfig,
+) -> Result<(Dataset, usize), EvolveError> {
     // Shuffle the games (Fisher–Yates) so the split does not follow file order.
     let mut order: Vec<usize> = (0..games.len()).collect();
     let mut rng = GameRng::new(splitmix64(config.seed ^ fnv1a("split")));
@@ -339,7 +390,13 @@ pub fn build_dataset(games: &[StrongGame], config: &DatasetConfig) -> Result<(Da
     // Replay and draw in parallel; each game has its own random stream.
     let drawn: Vec<Option<Vec<(Chess, Move)>>> = order
         .par_iter()
-        .map(|&g| draw_positions(&games[g], config.per_game, splitmix64(config.seed ^ g as u64)))
+        .map(|&g| {
+            draw_positions(
+                &games[g],
+                config.per_game,
+                splitmix64(config.seed ^ g as u64),
+            )
+        })
         .collect();
     let bad_moves = drawn.iter().filter(|d| d.is_none()).count();
     let mut data = Dataset::default();
@@ -440,7 +497,10 @@ impl Fitness for ImitationFitness<'_> {
 /// # Errors
 /// [`EvolveError::Io`] when the directory cannot be read.
 pub fn pgn_files(dir: &Path) -> Result<Vec<PathBuf>, EvolveError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| EvolveError::Io { path: dir.to_owned(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| EvolveError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -459,7 +519,10 @@ mod tests {
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal")
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("legal")
     }
 
     /// A few plies of real games (the PGN fixture below) as (position, move) samples.
@@ -485,7 +548,14 @@ mod tests {
         let path = dir.path().join("g.pgn");
         std::fs::write(&path, PGN).expect("write");
         let (games, report) = read_strong_games(&[path], 2600).expect("reads");
-        assert_eq!(report, ReadReport { games: 2, strong: 1, decisive: 1 });
+        assert_eq!(
+            report,
+            ReadReport {
+                games: 2,
+                strong: 1,
+                decisive: 1
+            }
+        );
         games
     }
 
@@ -527,7 +597,10 @@ mod tests {
         }
         let mut two = games.clone();
         two.push(games[0].clone());
-        let config = DatasetConfig { per_game: 5, ..DatasetConfig::new() };
+        let config = DatasetConfig {
+            per_game: 5,
+            ..DatasetConfig::new()
+        };
         let (data, bad) = build_dataset(&two, &config).expect("data");
         assert_eq!((bad, data.train_games, data.test_games), (0, 1, 1));
         assert_eq!((data.train.len(), data.test.len()), (5, 5));
@@ -541,8 +614,21 @@ mod tests {
             data.train.push(&p, m).expect("linear");
         }
         data.test = data.train.clone();
-        let config = GaConfig { population: 20, generations: 15, seed: 4, ..GaConfig::new() };
-        let run = evolve(&config, &ImitationFitness { data: &data }, &[], None, None, &mut |_, _| {}).expect("runs");
+        let config = GaConfig {
+            population: 20,
+            generations: 15,
+            seed: 4,
+            ..GaConfig::new()
+        };
+        let run = evolve(
+            &config,
+            &ImitationFitness { data: &data },
+            &[],
+            None,
+            None,
+            &mut |_, _| {},
+        )
+        .expect("runs");
         let first = run.history[0].best().1;
         let last = run.history[14].best().1;
         assert!(last > first, "best fitness {first} -> {last}");

@@ -37,12 +37,16 @@ pub mod selection;
 pub use checkpoint::Checkpoint;
 pub use eloworld_engine as engine;
 pub use error::EvolveError;
-pub use ga::{evolve, Checkpointing, Evolution, Fitness, GaConfig, Generation, Genome, Individually};
+pub use ga::{
+    evolve, Checkpointing, Evolution, Fitness, GaConfig, Generation, Genome, Individually,
+};
 pub use selection::Selection;
 
 /// Sizes the global worker pool that evaluates populations (rayon) to `threads`; only the
 /// first call in a process has an effect. Results never depend on the number of threads.
 pub fn use_threads(threads: usize) {
     // An error means the pool was already built (by an earlier call): keep it.
-    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build_global();
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build_global();
 }

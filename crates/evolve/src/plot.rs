@@ -14,7 +14,9 @@ const FAMILY: &str = "evolve-sans";
 
 fn family() -> &'static str {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
-    REGISTERED.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS).is_ok());
+    REGISTERED.get_or_init(|| {
+        plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS).is_ok()
+    });
     FAMILY
 }
 
@@ -50,7 +52,12 @@ pub fn line_plot_png(series: &[Series], labels: &Labels) -> Result<Vec<u8>, Evol
     const W: u32 = 900;
     const H: u32 = 560;
     let points = series.iter().flat_map(|s| s.points.iter());
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    let (mut x0, mut x1, mut y0, mut y1) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
     for &(x, y) in points {
         x0 = x0.min(x);
         x1 = x1.max(x);
@@ -78,20 +85,32 @@ pub fn line_plot_png(series: &[Series], labels: &Labels) -> Result<Vec<u8>, Evol
             .x_desc(labels.x.as_str())
             .y_desc(labels.y.as_str())
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.4}").trim_end_matches('0').trim_end_matches('.').to_owned())
+            .y_label_formatter(&|y| {
+                format!("{y:.4}")
+                    .trim_end_matches('0')
+                    .trim_end_matches('.')
+                    .to_owned()
+            })
             .label_style((family, 12))
             .axis_desc_style((family, 14))
             .light_line_style(RGBColor(240, 240, 240))
             .draw()
             .map_err(draw_error)?;
-        let colours = [RGBColor(200, 40, 40), RGBColor(40, 90, 200), RGBColor(40, 150, 60), RGBColor(150, 90, 20)];
+        let colours = [
+            RGBColor(200, 40, 40),
+            RGBColor(40, 90, 200),
+            RGBColor(40, 150, 60),
+            RGBColor(150, 90, 20),
+        ];
         for (i, s) in series.iter().enumerate() {
             let c = colours[i % colours.len()];
             chart
                 .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))
                 .map_err(draw_error)?
                 .label(s.name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()
@@ -119,8 +138,15 @@ mod tests {
 
     #[test]
     fn draws_a_png() {
-        let s = Series { name: "best".to_owned(), points: vec![(0.0, 1.0), (1.0, 3.0), (2.0, 4.0)] };
-        let labels = Labels { title: "t".to_owned(), x: "generation".to_owned(), y: "solved".to_owned() };
+        let s = Series {
+            name: "best".to_owned(),
+            points: vec![(0.0, 1.0), (1.0, 3.0), (2.0, 4.0)],
+        };
+        let labels = Labels {
+            title: "t".to_owned(),
+            x: "generation".to_owned(),
+            y: "solved".to_owned(),
+        };
         let png = line_plot_png(&[s], &labels).expect("draws");
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         assert!(line_plot_png(&[], &labels).is_err());

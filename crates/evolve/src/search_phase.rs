@@ -41,8 +41,19 @@ impl<'a> SearchFitness<'a> {
     /// Creates the fitness over `positions` with evaluation `eval`, `cap` nodes per position and
     /// a transposition table of `hash_mb` MiB per search.
     #[must_use]
-    pub fn new(positions: &'a [EpdPosition], eval: EvalParams, cap: u64, hash_mb: usize) -> SearchFitness<'a> {
-        SearchFitness { positions, eval, cap, hash_mb, cache: Mutex::new(HashMap::new()) }
+    pub fn new(
+        positions: &'a [EpdPosition],
+        eval: EvalParams,
+        cap: u64,
+        hash_mb: usize,
+    ) -> SearchFitness<'a> {
+        SearchFitness {
+            positions,
+            eval,
+            cap,
+            hash_mb,
+            cache: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Returns the worst possible total: every position unsolved.
@@ -74,7 +85,10 @@ impl<'a> SearchFitness<'a> {
             return c;
         }
         let c = decode(genome).map_or(
-            SuiteCost { total_nodes: self.worst_total(), solved: 0 },
+            SuiteCost {
+                total_nodes: self.worst_total(),
+                solved: 0,
+            },
             |p| self.cost(&p),
         );
         if let Ok(mut m) = self.cache.lock() {
@@ -88,7 +102,10 @@ impl Fitness for SearchFitness<'_> {
     fn evaluate(&self, population: &[Genome]) -> Vec<f64> {
         let costs: Vec<SuiteCost> = population.par_iter().map(|g| self.cost_of(g)).collect();
         #[allow(clippy::cast_precision_loss)] // node totals stay far below 2^52
-        costs.iter().map(|c| (self.worst_total() - c.total_nodes.min(self.worst_total())) as f64).collect()
+        costs
+            .iter()
+            .map(|c| (self.worst_total() - c.total_nodes.min(self.worst_total())) as f64)
+            .collect()
     }
 
     fn extras(&self, best: &[bool]) -> Vec<f64> {
@@ -119,7 +136,11 @@ mod tests {
         ]
         .iter()
         .enumerate()
-        .map(|(i, l)| parse_epd_line(l, "t", i + 1).expect("parses").expect("a position"))
+        .map(|(i, l)| {
+            parse_epd_line(l, "t", i + 1)
+                .expect("parses")
+                .expect("a position")
+        })
         .collect()
     }
 

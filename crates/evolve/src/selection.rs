@@ -29,7 +29,10 @@ impl Selection {
         let n = fitness.len();
         match *self {
             Selection::Roulette => {
-                let weights: Vec<f64> = fitness.iter().map(|&f| if f > 0.0 { f } else { 0.0 }).collect();
+                let weights: Vec<f64> = fitness
+                    .iter()
+                    .map(|&f| if f > 0.0 { f } else { 0.0 })
+                    .collect();
                 Some(normalise(weights, n))
             }
             Selection::Rank => Some(normalise(ranks(fitness), n)),
@@ -48,7 +51,9 @@ impl Selection {
                 let mut best = rng.below(fitness.len());
                 for _ in 1..size.max(1) {
                     let other = rng.below(fitness.len());
-                    if fitness[other] > fitness[best] || (fitness[other] == fitness[best] && other < best) {
+                    if fitness[other] > fitness[best]
+                        || (fitness[other] == fitness[best] && other < best)
+                    {
                         best = other;
                     }
                 }
@@ -80,10 +85,18 @@ impl std::str::FromStr for Selection {
             "rank" => Ok(Selection::Rank),
             _ => s
                 .strip_prefix("tournament")
-                .and_then(|k| if k.is_empty() { Some(2) } else { k.parse().ok() })
+                .and_then(|k| {
+                    if k.is_empty() {
+                        Some(2)
+                    } else {
+                        k.parse().ok()
+                    }
+                })
                 .filter(|&k| k >= 1)
                 .map(Selection::Tournament)
-                .ok_or_else(|| format!("unknown selection {s:?}: expected roulette, rank or tournament<K>")),
+                .ok_or_else(|| {
+                    format!("unknown selection {s:?}: expected roulette, rank or tournament<K>")
+                }),
         }
     }
 }
@@ -147,22 +160,36 @@ mod tests {
             counts[s.pick(fitness, &mut rng)] += 1;
         }
         #[allow(clippy::cast_precision_loss)]
-        counts.into_iter().map(|c| c as f64 / DRAWS as f64).collect()
+        counts
+            .into_iter()
+            .map(|c| c as f64 / DRAWS as f64)
+            .collect()
     }
 
     fn close(observed: &[f64], expected: &[f64]) {
         for (o, e) in observed.iter().zip(expected) {
-            assert!((o - e).abs() < 0.005, "observed {observed:?}, expected {expected:?}");
+            assert!(
+                (o - e).abs() < 0.005,
+                "observed {observed:?}, expected {expected:?}"
+            );
         }
     }
 
     #[test]
     fn roulette_draws_in_proportion_to_fitness() {
         let expected = [0.1, 0.2, 0.3, 0.4];
-        close(&Selection::Roulette.probabilities(&FITNESS).expect("closed form"), &expected);
+        close(
+            &Selection::Roulette
+                .probabilities(&FITNESS)
+                .expect("closed form"),
+            &expected,
+        );
         close(&frequencies(Selection::Roulette, &FITNESS), &expected);
         // Negative fitness counts as zero.
-        close(&frequencies(Selection::Roulette, &[-5.0, 1.0, 3.0]), &[0.0, 0.25, 0.75]);
+        close(
+            &frequencies(Selection::Roulette, &[-5.0, 1.0, 3.0]),
+            &[0.0, 0.25, 0.75],
+        );
     }
 
     #[test]
@@ -170,16 +197,27 @@ mod tests {
         // Ranks 1..4 of 10: the same for fitness 1,2,3,4 and for 1,10,1000,1e9.
         let expected = [0.1, 0.2, 0.3, 0.4];
         close(&frequencies(Selection::Rank, &FITNESS), &expected);
-        close(&frequencies(Selection::Rank, &[1e9, 1.0, 1000.0, 10.0]), &[0.4, 0.1, 0.3, 0.2]);
+        close(
+            &frequencies(Selection::Rank, &[1e9, 1.0, 1000.0, 10.0]),
+            &[0.4, 0.1, 0.3, 0.2],
+        );
         // Two tied at the bottom share ranks 1 and 2: 1.5 each, out of 6.
-        close(&Selection::Rank.probabilities(&[5.0, 5.0, 9.0]).expect("closed form"), &[0.25, 0.25, 0.5]);
+        close(
+            &Selection::Rank
+                .probabilities(&[5.0, 5.0, 9.0])
+                .expect("closed form"),
+            &[0.25, 0.25, 0.5],
+        );
     }
 
     #[test]
     fn tournament_of_two_matches_its_closed_form() {
         // With replacement, the k-th worst of n wins a size-2 tournament with probability
         // (k² - (k-1)²) / n² = (2k - 1) / 16 for n = 4.
-        close(&frequencies(Selection::Tournament(2), &FITNESS), &[1.0 / 16.0, 3.0 / 16.0, 5.0 / 16.0, 7.0 / 16.0]);
+        close(
+            &frequencies(Selection::Tournament(2), &FITNESS),
+            &[1.0 / 16.0, 3.0 / 16.0, 5.0 / 16.0, 7.0 / 16.0],
+        );
         // Size 1 is uniform.
         close(&frequencies(Selection::Tournament(1), &FITNESS), &[0.25; 4]);
     }
@@ -187,7 +225,10 @@ mod tests {
     #[test]
     fn names_parse() {
         assert_eq!("roulette".parse::<Selection>(), Ok(Selection::Roulette));
-        assert_eq!("tournament3".parse::<Selection>(), Ok(Selection::Tournament(3)));
+        assert_eq!(
+            "tournament3".parse::<Selection>(),
+            Ok(Selection::Tournament(3))
+        );
         assert!("best".parse::<Selection>().is_err());
         assert_eq!(Selection::Tournament(3).to_string(), "tournament3");
     }

@@ -71,7 +71,9 @@ impl std::str::FromStr for DrawRules {
         match s {
             "automatic" => Ok(DrawRules::Automatic),
             "claimed" => Ok(DrawRules::Claimed),
-            other => Err(format!("draw rules {other:?}, expected automatic or claimed")),
+            other => Err(format!(
+                "draw rules {other:?}, expected automatic or claimed"
+            )),
         }
     }
 }
@@ -96,7 +98,15 @@ impl Chess {
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let mut history = Vec::with_capacity(128);
         history.push(hash);
-        let mut game = Chess { moves: pos.legal_moves(), pos, rules, hash, history, ply: 0, outcome: None };
+        let mut game = Chess {
+            moves: pos.legal_moves(),
+            pos,
+            rules,
+            hash,
+            history,
+            ply: 0,
+            outcome: None,
+        };
         game.outcome = game.compute_outcome();
         game
     }
@@ -124,7 +134,11 @@ impl Chess {
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
         // Same side to move: every second entry back from the current one.
-        (0..n).rev().step_by(2).filter(|&i| self.history[i] == self.hash).count()
+        (0..n)
+            .rev()
+            .step_by(2)
+            .filter(|&i| self.history[i] == self.hash)
+            .count()
     }
 
     /// Returns the FEN of the current position.
@@ -181,9 +195,11 @@ impl Game for Chess {
             self.pos.play_unchecked(mv);
             self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         } else {
-            let next = self
-                .pos
-                .update_zobrist_hash::<Zobrist64>(Zobrist64(self.hash), mv, EnPassantMode::Legal);
+            let next = self.pos.update_zobrist_hash::<Zobrist64>(
+                Zobrist64(self.hash),
+                mv,
+                EnPassantMode::Legal,
+            );
             self.pos.play_unchecked(mv);
             self.hash = match next {
                 Some(h) => h.0,
@@ -224,7 +240,10 @@ impl Game for Chess {
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         let text = text.trim();
-        let illegal = || GameError::IllegalMove { text: text.to_owned(), position: self.fen() };
+        let illegal = || GameError::IllegalMove {
+            text: text.to_owned(),
+            position: self.fen(),
+        };
         if let Ok(uci) = text.parse::<UciMove>() {
             return uci.to_move(&self.pos).map_err(|_| illegal());
         }
@@ -259,7 +278,11 @@ impl Game for Chess {
             s.push('\n');
         }
         s.push_str("   a b c d e f g h\n");
-        s.push_str(if self.pos.turn() == Color::White { "White to move" } else { "Black to move" });
+        s.push_str(if self.pos.turn() == Color::White {
+            "White to move"
+        } else {
+            "Black to move"
+        });
         s.push('\n');
         s
     }
@@ -273,8 +296,14 @@ impl Game for Chess {
 /// # Errors
 /// [`GameError::BadPosition`] naming the text and what is wrong.
 pub fn parse_fen(text: &str) -> Result<shakmaty::Chess, GameError> {
-    let bad = |reason: String| GameError::BadPosition { text: text.to_owned(), reason };
-    let fen: Fen = text.trim().parse().map_err(|e| bad(format!("not a FEN: {e}")))?;
+    let bad = |reason: String| GameError::BadPosition {
+        text: text.to_owned(),
+        reason,
+    };
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .map_err(|e| bad(format!("not a FEN: {e}")))?;
     let setup = shakmaty::Setup::from(fen);
     let lenient = |mode| {
         shakmaty::Chess::from_setup(setup.clone(), mode)
@@ -325,13 +354,21 @@ mod tests {
 
     #[test]
     fn stalemate_from_fen() {
-        let o = outcome_of("7k/8/6Q1/8/8/8/8/K7 w - - 0 1", "g6f7", DrawRules::Automatic);
+        let o = outcome_of(
+            "7k/8/6Q1/8/8/8/8/K7 w - - 0 1",
+            "g6f7",
+            DrawRules::Automatic,
+        );
         assert_eq!(o, Some(Outcome::draw(Termination::Stalemate)));
     }
 
     #[test]
     fn insufficient_material_after_capture() {
-        let o = outcome_of("8/8/8/4k3/8/8/3nK3/8 w - - 0 1", "e2d2", DrawRules::Automatic);
+        let o = outcome_of(
+            "8/8/8/4k3/8/8/3nK3/8 w - - 0 1",
+            "e2d2",
+            DrawRules::Automatic,
+        );
         assert_eq!(o, Some(Outcome::draw(Termination::InsufficientMaterial)));
     }
 
@@ -389,15 +426,27 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(g.move_text(a), "Nf3");
         assert_eq!(g.move_code(a), "g1f3");
-        assert!(matches!(g.parse_move("Nf4"), Err(GameError::IllegalMove { .. })));
-        assert!(matches!(g.parse_move("hello"), Err(GameError::BadMove { .. })));
+        assert!(matches!(
+            g.parse_move("Nf4"),
+            Err(GameError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            g.parse_move("hello"),
+            Err(GameError::BadMove { .. })
+        ));
     }
 
     #[test]
     fn incremental_hash_matches_full_hash() {
         let mut g = Chess::new(DrawRules::Automatic);
-        play_uci(&mut g, "e2e4 d7d5 e4d5 g8f6 g1f3 f6d5 f1c4 e7e6 e1g1 d5e3 d2e3");
-        let full = g.position().zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        play_uci(
+            &mut g,
+            "e2e4 d7d5 e4d5 g8f6 g1f3 f6d5 f1c4 e7e6 e1g1 d5e3 d2e3",
+        );
+        let full = g
+            .position()
+            .zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
+            .0;
         assert_eq!(g.hash(), full);
     }
 }

@@ -143,12 +143,18 @@ impl Outcome {
     /// Creates a win for `side`.
     #[must_use]
     pub const fn win(side: Side, termination: Termination) -> Outcome {
-        Outcome { result: GameResult::Win(side), termination }
+        Outcome {
+            result: GameResult::Win(side),
+            termination,
+        }
     }
 
     /// Creates a draw.
     #[must_use]
     pub const fn draw(termination: Termination) -> Outcome {
-        Outcome { result: GameResult::Draw, termination }
+        Outcome {
+            result: GameResult::Draw,
+            termination,
+        }
     }
 }

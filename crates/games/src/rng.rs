@@ -57,7 +57,9 @@ impl GameRng {
     /// Creates the stream of `side` in the game with `game_seed`.
     #[must_use]
     pub fn for_side(game_seed: u64, side: Side) -> GameRng {
-        GameRng::new(splitmix64(game_seed ^ (side.index() as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F)))
+        GameRng::new(splitmix64(
+            game_seed ^ (side.index() as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F),
+        ))
     }
 
     /// Returns a uniform integer in `0..n` (Lemire's multiply-shift; `n` must be > 0).

@@ -93,7 +93,7 @@ pub fn parse_square(text: &str) -> Option<u8> {
     }
     let file = b[0].to_ascii_lowercase().checked_sub(b'a')?;
     let rank = b[1].checked_sub(b'1')?;
-    (file < 5 && rank < 5).then_some(rank * 5 + file)
+    (file < 5 && rank < 5).then(|| rank * 5 + file)
 }
 
 /// A squava game in progress. Two games are equal when their positions are.
@@ -109,7 +109,9 @@ pub struct Squava {
 
 impl PartialEq for Squava {
     fn eq(&self, other: &Squava) -> bool {
-        self.stones == other.stones && self.to_move == other.to_move && self.outcome == other.outcome
+        self.stones == other.stones
+            && self.to_move == other.to_move
+            && self.outcome == other.outcome
     }
 }
 
@@ -117,7 +119,14 @@ impl Eq for Squava {}
 
 impl Squava {
     fn from_parts(stones: [u32; 2], to_move: Side, outcome: Option<Outcome>) -> Squava {
-        let mut g = Squava { stones, to_move, moves: [0; SQUARES], n_moves: 0, ply: 0, outcome };
+        let mut g = Squava {
+            stones,
+            to_move,
+            moves: [0; SQUARES],
+            n_moves: 0,
+            ply: 0,
+            outcome,
+        };
         g.refresh_moves();
         g
     }
@@ -158,7 +167,10 @@ impl Game for Squava {
     }
 
     fn from_position(text: &str, (): ()) -> Result<Squava, GameError> {
-        let bad = |reason: &str| GameError::BadPosition { text: text.to_owned(), reason: reason.to_owned() };
+        let bad = |reason: &str| GameError::BadPosition {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
         let mut parts = text.split_whitespace();
         let board = parts.next().ok_or_else(|| bad("empty"))?;
         let rows: Vec<&str> = board.split('/').collect();
@@ -273,7 +285,10 @@ impl Game for Squava {
         if self.is_legal(sq) {
             Ok(sq)
         } else {
-            Err(GameError::IllegalMove { text: text.to_owned(), position: self.position_text() })
+            Err(GameError::IllegalMove {
+                text: text.to_owned(),
+                position: self.position_text(),
+            })
         }
     }
 
@@ -294,14 +309,24 @@ impl Game for Squava {
                 s.push('/');
             }
         }
-        s.push_str(if self.to_move == Side::First { " x" } else { " o" });
+        s.push_str(if self.to_move == Side::First {
+            " x"
+        } else {
+            " o"
+        });
         s
     }
 
     fn board_text(&self) -> String {
         let mut s = String::new();
         let text = self.position_text();
-        for (i, row) in text.split_whitespace().next().unwrap_or("").split('/').enumerate() {
+        for (i, row) in text
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .enumerate()
+        {
             s.push_str(&format!("{} ", 5 - i));
             for c in row.chars() {
                 s.push(' ');
@@ -310,7 +335,11 @@ impl Game for Squava {
             s.push('\n');
         }
         s.push_str("   a b c d e\n");
-        s.push_str(if self.to_move == Side::First { "x to move\n" } else { "o to move\n" });
+        s.push_str(if self.to_move == Side::First {
+            "x to move\n"
+        } else {
+            "o to move\n"
+        });
         s
     }
 }
@@ -330,8 +359,14 @@ mod tests {
 
     #[test]
     fn line_tables_have_the_expected_sizes() {
-        let fours: usize = FOURS.iter().map(|l| l.iter().filter(|&&m| m != 0).count()).sum();
-        let threes: usize = THREES.iter().map(|l| l.iter().filter(|&&m| m != 0).count()).sum();
+        let fours: usize = FOURS
+            .iter()
+            .map(|l| l.iter().filter(|&&m| m != 0).count())
+            .sum();
+        let threes: usize = THREES
+            .iter()
+            .map(|l| l.iter().filter(|&&m| m != 0).count())
+            .sum();
         // 28 four-lines and 48 three-lines, each counted once per square on it.
         assert_eq!(fours, 28 * 4);
         assert_eq!(threes, 48 * 3);
@@ -341,14 +376,20 @@ mod tests {
     fn four_in_a_row_wins() {
         // x: a1 b1 d1 then c1 fills the gap (o plays apart without making three).
         let g = play("a1 a5 b1 c5 d1 e3 c1");
-        assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Termination::FourInARow)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::First, Termination::FourInARow))
+        );
         assert!(g.legal_moves().is_empty());
     }
 
     #[test]
     fn three_in_a_row_loses() {
         let g = play("a1 a5 b1 c5 c1");
-        assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, Termination::ThreeInARow)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::Second, Termination::ThreeInARow))
+        );
     }
 
     #[test]
@@ -358,13 +399,19 @@ mod tests {
         let g = Squava::from_position("...../...../..x../..x../xx.x. x", ()).expect("pos");
         let mut g = g;
         g.play(parse_square("c1").expect("sq"));
-        assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Termination::FourInARow)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::First, Termination::FourInARow))
+        );
     }
 
     #[test]
     fn diagonal_three_loses_for_the_second_player() {
         let g = play("a5 a1 e5 b2 e4 c3");
-        assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Termination::ThreeInARow)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::First, Termination::ThreeInARow))
+        );
     }
 
     #[test]
@@ -388,8 +435,19 @@ mod tests {
     #[test]
     fn occupied_and_malformed_squares_are_rejected() {
         let g = play("c3");
-        assert!(matches!(g.parse_move("c3"), Err(GameError::IllegalMove { .. })));
+        assert!(matches!(
+            g.parse_move("c3"),
+            Err(GameError::IllegalMove { .. })
+        ));
         assert!(matches!(g.parse_move("f1"), Err(GameError::BadMove { .. })));
         assert!(matches!(g.parse_move("c"), Err(GameError::BadMove { .. })));
+    }
+
+    #[test]
+    fn far_off_square_names_are_refused_not_overflowed() {
+        // Regression: the square used to be computed before the range check.
+        for text in ["zz", "z9", "~~", "a~"] {
+            assert_eq!(parse_square(text), None, "{text}");
+        }
     }
 }

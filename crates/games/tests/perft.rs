@@ -28,13 +28,20 @@ fn cases() -> Vec<(usize, String, u32, u64)> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let mut parts = line.split(';');
-        let Some(fen) = parts.next().map(str::trim).filter(|f| !f.is_empty()) else { continue };
+        let Some(fen) = parts.next().map(str::trim).filter(|f| !f.is_empty()) else {
+            continue;
+        };
         for p in parts {
             // The file ends its lines with NUL bytes.
             let p = p.trim_matches(|c: char| c.is_whitespace() || c == '\0');
             if let Some(rest) = p.strip_prefix('D') {
                 let (d, n) = rest.split_once(' ').expect("Dn count");
-                out.push((i + 1, fen.to_owned(), d.parse().expect("depth"), n.parse().expect("count")));
+                out.push((
+                    i + 1,
+                    fen.to_owned(),
+                    d.parse().expect("depth"),
+                    n.parse().expect("count"),
+                ));
             }
         }
     }
@@ -47,8 +54,13 @@ fn check(limit: u64) -> usize {
         if expected > limit {
             continue;
         }
-        let game = Chess::from_position(&fen, DrawRules::Automatic).unwrap_or_else(|e| panic!("line {line}: {e}"));
-        assert_eq!(perft(&game, depth), expected, "perft.epd line {line}: {fen} depth {depth}");
+        let game = Chess::from_position(&fen, DrawRules::Automatic)
+            .unwrap_or_else(|e| panic!("line {line}: {e}"));
+        assert_eq!(
+            perft(&game, depth),
+            expected,
+            "perft.epd line {line}: {fen} depth {depth}"
+        );
         checked += 1;
     }
     checked

@@ -6,6 +6,9 @@
 //! playouts' mean score, the alpha-beta node count (a fixed signature of the search), and
 //! the MCTS root visit total.
 
+// criterion_group! generates an undocumented function.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use eloworld_games::{Game, GameRng, Squava};
 use eloworld_players::squava::board::{random_playout, Position};
@@ -22,21 +25,41 @@ fn bench_squava(c: &mut Criterion) {
 
     // Random playouts from the empty board: each is at most 25 placements.
     let mut rng = GameRng::new(1);
-    let mean = (0..10_000).map(|_| random_playout(start, &mut rng)).sum::<f64>() / 10_000.0;
-    assert!((0.35..0.65).contains(&mean), "random squava is roughly even, got {mean}");
+    let mean = (0..10_000)
+        .map(|_| random_playout(start, &mut rng))
+        .sum::<f64>()
+        / 10_000.0;
+    assert!(
+        (0.35..0.65).contains(&mean),
+        "random squava is roughly even, got {mean}"
+    );
     let mut group = c.benchmark_group("squava");
-    group.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2)).sample_size(20);
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20);
     group.throughput(Throughput::Elements(1));
-    group.bench_function("random playout (playouts/s)", |b| b.iter(|| random_playout(black_box(start), &mut rng)));
+    group.bench_function("random playout (playouts/s)", |b| {
+        b.iter(|| random_playout(black_box(start), &mut rng))
+    });
 
     // Alpha-beta: a depth-4 search of the midgame, both evaluations.
-    for (name, evaluation) in [("alphabeta", Evaluation::OpenLines), ("alphabeta_better", Evaluation::ThreatsAndSafeSquares)] {
+    for (name, evaluation) in [
+        ("alphabeta", Evaluation::OpenLines),
+        ("alphabeta_better", Evaluation::ThreatsAndSafeSquares),
+    ] {
         let searcher = AlphaBeta::new(4, evaluation);
         let nodes = searcher.search(midgame).nodes;
-        assert_eq!(searcher.search(midgame).nodes, nodes, "the search is deterministic");
+        assert_eq!(
+            searcher.search(midgame).nodes,
+            nodes,
+            "the search is deterministic"
+        );
         println!("{name} depth 4 on {MIDGAME}: {nodes} nodes (signature)");
         group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("{name} depth 4 (nodes/s)"), |b| b.iter(|| searcher.search(black_box(midgame))));
+        group.bench_function(format!("{name} depth 4 (nodes/s)"), |b| {
+            b.iter(|| searcher.search(black_box(midgame)))
+        });
     }
 
     // MCTS with UCT: one move's search of 20,000 iterations from the midgame.
@@ -45,7 +68,9 @@ fn bench_squava(c: &mut Criterion) {
     assert_eq!(stats.iterations, 20_000);
     group.throughput(Throughput::Elements(u64::from(stats.iterations)));
     group.sample_size(10);
-    group.bench_function("mcts_uct 20000 (iterations/s)", |b| b.iter(|| mcts.search(black_box(midgame), &mut rng)));
+    group.bench_function("mcts_uct 20000 (iterations/s)", |b| {
+        b.iter(|| mcts.search(black_box(midgame), &mut rng))
+    });
     group.finish();
 }
 

@@ -27,11 +27,19 @@ impl<G: Game> Human<G> {
     /// Creates a player that reads moves from `input` and writes to `output`.
     #[must_use]
     pub fn new(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) -> Human<G> {
-        Human { input, output, side: None, game: PhantomData }
+        Human {
+            input,
+            output,
+            side: None,
+            game: PhantomData,
+        }
     }
 
     fn io_error(e: &std::io::Error) -> PlayerError {
-        PlayerError::Crashed { engine: HUMAN.to_owned(), detail: format!("terminal: {e}") }
+        PlayerError::Crashed {
+            engine: HUMAN.to_owned(),
+            detail: format!("terminal: {e}"),
+        }
     }
 }
 
@@ -56,11 +64,18 @@ impl<G: Game> Player<G> for Human<G> {
         write!(out, "\n{}", game.board_text()).map_err(|e| Self::io_error(&e))?;
         let mut line = String::new();
         loop {
-            write!(out, "your move as {} (? lists the legal moves): ", side_name::<G>(side))
-                .and_then(|()| out.flush())
-                .map_err(|e| Self::io_error(&e))?;
+            write!(
+                out,
+                "your move as {} (? lists the legal moves): ",
+                side_name::<G>(side)
+            )
+            .and_then(|()| out.flush())
+            .map_err(|e| Self::io_error(&e))?;
             line.clear();
-            let read = self.input.read_line(&mut line).map_err(|e| Self::io_error(&e))?;
+            let read = self
+                .input
+                .read_line(&mut line)
+                .map_err(|e| Self::io_error(&e))?;
             if read == 0 {
                 writeln!(out).map_err(|e| Self::io_error(&e))?;
                 return Err(PlayerError::Crashed {
@@ -72,7 +87,11 @@ impl<G: Game> Player<G> for Human<G> {
             let reply = match text {
                 "" => continue,
                 "?" | "help" => {
-                    let moves: Vec<String> = game.legal_moves().iter().map(|&m| game.move_text(m)).collect();
+                    let moves: Vec<String> = game
+                        .legal_moves()
+                        .iter()
+                        .map(|&m| game.move_text(m))
+                        .collect();
                     format!("legal moves: {}", moves.join(" "))
                 }
                 _ => match game.parse_move(text) {
@@ -88,7 +107,12 @@ impl<G: Game> Player<G> for Human<G> {
         let mover = before.side_to_move();
         if self.side != Some(mover) {
             // A failed write only loses a courtesy line; the next prompt reports the error.
-            let _ = writeln!(self.output, "{} plays {}", side_name::<G>(mover), before.move_text(mv));
+            let _ = writeln!(
+                self.output,
+                "{} plays {}",
+                side_name::<G>(mover),
+                before.move_text(mv)
+            );
         }
     }
 }
@@ -122,7 +146,13 @@ mod tests {
 
     fn human<G: Game>(input: &str) -> (Human<G>, Shared) {
         let out = Shared::default();
-        (Human::new(Box::new(Cursor::new(input.to_owned())), Box::new(out.clone())), out)
+        (
+            Human::new(
+                Box::new(Cursor::new(input.to_owned())),
+                Box::new(out.clone()),
+            ),
+            out,
+        )
     }
 
     #[test]
@@ -135,9 +165,16 @@ mod tests {
         let text = out.text();
         assert!(text.contains("3  . . x . ."), "the board is drawn: {text}");
         assert!(text.contains("illegal"), "c3 is taken: {text}");
-        assert!(text.contains("expected a square"), "z9 is malformed: {text}");
+        assert!(
+            text.contains("expected a square"),
+            "z9 is malformed: {text}"
+        );
         assert!(text.contains("legal moves: a1 b1"), "? lists moves: {text}");
-        assert_eq!(text.matches("your move").count(), 5, "asked again after each entry but the move: {text}");
+        assert_eq!(
+            text.matches("your move").count(),
+            5,
+            "asked again after each entry but the move: {text}"
+        );
     }
 
     #[test]
@@ -153,17 +190,28 @@ mod tests {
         h.observe(&after, reply);
         let text = out.text();
         assert!(text.contains("your move as White"), "{text}");
-        assert!(text.contains("try again"), "e5 is illegal for White: {text}");
+        assert!(
+            text.contains("try again"),
+            "e5 is illegal for White: {text}"
+        );
         assert!(text.contains("Black plays e5"), "{text}");
-        assert!(!text.contains("White plays"), "its own move is not echoed: {text}");
+        assert!(
+            !text.contains("White plays"),
+            "its own move is not echoed: {text}"
+        );
         let (mut h, _) = human::<Chess>("g1f3\n");
-        assert_eq!(g.move_text(h.choose(&g, &mut GameRng::new(0)).expect("uci")), "Nf3");
+        assert_eq!(
+            g.move_text(h.choose(&g, &mut GameRng::new(0)).expect("uci")),
+            "Nf3"
+        );
     }
 
     #[test]
     fn the_end_of_input_is_an_error_not_a_loop() {
         let (mut h, _) = human::<Squava>("z9\n");
-        let e = h.choose(&Squava::new(()), &mut GameRng::new(0)).expect_err("no move");
+        let e = h
+            .choose(&Squava::new(()), &mut GameRng::new(0))
+            .expect_err("no move");
         assert!(e.to_string().contains("input ended"), "{e}");
     }
 }

@@ -11,8 +11,8 @@ pub mod chess;
 mod dilution;
 pub mod engine;
 mod error;
-pub mod human;
 pub mod fate;
+pub mod human;
 mod registry;
 mod spec;
 pub mod squava;
@@ -63,10 +63,13 @@ pub fn register_random_move<G: Game>(r: &mut Registry<G>, description: &str) {
             spec.params.check_keys("random_move", &["delay_ms"])?;
             let ms: u64 = spec.params.parse_or("random_move", "delay_ms", 0)?;
             Ok(if ms == 0 {
-                Arc::new(SimpleFactory(|| Box::new(RandomMove) as Box<dyn Player<G>>)) as Arc<dyn PlayerFactory<G>>
+                Arc::new(SimpleFactory(|| Box::new(RandomMove) as Box<dyn Player<G>>))
+                    as Arc<dyn PlayerFactory<G>>
             } else {
                 let delay = std::time::Duration::from_millis(ms);
-                Arc::new(SimpleFactory(move || Box::new(DelayedRandomMove { delay }) as Box<dyn Player<G>>))
+                Arc::new(SimpleFactory(move || {
+                    Box::new(DelayedRandomMove { delay }) as Box<dyn Player<G>>
+                }))
             })
         }),
     );

@@ -21,13 +21,27 @@ pub struct Flags {
 
 impl Flags {
     /// No flags: a stateless, symmetric, in-process player with random tie-breaks.
-    pub const NONE: Flags = Flags { deterministic: false, stateful: false, asymmetric: false, external: false };
+    pub const NONE: Flags = Flags {
+        deterministic: false,
+        stateful: false,
+        asymmetric: false,
+        external: false,
+    };
     /// Deterministic only.
-    pub const DETERMINISTIC: Flags = Flags { deterministic: true, ..Flags::NONE };
+    pub const DETERMINISTIC: Flags = Flags {
+        deterministic: true,
+        ..Flags::NONE
+    };
     /// Stateful only.
-    pub const STATEFUL: Flags = Flags { stateful: true, ..Flags::NONE };
+    pub const STATEFUL: Flags = Flags {
+        stateful: true,
+        ..Flags::NONE
+    };
     /// External only.
-    pub const EXTERNAL: Flags = Flags { external: true, ..Flags::NONE };
+    pub const EXTERNAL: Flags = Flags {
+        external: true,
+        ..Flags::NONE
+    };
 
     /// Returns the flags as short words (`det state asym ext`).
     #[must_use]
@@ -77,13 +91,27 @@ impl PlayerInfo {
     /// Creates the description of a player that takes no parameters.
     #[must_use]
     pub fn new(name: &str, description: &str, flags: Flags) -> PlayerInfo {
-        PlayerInfo { name: name.to_owned(), description: description.to_owned(), flags, params: Vec::new() }
+        PlayerInfo {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            flags,
+            params: Vec::new(),
+        }
     }
 
     /// Adds a parameter.
     #[must_use]
-    pub fn param(mut self, key: &'static str, default: impl ToString, help: &'static str) -> PlayerInfo {
-        self.params.push(ParamInfo { key, default: default.to_string(), help });
+    pub fn param(
+        mut self,
+        key: &'static str,
+        default: impl ToString,
+        help: &'static str,
+    ) -> PlayerInfo {
+        self.params.push(ParamInfo {
+            key,
+            default: default.to_string(),
+            help,
+        });
         self
     }
 }
@@ -101,7 +129,10 @@ impl Worker {
     /// Creates the context of worker `index`.
     #[must_use]
     pub fn new(index: usize) -> Worker {
-        Worker { index, resources: HashMap::new() }
+        Worker {
+            index,
+            resources: HashMap::new(),
+        }
     }
 
     /// Returns the resource kept under `key`, making it first if absent.
@@ -120,7 +151,10 @@ impl Worker {
             let value = make()?;
             self.resources.insert(key.to_owned(), Box::new(value));
         }
-        let slot = self.resources.get_mut(key).and_then(|b| b.downcast_mut::<T>());
+        let slot = self
+            .resources
+            .get_mut(key)
+            .and_then(|b| b.downcast_mut::<T>());
         Ok(slot.expect("resource keys are unique per type"))
     }
 
@@ -170,7 +204,9 @@ pub struct Registry<G: Game> {
 
 impl<G: Game> Default for Registry<G> {
     fn default() -> Self {
-        Registry { entries: Vec::new() }
+        Registry {
+            entries: Vec::new(),
+        }
     }
 }
 
@@ -185,7 +221,11 @@ impl<G: Game> Registry<G> {
     pub fn add(&mut self, info: PlayerInfo, build: FactoryFn<G>) {
         let name = info.name.clone();
         self.entries.retain(|e| e.info.name != name);
-        self.entries.push(Entry { info, matches: Box::new(move |n| n == name), build });
+        self.entries.push(Entry {
+            info,
+            matches: Box::new(move |n| n == name),
+            build,
+        });
     }
 
     /// Adds a player that takes no parameters and is built by `make`.
@@ -211,7 +251,11 @@ impl<G: Game> Registry<G> {
         matches: impl Fn(&str) -> bool + Send + Sync + 'static,
         build: FactoryFn<G>,
     ) {
-        self.entries.push(Entry { info, matches: Box::new(matches), build });
+        self.entries.push(Entry {
+            info,
+            matches: Box::new(matches),
+            build,
+        });
     }
 
     /// Returns what the registry knows, in the order added.
@@ -252,7 +296,10 @@ impl<G: Game> Registry<G> {
         let base = (entry.build)(spec)?;
         Ok(match spec.dilution {
             None => base,
-            Some(r) => Arc::new(DilutedFactory { inner: base, threshold: r }),
+            Some(r) => Arc::new(DilutedFactory {
+                inner: base,
+                threshold: r,
+            }),
         })
     }
 
@@ -273,12 +320,17 @@ impl<G: Game> Registry<G> {
             .iter()
             .map(|e| {
                 let d = strsim::levenshtein(&lower, &e.info.name.to_ascii_lowercase());
-                let prefix_bonus = usize::from(!e.info.name.starts_with(&lower[..lower.len().min(3)]));
+                let prefix_bonus =
+                    usize::from(!e.info.name.starts_with(&lower[..lower.len().min(3)]));
                 (d + prefix_bonus, e.info.name.as_str())
             })
             .collect();
         scored.sort();
-        scored.into_iter().take(n).map(|(_, s)| s.to_owned()).collect()
+        scored
+            .into_iter()
+            .take(n)
+            .map(|(_, s)| s.to_owned())
+            .collect()
     }
 }
 
@@ -289,6 +341,9 @@ struct DilutedFactory<G: Game> {
 
 impl<G: Game> PlayerFactory<G> for DilutedFactory<G> {
     fn create(&self, worker: &mut Worker) -> Result<Box<dyn Player<G>>, PlayerError> {
-        Ok(Box::new(Diluted::new(self.inner.create(worker)?, self.threshold)))
+        Ok(Box::new(Diluted::new(
+            self.inner.create(worker)?,
+            self.threshold,
+        )))
     }
 }

@@ -33,7 +33,10 @@ impl Params {
     /// Returns the value of `key`, if given.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Iterates over the pairs in canonical order.
@@ -45,7 +48,12 @@ impl Params {
     ///
     /// # Errors
     /// [`SpecError::BadParam`] when the value does not parse.
-    pub fn parse_or<T: FromStr>(&self, player: &str, key: &str, default: T) -> Result<T, SpecError> {
+    pub fn parse_or<T: FromStr>(
+        &self,
+        player: &str,
+        key: &str,
+        default: T,
+    ) -> Result<T, SpecError> {
         match self.get(key) {
             None => Ok(default),
             Some(v) => v.parse().map_err(|_| SpecError::BadParam {
@@ -65,9 +73,15 @@ impl Params {
                 let reason = if allowed.is_empty() {
                     format!("takes no parameters, got {k:?}")
                 } else {
-                    format!("unknown parameter {k:?}, expected one of {}", allowed.join(", "))
+                    format!(
+                        "unknown parameter {k:?}, expected one of {}",
+                        allowed.join(", ")
+                    )
                 };
-                return Err(SpecError::BadParam { player: player.to_owned(), reason });
+                return Err(SpecError::BadParam {
+                    player: player.to_owned(),
+                    reason,
+                });
             }
         }
         Ok(())
@@ -99,7 +113,11 @@ impl PlayerSpec {
     /// Creates a spec with a name only.
     #[must_use]
     pub fn named(name: &str) -> PlayerSpec {
-        PlayerSpec { name: name.to_owned(), params: Params::default(), dilution: None }
+        PlayerSpec {
+            name: name.to_owned(),
+            params: Params::default(),
+            dilution: None,
+        }
     }
 }
 
@@ -107,14 +125,21 @@ impl FromStr for PlayerSpec {
     type Err = SpecError;
 
     fn from_str(text: &str) -> Result<PlayerSpec, SpecError> {
-        let bad = |reason: &str| SpecError::Syntax { spec: text.to_owned(), reason: reason.to_owned() };
+        let bad = |reason: &str| SpecError::Syntax {
+            spec: text.to_owned(),
+            reason: reason.to_owned(),
+        };
         let s = text.trim();
         if s.is_empty() {
             return Err(bad("empty player name"));
         }
         let (rest, dilution) = match s.rfind("_r") {
-            Some(i) if i > 0 && s[i + 2..].bytes().all(|b| b.is_ascii_digit()) && s.len() > i + 2 => {
-                let n: u32 = s[i + 2..].parse().map_err(|_| bad("dilution is a number"))?;
+            Some(i)
+                if i > 0 && s[i + 2..].bytes().all(|b| b.is_ascii_digit()) && s.len() > i + 2 =>
+            {
+                let n: u32 = s[i + 2..]
+                    .parse()
+                    .map_err(|_| bad("dilution is a number"))?;
                 let n = u16::try_from(n).map_err(|_| bad("dilution _rN takes N in 0..=65535"))?;
                 (&s[..i], Some(n))
             }
@@ -133,10 +158,18 @@ impl FromStr for PlayerSpec {
                 (name, Params::new(pairs))
             }
         };
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+        {
             return Err(bad("names use letters, digits, '_', '-' and '.'"));
         }
-        Ok(PlayerSpec { name: name.to_owned(), params, dilution })
+        Ok(PlayerSpec {
+            name: name.to_owned(),
+            params,
+            dilution,
+        })
     }
 }
 

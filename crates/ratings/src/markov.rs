@@ -69,7 +69,8 @@ pub fn champion(counts: &PairCounts) -> Result<Vec<Option<f64>>, RatingError> {
     let pi = linalg::solve(a, b).ok_or(RatingError::Singular("p(Champion)"))?;
     let mut out = vec![None; counts.n()];
     for (a, &i) in members.iter().enumerate() {
-        out[i] = Some(pi[a].max(0.0));
+        // Round-off can leave −0 or −1e-17 where the probability is 0.
+        out[i] = Some(if pi[a] > 0.0 { pi[a] } else { 0.0 });
     }
     Ok(out)
 }

@@ -183,8 +183,8 @@ fn forty_player_matrix_fits_every_name() {
                 let counts = match w.abs_diff(b) {
                     d if d > 15 && w > b => Wdl::new(20, 0, 0),
                     d if d > 15 => Wdl::new(0, 0, 20),
-                    d if w > b => Wdl::new(10 + d as u64, 5, 10 - d as u64),
-                    d => Wdl::new(10 - d as u64, 5, 10 + d as u64),
+                    d if w > b => Wdl::new(15 + d as u64, 5, 15 - d as u64),
+                    d => Wdl::new(15 - d as u64, 5, 15 + d as u64),
                 };
                 t.add_counts(w, b, counts).expect("in range");
             }

@@ -122,9 +122,14 @@ impl TournamentConfig {
     /// # Errors
     /// [`ConfigError::Read`], or [`ConfigError::Toml`] naming line and column.
     pub fn from_file(path: &Path) -> Result<TournamentConfig, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
-        TournamentConfig::from_toml(&text).map_err(|message| ConfigError::Toml { path: path.to_owned(), message })
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        TournamentConfig::from_toml(&text).map_err(|message| ConfigError::Toml {
+            path: path.to_owned(),
+            message,
+        })
     }
 
     /// Parses settings from TOML text; the error names line, column and what was expected.
@@ -137,7 +142,10 @@ impl TournamentConfig {
                 .span()
                 .map(|s| {
                     let before = &text[..s.start.min(text.len())];
-                    (before.matches('\n').count() + 1, before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1)
+                    (
+                        before.matches('\n').count() + 1,
+                        before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1,
+                    )
                 })
                 .unwrap_or((0, 0));
             format!("line {line}, column {col}: {}", e.message())
@@ -149,13 +157,17 @@ impl TournamentConfig {
     /// # Errors
     /// [`ConfigError::Invalid`] for an unknown game.
     pub fn game_kind(&self) -> Result<GameKind, ConfigError> {
-        self.game.parse().map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))
+        self.game
+            .parse()
+            .map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))
     }
 
     /// Returns the database path: `db`, or `<name>.sqlite`.
     #[must_use]
     pub fn db_path(&self) -> String {
-        self.db.clone().unwrap_or_else(|| format!("{}.sqlite", self.name))
+        self.db
+            .clone()
+            .unwrap_or_else(|| format!("{}.sqlite", self.name))
     }
 
     /// Returns the settings as TOML (kept in the store with the tournament).
@@ -171,7 +183,8 @@ mod tests {
 
     #[test]
     fn defaults_fill_in() {
-        let c = TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
+        let c =
+            TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
         assert_eq!(c.game, "chess");
         assert_eq!(c.games_per_pair, 2);
         assert_eq!(c.max_plies, DEFAULT_MAX_PLIES);
@@ -184,18 +197,25 @@ mod tests {
         let c = TournamentConfig::from_toml(text).expect("toml");
         assert_eq!((c.schedule, c.games), (Schedule::Random, Some(400)));
         assert!(c.to_toml().contains("schedule = \"random\""));
-        let d = TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
+        let d =
+            TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
         assert_eq!(d.schedule, Schedule::Pairs);
         assert!(!d.to_toml().contains("schedule"));
-        assert!(TournamentConfig::from_toml("name = \"t\"\nplayers = []\nschedule = \"swiss\"\n").is_err());
+        assert!(
+            TournamentConfig::from_toml("name = \"t\"\nplayers = []\nschedule = \"swiss\"\n")
+                .is_err()
+        );
     }
 
     #[test]
     fn errors_name_the_line_and_the_field() {
-        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\"]\ngames_per_pair = \"x\"\n")
-            .unwrap_err();
+        let e = TournamentConfig::from_toml(
+            "name = \"t\"\nplayers = [\"a\"]\ngames_per_pair = \"x\"\n",
+        )
+        .unwrap_err();
         assert!(e.starts_with("line 3"), "{e}");
-        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\nplayerz = 1\n").unwrap_err();
+        let e =
+            TournamentConfig::from_toml("name = \"t\"\nplayers = []\nplayerz = 1\n").unwrap_err();
         assert!(e.contains("line 3") && e.contains("playerz"), "{e}");
     }
 }

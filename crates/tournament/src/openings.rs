@@ -22,14 +22,20 @@ pub fn load_openings(path: &Path, game: GameKind) -> Result<Vec<String>, ConfigE
         line: 0,
         message: format!("cannot read: {e}"),
     })?;
-    let is_pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let is_pgn = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let out = match (game, is_pgn) {
         (GameKind::Chess, true) => pgn_openings(path, &bytes)?,
         (GameKind::Chess, false) => epd_openings(path, &bytes)?,
         (GameKind::Squava, _) => line_openings(path, &bytes, GameKind::Squava)?,
     };
     if out.is_empty() {
-        return Err(ConfigError::Openings { path: path.to_owned(), line: 0, message: "no openings in file".into() });
+        return Err(ConfigError::Openings {
+            path: path.to_owned(),
+            line: 0,
+            message: "no openings in file".into(),
+        });
     }
     Ok(out)
 }
@@ -37,7 +43,11 @@ pub fn load_openings(path: &Path, game: GameKind) -> Result<Vec<String>, ConfigE
 fn lines(path: &Path, bytes: &[u8]) -> Result<Vec<(usize, String)>, ConfigError> {
     let text = std::str::from_utf8(bytes).map_err(|e| ConfigError::Openings {
         path: path.to_owned(),
-        line: bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
+        line: bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1,
         message: "not UTF-8 text".into(),
     })?;
     Ok(text
@@ -52,7 +62,11 @@ fn epd_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
     let mut out = Vec::new();
     for (line, text) in lines(path, bytes)? {
         if text.contains('\0') {
-            return Err(ConfigError::Openings { path: path.to_owned(), line, message: "contains NUL bytes".into() });
+            return Err(ConfigError::Openings {
+                path: path.to_owned(),
+                line,
+                message: "contains NUL bytes".into(),
+            });
         }
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 4 {
@@ -63,16 +77,20 @@ fn epd_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
             });
         }
         // Full FEN when fields 5 and 6 are the clocks, else EPD with default clocks.
-        let fen_text = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok() {
+        let fen_text = if fields.len() >= 6
+            && fields[4].parse::<u32>().is_ok()
+            && fields[5].parse::<u32>().is_ok()
+        {
             fields[..6].join(" ")
         } else {
             format!("{} 0 1", fields[..4].join(" "))
         };
-        let pos = eloworld_games::chess::parse_fen(&fen_text).map_err(|e| ConfigError::Openings {
-            path: path.to_owned(),
-            line,
-            message: e.to_string(),
-        })?;
+        let pos =
+            eloworld_games::chess::parse_fen(&fen_text).map_err(|e| ConfigError::Openings {
+                path: path.to_owned(),
+                line,
+                message: e.to_string(),
+            })?;
         out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
     }
     Ok(out)
@@ -83,11 +101,16 @@ fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String
     for (line, text) in lines(path, bytes)? {
         let ok = match game {
             GameKind::Squava => {
-                <eloworld_games::Squava as eloworld_games::Game>::from_position(&text, ()).map(|_| ())
+                <eloworld_games::Squava as eloworld_games::Game>::from_position(&text, ())
+                    .map(|_| ())
             }
             GameKind::Chess => Ok(()),
         };
-        ok.map_err(|e| ConfigError::Openings { path: path.to_owned(), line, message: e.to_string() })?;
+        ok.map_err(|e| ConfigError::Openings {
+            path: path.to_owned(),
+            line,
+            message: e.to_string(),
+        })?;
         out.push(text);
     }
     Ok(out)
@@ -113,10 +136,19 @@ impl Visitor for OpeningVisitor {
         ControlFlow::Continue(None)
     }
 
-    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
         if name == b"FEN" {
             let text = value.decode_utf8_lossy().into_owned();
-            match text.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
+            match text
+                .parse::<Fen>()
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+            {
                 Some(pos) => *tags = Some(pos),
                 None => return ControlFlow::Break(Err(format!("bad FEN tag {text:?}"))),
             }
@@ -125,14 +157,22 @@ impl Visitor for OpeningVisitor {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        ControlFlow::Continue(Movetext { pos: tags.unwrap_or_default(), error: None })
+        ControlFlow::Continue(Movetext {
+            pos: tags.unwrap_or_default(),
+            error: None,
+        })
     }
 
     fn san(&mut self, m: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
         if m.error.is_none() {
             match san.san.to_move(&m.pos) {
                 Ok(mv) => m.pos.play_unchecked(mv),
-                Err(_) => m.error = Some(format!("illegal move {san} in {}", Fen::from_position(&m.pos, EnPassantMode::Legal))),
+                Err(_) => {
+                    m.error = Some(format!(
+                        "illegal move {san} in {}",
+                        Fen::from_position(&m.pos, EnPassantMode::Legal)
+                    ))
+                }
             }
         }
         ControlFlow::Continue(())
@@ -149,19 +189,28 @@ impl Visitor for OpeningVisitor {
 
 fn pgn_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
     let mut reader = Reader::new(bytes);
-    let mut v = OpeningVisitor { games: 0, error: None };
+    let mut v = OpeningVisitor {
+        games: 0,
+        error: None,
+    };
     let mut out = Vec::new();
     loop {
-        let next = reader.read_game(&mut v).map_err(|e| ConfigError::Openings {
-            path: path.to_owned(),
-            line: 0,
-            message: format!("game {}: {e}", v.games),
-        })?;
+        let next = reader
+            .read_game(&mut v)
+            .map_err(|e| ConfigError::Openings {
+                path: path.to_owned(),
+                line: 0,
+                message: format!("game {}: {e}", v.games),
+            })?;
         match next {
             None => break,
             Some(Ok(fen)) => out.push(fen),
             Some(Err(message)) => {
-                return Err(ConfigError::Openings { path: path.to_owned(), line: 0, message: format!("game {}: {message}", v.games) })
+                return Err(ConfigError::Openings {
+                    path: path.to_owned(),
+                    line: 0,
+                    message: format!("game {}: {message}", v.games),
+                })
             }
         }
     }
@@ -174,31 +223,52 @@ mod tests {
     use std::io::Write;
 
     fn file(ext: &str, text: &str) -> tempfile::NamedTempFile {
-        let mut f = tempfile::Builder::new().suffix(ext).tempfile().expect("tmp");
+        let mut f = tempfile::Builder::new()
+            .suffix(ext)
+            .tempfile()
+            .expect("tmp");
         f.write_all(text.as_bytes()).expect("write");
         f
     }
 
     #[test]
     fn epd_lines_with_operations_are_read() {
-        let f = file(".epd", "# comment\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"x\";\n");
+        let f = file(
+            ".epd",
+            "# comment\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"x\";\n",
+        );
         let o = load_openings(f.path(), GameKind::Chess).expect("openings");
-        assert_eq!(o, vec!["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_owned()]);
+        assert_eq!(
+            o,
+            vec!["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_owned()]
+        );
     }
 
     #[test]
     fn bad_epd_line_names_file_and_line() {
-        let f = file(".epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen at all\n");
-        let e = load_openings(f.path(), GameKind::Chess).unwrap_err().to_string();
+        let f = file(
+            ".epd",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen at all\n",
+        );
+        let e = load_openings(f.path(), GameKind::Chess)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(":2:"), "{e}");
     }
 
     #[test]
     fn pgn_openings_replay_the_moves() {
-        let f = file(".pgn", "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n");
+        let f = file(
+            ".pgn",
+            "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+        );
         let o = load_openings(f.path(), GameKind::Chess).expect("openings");
         assert_eq!(o.len(), 2);
-        assert!(o[0].starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b"), "{}", o[0]);
+        assert!(
+            o[0].starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b"),
+            "{}",
+            o[0]
+        );
     }
 
     #[test]

@@ -13,7 +13,8 @@ use std::fmt::Write;
 /// A message naming the game and the move when a stored move does not replay.
 pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
     let mut pos: Chess = match &g.opening {
-        Some(fen) => eloworld_games::chess::parse_fen(fen).map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
+        Some(fen) => eloworld_games::chess::parse_fen(fen)
+            .map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
         None => Chess::default(),
     };
     let mut out = String::with_capacity(256 + g.moves.len() * 2);
@@ -49,13 +50,22 @@ pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
         line_len += token.len();
     };
     for (i, code) in g.moves.split_whitespace().enumerate() {
-        let uci: UciMove = code.parse().map_err(|e| format!("game {}: move {}: {code:?}: {e}", g.job_id, i + 1))?;
+        let uci: UciMove = code
+            .parse()
+            .map_err(|e| format!("game {}: move {}: {code:?}: {e}", g.job_id, i + 1))?;
         let mv = uci
             .to_move(&pos)
             .map_err(|_| format!("game {}: move {} {code:?} is illegal", g.job_id, i + 1))?;
         if pos.turn().is_white() || i == 0 {
             let n = pos.fullmoves().get();
-            push(&mut out, &if pos.turn().is_white() { format!("{n}.") } else { format!("{n}...") });
+            push(
+                &mut out,
+                &if pos.turn().is_white() {
+                    format!("{n}.")
+                } else {
+                    format!("{n}...")
+                },
+            );
         }
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
         push(&mut out, &san.to_string());

@@ -54,18 +54,25 @@ impl Plan {
             )));
         }
         if config.games_per_pair == 0 {
-            return Err(ConfigError::Invalid("games_per_pair must be at least 1".to_owned()));
+            return Err(ConfigError::Invalid(
+                "games_per_pair must be at least 1".to_owned(),
+            ));
         }
         let mut players = Vec::with_capacity(config.players.len());
         for p in &config.players {
             let spec: PlayerSpec = p.parse()?;
             let canonical = spec.to_string();
             if players.contains(&canonical) {
-                return Err(ConfigError::Invalid(format!("player {canonical:?} is listed twice")));
+                return Err(ConfigError::Invalid(format!(
+                    "player {canonical:?} is listed twice"
+                )));
             }
             players.push(canonical);
         }
-        config.draw_rules.parse::<eloworld_games::DrawRules>().map_err(ConfigError::Invalid)?;
+        config
+            .draw_rules
+            .parse::<eloworld_games::DrawRules>()
+            .map_err(ConfigError::Invalid)?;
         let mut openings = match &config.openings {
             Some(path) => load_openings(path, game)?,
             None => Vec::new(),
@@ -76,10 +83,18 @@ impl Plan {
         }
         if config.schedule == Schedule::Random {
             let jobs = random_jobs(config, &players, &openings)?;
-            return Ok(Plan { config: config.clone(), game, players, openings, jobs });
+            return Ok(Plan {
+                config: config.clone(),
+                game,
+                players,
+                openings,
+                jobs,
+            });
         }
         if config.games.is_some() {
-            return Err(ConfigError::Invalid("games = N is only read with schedule = \"random\"".to_owned()));
+            return Err(ConfigError::Invalid(
+                "games = N is only read with schedule = \"random\"".to_owned(),
+            ));
         }
         let mut jobs = Vec::new();
         let n = players.len() as u32;
@@ -99,11 +114,24 @@ impl Plan {
                         opening_text,
                     );
                     let key = jobs.len() as u32;
-                    jobs.push(JobSpec { key, white, black, round, opening, seed });
+                    jobs.push(JobSpec {
+                        key,
+                        white,
+                        black,
+                        round,
+                        opening,
+                        seed,
+                    });
                 }
             }
         }
-        Ok(Plan { config: config.clone(), game, players, openings, jobs })
+        Ok(Plan {
+            config: config.clone(),
+            game,
+            players,
+            openings,
+            jobs,
+        })
     }
 
     /// Returns a fingerprint of everything that decides the games (not threads or db).
@@ -113,7 +141,11 @@ impl Plan {
         let mut mix = |s: &str| h = splitmix64(h ^ fnv1a(s));
         mix(&self.config.draw_rules);
         mix(&self.config.max_plies.to_string());
-        mix(if self.config.self_play { "self_play" } else { "" });
+        mix(if self.config.self_play {
+            "self_play"
+        } else {
+            ""
+        });
         for p in &self.players {
             mix(p);
         }
@@ -138,7 +170,9 @@ fn random_jobs(
     openings: &[String],
 ) -> Result<Vec<JobSpec>, ConfigError> {
     let games = config.games.filter(|&g| g > 0).ok_or_else(|| {
-        ConfigError::Invalid("schedule = \"random\" needs games = N, the number of games (at least 1)".to_owned())
+        ConfigError::Invalid(
+            "schedule = \"random\" needs games = N, the number of games (at least 1)".to_owned(),
+        )
     })?;
     let n = players.len() as u32;
     let pairs: Vec<(u32, u32)> = (0..n)
@@ -157,8 +191,21 @@ fn random_jobs(
         rounds[p] += 1;
         let opening = (!openings.is_empty()).then(|| key % openings.len() as u32);
         let opening_text = opening.map_or("", |i| openings[i as usize].as_str());
-        let seed = game_seed(config.seed, &players[white as usize], &players[black as usize], round, opening_text);
-        jobs.push(JobSpec { key, white, black, round, opening, seed });
+        let seed = game_seed(
+            config.seed,
+            &players[white as usize],
+            &players[black as usize],
+            round,
+            opening_text,
+        );
+        jobs.push(JobSpec {
+            key,
+            white,
+            black,
+            round,
+            opening,
+            seed,
+        });
     }
     Ok(jobs)
 }
@@ -182,11 +229,19 @@ mod tests {
 
     #[test]
     fn all_ordered_pairs_times_games() {
-        let mut c = TournamentConfig::new("t", GameKind::Chess, vec!["a".into(), "b".into(), "c".into()]);
+        let mut c = TournamentConfig::new(
+            "t",
+            GameKind::Chess,
+            vec!["a".into(), "b".into(), "c".into()],
+        );
         c.games_per_pair = 4;
         let p = Plan::new(&c).expect("plan");
         assert_eq!(p.jobs.len(), 3 * 2 * 4);
-        let ab = p.jobs.iter().filter(|j| j.white == 0 && j.black == 1).count();
+        let ab = p
+            .jobs
+            .iter()
+            .filter(|j| j.white == 0 && j.black == 1)
+            .count();
         assert_eq!(ab, 4);
         assert_eq!(p.fingerprint(), Plan::new(&c).expect("plan").fingerprint());
         c.seed = 9;
@@ -221,7 +276,12 @@ mod tests {
         assert_eq!(seeds.len(), 400);
         // Same seed, same plan; another seed, another order.
         assert_eq!(Plan::new(&c).expect("plan").jobs, p.jobs);
-        let order = |p: &Plan| p.jobs.iter().map(|j| (j.white, j.black)).collect::<Vec<_>>();
+        let order = |p: &Plan| {
+            p.jobs
+                .iter()
+                .map(|j| (j.white, j.black))
+                .collect::<Vec<_>>()
+        };
         c.seed = 2;
         assert_ne!(order(&Plan::new(&c).expect("plan")), order(&p));
         // `games` without the random schedule is an error, not silently ignored.

@@ -26,23 +26,42 @@ pub fn play_game<G: Game>(
     stop: &AtomicBool,
     moves: &mut Vec<G::Move>,
 ) -> Option<PlayedGame> {
-    let mut rngs = [GameRng::for_side(seed, Side::First), GameRng::for_side(seed, Side::Second)];
+    let mut rngs = [
+        GameRng::for_side(seed, Side::First),
+        GameRng::for_side(seed, Side::Second),
+    ];
     let start_ply = game.ply();
     loop {
         let plies = game.ply() - start_ply;
         if let Some(outcome) = game.outcome() {
-            return Some(PlayedGame { outcome, plies, detail: None });
+            return Some(PlayedGame {
+                outcome,
+                plies,
+                detail: None,
+            });
         }
         if plies >= max_plies {
-            return Some(PlayedGame { outcome: Outcome::draw(Termination::MaxPlies), plies, detail: None });
+            return Some(PlayedGame {
+                outcome: Outcome::draw(Termination::MaxPlies),
+                plies,
+                detail: None,
+            });
         }
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         let side = game.side_to_move();
-        let player: &mut dyn Player<G> = if side == Side::First { &mut *white } else { &mut *black };
+        let player: &mut dyn Player<G> = if side == Side::First {
+            &mut *white
+        } else {
+            &mut *black
+        };
         let forfeit = |termination, detail: String| {
-            Some(PlayedGame { outcome: Outcome::win(side.other(), termination), plies, detail: Some(detail) })
+            Some(PlayedGame {
+                outcome: Outcome::win(side.other(), termination),
+                plies,
+                detail: Some(detail),
+            })
         };
         match player.choose(game, &mut rngs[side.index()]) {
             Ok(mv) if game.is_legal(mv) => {
@@ -52,9 +71,14 @@ pub fn play_game<G: Game>(
                 moves.push(mv);
             }
             Ok(mv) => return forfeit(Termination::IllegalMove, format!("{mv:?}")),
-            Err(PlayerError::IllegalMove { text, .. }) => return forfeit(Termination::IllegalMove, text),
+            Err(PlayerError::IllegalMove { text, .. }) => {
+                return forfeit(Termination::IllegalMove, text)
+            }
             Err(PlayerError::Timeout { engine, millis }) => {
-                return forfeit(Termination::EngineTimeout, format!("{engine}: no move within {millis} ms"))
+                return forfeit(
+                    Termination::EngineTimeout,
+                    format!("{engine}: no move within {millis} ms"),
+                )
             }
             Err(e) => return forfeit(Termination::EngineCrashed, e.to_string()),
         }
@@ -87,7 +111,16 @@ mod tests {
         let mut g = Chess::new(DrawRules::Automatic);
         let stop = AtomicBool::new(false);
         let mut moves = Vec::new();
-        let p = play_game(&mut g, &mut RandomMove, &mut RandomMove, 3, 10, &stop, &mut moves).expect("played");
+        let p = play_game(
+            &mut g,
+            &mut RandomMove,
+            &mut RandomMove,
+            3,
+            10,
+            &stop,
+            &mut moves,
+        )
+        .expect("played");
         assert_eq!(p.outcome, Outcome::draw(Termination::MaxPlies));
         assert_eq!((p.plies, moves.len()), (10, 10));
     }
@@ -96,7 +129,10 @@ mod tests {
     fn an_illegal_move_loses_and_is_kept() {
         // Square 25 does not exist on a 5×5 board.
         let p = play_squava(&mut RandomMove, &mut Faulty(Ok(25)));
-        assert_eq!(p.outcome, Outcome::win(Side::First, Termination::IllegalMove));
+        assert_eq!(
+            p.outcome,
+            Outcome::win(Side::First, Termination::IllegalMove)
+        );
         assert_eq!(p.plies, 1);
         assert_eq!(p.detail.as_deref(), Some("25"));
     }
@@ -104,13 +140,37 @@ mod tests {
     #[test]
     fn engine_errors_map_to_their_terminations() {
         let cases = [
-            (PlayerError::Crashed { engine: "e".into(), detail: "exit 1".into() }, Termination::EngineCrashed),
-            (PlayerError::Timeout { engine: "e".into(), millis: 5 }, Termination::EngineTimeout),
-            (PlayerError::IllegalMove { player: "e".into(), text: "zz9".into() }, Termination::IllegalMove),
+            (
+                PlayerError::Crashed {
+                    engine: "e".into(),
+                    detail: "exit 1".into(),
+                },
+                Termination::EngineCrashed,
+            ),
+            (
+                PlayerError::Timeout {
+                    engine: "e".into(),
+                    millis: 5,
+                },
+                Termination::EngineTimeout,
+            ),
+            (
+                PlayerError::IllegalMove {
+                    player: "e".into(),
+                    text: "zz9".into(),
+                },
+                Termination::IllegalMove,
+            ),
         ];
         for (err, termination) in cases {
             let p = play_squava(&mut Faulty(Err(err)), &mut RandomMove);
-            assert_eq!(p.outcome, Outcome { result: GameResult::Win(Side::Second), termination });
+            assert_eq!(
+                p.outcome,
+                Outcome {
+                    result: GameResult::Win(Side::Second),
+                    termination
+                }
+            );
             assert_eq!(p.plies, 0);
             assert!(p.detail.is_some());
         }
@@ -120,7 +180,18 @@ mod tests {
     fn a_raised_stop_abandons_the_game() {
         let mut g = Chess::new(DrawRules::Automatic);
         let stop = AtomicBool::new(true);
-        assert_eq!(play_game(&mut g, &mut RandomMove, &mut RandomMove, 3, 10, &stop, &mut Vec::new()), None);
+        assert_eq!(
+            play_game(
+                &mut g,
+                &mut RandomMove,
+                &mut RandomMove,
+                3,
+                10,
+                &stop,
+                &mut Vec::new()
+            ),
+            None
+        );
     }
 
     #[test]
@@ -135,6 +206,9 @@ mod tests {
         };
         let a = run(&mut RandomMove);
         let b = run(&mut eloworld_players::chess::FirstMove);
-        assert_eq!(a[0], b[0], "White's first move depends only on White's stream");
+        assert_eq!(
+            a[0], b[0],
+            "White's first move depends only on White's stream"
+        );
     }
 }

@@ -97,7 +97,10 @@ impl StoredTournament {
     pub fn from_row(row: &TournamentRow) -> Result<StoredTournament, ConfigError> {
         let config = TournamentConfig::from_toml(&row.config)
             .map_err(|m| ConfigError::Invalid(format!("stored settings of {:?}: {m}", row.name)))?;
-        let game = row.game.parse().map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))?;
+        let game = row
+            .game
+            .parse()
+            .map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))?;
         Ok(StoredTournament {
             id: row.id,
             name: row.name.clone(),
@@ -126,8 +129,11 @@ pub fn run<G: PlayableGame>(
     opts: &RunOptions,
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
-    let factories: Vec<Option<Arc<dyn PlayerFactory<G>>>> =
-        plan.players.iter().map(|p| registry.resolve_str(p).map(Some)).collect::<Result<_, _>>()?;
+    let factories: Vec<Option<Arc<dyn PlayerFactory<G>>>> = plan
+        .players
+        .iter()
+        .map(|p| registry.resolve_str(p).map(Some))
+        .collect::<Result<_, _>>()?;
     for (index, o) in plan.openings.iter().enumerate() {
         G::from_position(o, rules).map_err(|source| RunError::Opening { index, source })?;
     }
@@ -136,7 +142,9 @@ pub fn run<G: PlayableGame>(
         .tournaments()?
         .into_iter()
         .find(|t| t.id == id)
-        .ok_or_else(|| StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name)))?;
+        .ok_or_else(|| {
+            StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name))
+        })?;
     let tournament = StoredTournament::from_row(&row)?;
     let mut summary = play_stored(&tournament, &factories, rules, store, opts)?;
     summary.elapsed = started.elapsed();
@@ -162,14 +170,21 @@ pub fn play_stored<G: PlayableGame>(
     let started = Instant::now();
     let (planned, done_before) = (tournament.total, tournament.done);
     let threads = opts.threads.max(1);
-    let runnable: Vec<u32> = (0..factories.len() as u32).filter(|&i| factories[i as usize].is_some()).collect();
+    let runnable: Vec<u32> = (0..factories.len() as u32)
+        .filter(|&i| factories[i as usize].is_some())
+        .collect();
     let filter = (runnable.len() < factories.len()).then_some(runnable.as_slice());
     let emit = |e: Event| {
         if let Some(tx) = &opts.events {
             let _ = tx.send(e);
         }
     };
-    emit(Event::RunStarted { total: planned, done_before, pending: planned - done_before, threads });
+    emit(Event::RunStarted {
+        total: planned,
+        done_before,
+        pending: planned - done_before,
+        threads,
+    });
 
     let (job_tx, job_rx) = unbounded::<ClaimedJob>();
     let (msg_tx, msg_rx) = unbounded::<Msg>();
@@ -182,18 +197,16 @@ pub fn play_stored<G: PlayableGame>(
     let lease = store.lease();
     let mut last_renew = Instant::now();
     let max_plies = tournament.max_plies;
-    // A shared store gets claims of about a tenth of a lease of play (at least two games a
-    // thread), so that a dead worker strands little work while fast games are not slowed
-    // by a round trip each; the game length is learnt as the run goes (starting slow).
+    // Claims cover about a second of play (a tenth of the lease on a shared store, so that
+    // a dead worker strands little work), and at least two games a thread: enough that the
+    // workers never wait while a checkpoint is being committed, learnt from the game
+    // lengths as the run goes (starting slow).
     let mut mean_game_ms = 1000.0f64;
-    let claim_target = |mean_ms: f64| match lease {
-        Some(lease) => {
-            let games = threads as f64 * lease.as_secs_f64() * 100.0 / mean_ms.max(0.01);
-            (games as usize).clamp(threads * 2, 512)
-        }
-        None => threads * 4,
+    let horizon_ms = lease.map_or(1000.0, |l| l.as_secs_f64() * 100.0);
+    let claim_target = |mean_ms: f64| {
+        let games = threads as f64 * horizon_ms / mean_ms.max(0.001);
+        (games as usize).clamp(threads * 2, 4096)
     };
-
     std::thread::scope(|scope| {
         for index in 0..threads {
             let job_rx = job_rx.clone();
@@ -210,10 +223,23 @@ pub fn play_stored<G: PlayableGame>(
                         continue;
                     }
                     if let Some(tx) = &events {
-                        let _ = tx.send(Event::GameStarted { job: job.key, white: job.white, black: job.black });
+                        let _ = tx.send(Event::GameStarted {
+                            job: job.key,
+                            white: job.white,
+                            black: job.black,
+                        });
                     }
                     let played = catch_unwind(AssertUnwindSafe(|| {
-                        play_job(&job, factories, &mut worker, &start, rules, max_plies, stop, &mut moves)
+                        play_job(
+                            &job,
+                            factories,
+                            &mut worker,
+                            &start,
+                            rules,
+                            max_plies,
+                            stop,
+                            &mut moves,
+                        )
                     }));
                     let msg = match played {
                         Ok(Some(g)) => {
@@ -251,8 +277,17 @@ pub fn play_stored<G: PlayableGame>(
             // Refill below a low-water mark only, so that claims come in batches, not one
             // commit per finished game.
             let target = claim_target(mean_game_ms);
-            if failure.is_none() && !stop.load(Ordering::Relaxed) && !exhausted && in_flight.len() < target.div_ceil(2) {
-                match store.claim(tournament.id, &opts.worker, target * 2 - in_flight.len(), filter) {
+            if failure.is_none()
+                && !stop.load(Ordering::Relaxed)
+                && !exhausted
+                && in_flight.len() < target.div_ceil(2)
+            {
+                match store.claim(
+                    tournament.id,
+                    &opts.worker,
+                    target * 2 - in_flight.len(),
+                    filter,
+                ) {
                     Ok(jobs) => {
                         exhausted = jobs.is_empty();
                         for j in jobs {
@@ -307,7 +342,8 @@ pub fn play_stored<G: PlayableGame>(
                 }
             }
             if !batch.is_empty()
-                && (batch.len() >= opts.checkpoint_games || last_flush.elapsed() >= opts.checkpoint_interval)
+                && (batch.len() >= opts.checkpoint_games
+                    || last_flush.elapsed() >= opts.checkpoint_interval)
             {
                 match store.complete(&opts.worker, &batch) {
                     Ok(done) => {
@@ -348,7 +384,15 @@ pub fn play_stored<G: PlayableGame>(
         emit(Event::Interrupted { stored });
     }
     let elapsed = started.elapsed();
-    Ok(RunSummary { tournament: tournament.id, planned, done_before, stored, interrupted, elapsed, playing: elapsed })
+    Ok(RunSummary {
+        tournament: tournament.id,
+        planned,
+        done_before,
+        stored,
+        interrupted,
+        elapsed,
+        playing: elapsed,
+    })
 }
 
 #[allow(clippy::too_many_arguments)] // one call site; a struct would only rename these
@@ -382,20 +426,36 @@ fn play_job<G: Game>(
     for (side, idx) in [(Side::First, job.white), (Side::Second, job.black)] {
         let created = match &factories[idx as usize] {
             Some(f) => f.create(worker),
-            None => Err(eloworld_players::PlayerError::Setup(format!("player {idx} cannot run here"))),
+            None => Err(eloworld_players::PlayerError::Setup(format!(
+                "player {idx} cannot run here"
+            ))),
         };
         match created {
             Ok(p) => players.push(p),
             Err(e) => {
                 let outcome = Outcome::win(side.other(), Termination::EngineCrashed);
-                return Some(finished(outcome.result, outcome.termination, 0, String::new(), Some(e.to_string())));
+                return Some(finished(
+                    outcome.result,
+                    outcome.termination,
+                    0,
+                    String::new(),
+                    Some(e.to_string()),
+                ));
             }
         }
     }
     let mut black = players.pop()?;
     let mut white = players.pop()?;
     moves.clear();
-    let played = play_game(&mut game, &mut *white, &mut *black, job.seed, max_plies, stop, moves)?;
+    let played = play_game(
+        &mut game,
+        &mut *white,
+        &mut *black,
+        job.seed,
+        max_plies,
+        stop,
+        moves,
+    )?;
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, &m) in moves.iter().enumerate() {
         if i > 0 {
@@ -405,5 +465,11 @@ fn play_job<G: Game>(
         game.write_move_code(m, &mut text);
     }
     let result: GameResult = played.outcome.result;
-    Some(finished(result, played.outcome.termination, played.plies, text, played.detail))
+    Some(finished(
+        result,
+        played.outcome.termination,
+        played.plies,
+        text,
+        played.detail,
+    ))
 }

@@ -2,7 +2,6 @@
 //! the same process, on one and on two threads (the backbone issue's benchmark).
 
 use crate::games::parse_kind;
-use eloworld_games::rng::splitmix64;
 use eloworld_games::squava::{line_made, FULL};
 use eloworld_games::{Chess, DrawRules, GameKind, GameRng, Side, Squava};
 use eloworld_players::PlayableGame;
@@ -36,7 +35,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(db) = &args.db {
         return store_bench(db, args.seconds, args.games.unwrap_or(2000));
     }
-    let kinds = args.game.map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
+    let kinds = args
+        .game
+        .map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
     for kind in kinds {
         match kind {
             GameKind::Chess => {
@@ -57,10 +58,13 @@ where
     G::Rules: Default,
 {
     println!("{kind}: random_move vs random_move, {n} games per measurement");
+    // The bare loop plays the very games the runner plays: the plan's seeds, the same
+    // per-side streams, so the moves are identical and the ratio is the runner's overhead.
+    let plan = bench_plan(kind, n)?;
     let t = Instant::now();
     let mut plies = 0u64;
-    for i in 0..n {
-        plies += u64::from(bare(splitmix64(i)));
+    for job in &plan.jobs {
+        plies += u64::from(bare(job.seed));
     }
     let bare_rate = n as f64 / t.elapsed().as_secs_f64();
     println!(
@@ -68,38 +72,80 @@ where
         plies as f64 / t.elapsed().as_secs_f64(),
         plies as f64 / n as f64
     );
-    let one = runner_rate::<G>(kind, n, 1)?;
-    println!("  runner, 1 thread:      {one:>12.0} games/s  ratio to bare loop {:.2} (target >= 0.8)", one / bare_rate);
-    let two = runner_rate::<G>(kind, n, 2)?;
-    println!("  runner, 2 threads:     {two:>12.0} games/s  ratio to 1 thread {:.2} (target >= 1.8)", two / one);
+    let (one, one_plies) = runner_rate::<G>(&plan, 1)?;
+    anyhow::ensure!(
+        one_plies == plies,
+        "the runner played {one_plies} plies, the bare loop {plies}: not the same games"
+    );
+    println!(
+        "  runner, 1 thread:      {one:>12.0} games/s  ratio to bare loop {:.2} (target >= 0.8)",
+        one / bare_rate
+    );
+    let (two, _) = runner_rate::<G>(&plan, 2)?;
+    println!(
+        "  runner, 2 threads:     {two:>12.0} games/s  ratio to 1 thread {:.2} (target >= 1.8)",
+        two / one
+    );
     Ok(())
 }
 
-fn runner_rate<G: PlayableGame>(kind: GameKind, n: u64, threads: usize) -> anyhow::Result<f64>
-where
-    G::Rules: Default,
-{
-    let dir = std::env::temp_dir().join(format!("eloworld-bench-{}-{kind}-{threads}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    let db = dir.join("bench.sqlite");
+fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
     let mut config = TournamentConfig::new("bench", kind, vec!["random_move".to_owned()]);
     config.self_play = true;
     config.games_per_pair = u32::try_from(n)?;
     config.seed = 1;
-    let plan = Plan::new(&config)?;
+    Ok(Plan::new(&config)?)
+}
+
+/// Plays the plan through the runner into a fresh SQLite file; returns games/s over the
+/// playing phase (every game played and committed) and the plies stored.
+fn runner_rate<G: PlayableGame>(plan: &Plan, threads: usize) -> anyhow::Result<(f64, u64)>
+where
+    G::Rules: Default,
+{
+    let dir = std::env::temp_dir().join(format!(
+        "eloworld-bench-{}-{}-{threads}",
+        std::process::id(),
+        plan.game
+    ));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("bench.sqlite");
     let mut store = open_store(&db.to_string_lossy(), true)?;
-    let opts = RunOptions { threads, checkpoint_games: 256, ..RunOptions::default() };
-    let summary = eloworld_tournament::run::<G>(&plan, &G::builtin_players(), G::Rules::default(), &mut *store, &opts)?;
+    let opts = RunOptions {
+        threads,
+        checkpoint_games: 256,
+        ..RunOptions::default()
+    };
+    let summary = eloworld_tournament::run::<G>(
+        plan,
+        &G::builtin_players(),
+        G::Rules::default(),
+        &mut *store,
+        &opts,
+    )?;
+    let plies: u64 = store
+        .results(None)?
+        .iter()
+        .map(|r| u64::from(r.plies))
+        .sum();
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
-    anyhow::ensure!(summary.stored == n, "runner stored {} of {n} games", summary.stored);
-    Ok(n as f64 / summary.playing.as_secs_f64())
+    let n = plan.jobs.len() as u64;
+    anyhow::ensure!(
+        summary.stored == n,
+        "runner stored {} of {n} games",
+        summary.stored
+    );
+    Ok((n as f64 / summary.playing.as_secs_f64(), plies))
 }
 
 /// A random chess game on bare shakmaty with the same end checks as [`Chess`] under the
 /// automatic draw rules; returns its plies.
 fn bare_chess(seed: u64) -> u32 {
-    let mut rngs = [GameRng::for_side(seed, Side::First), GameRng::for_side(seed, Side::Second)];
+    let mut rngs = [
+        GameRng::for_side(seed, Side::First),
+        GameRng::for_side(seed, Side::Second),
+    ];
     let mut pos = shakmaty::Chess::default();
     let mut hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
     let mut history: Vec<u64> = Vec::with_capacity(256);
@@ -108,10 +154,21 @@ fn bare_chess(seed: u64) -> u32 {
     let _ = DrawRules::Automatic;
     loop {
         let moves = pos.legal_moves();
-        if moves.is_empty() || pos.is_insufficient_material() || pos.halfmoves() >= 150 || plies >= 2000 {
+        if moves.is_empty()
+            || pos.is_insufficient_material()
+            || pos.halfmoves() >= 150
+            || plies >= 2000
+        {
             return plies;
         }
-        if history.len() > 8 && (0..history.len()).rev().step_by(2).filter(|&i| history[i] == hash.0).count() >= 5 {
+        if history.len() > 8
+            && (0..history.len())
+                .rev()
+                .step_by(2)
+                .filter(|&i| history[i] == hash.0)
+                .count()
+                >= 5
+        {
             return plies;
         }
         let side = usize::from(pos.turn().is_black());
@@ -132,7 +189,10 @@ fn bare_chess(seed: u64) -> u32 {
 
 /// A random squava game on bare bitboards; returns its plies.
 fn bare_squava(seed: u64) -> u32 {
-    let mut rngs = [GameRng::for_side(seed, Side::First), GameRng::for_side(seed, Side::Second)];
+    let mut rngs = [
+        GameRng::for_side(seed, Side::First),
+        GameRng::for_side(seed, Side::Second),
+    ];
     let mut stones = [0u32; 2];
     let mut plies = 0;
     loop {
@@ -160,7 +220,11 @@ fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
     let stamp = std::process::id();
     println!("store: {}", open_store(db, false)?.location());
     for workers in [1usize, 2, 4] {
-        let mut config = TournamentConfig::new(&format!("bench-claims-{stamp}-{workers}"), GameKind::Chess, vec!["random_move".to_owned()]);
+        let mut config = TournamentConfig::new(
+            &format!("bench-claims-{stamp}-{workers}"),
+            GameKind::Chess,
+            vec!["random_move".to_owned()],
+        );
         config.self_play = true;
         config.games_per_pair = 200_000;
         let plan = Plan::new(&config)?;
@@ -199,7 +263,13 @@ fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("worker panicked")))).collect()
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(anyhow::anyhow!("worker panicked")))
+                })
+                .collect()
         });
         let mut total = 0;
         let (mut claim_s, mut complete_s) = (0.0, 0.0);
@@ -220,22 +290,42 @@ fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
     for (label, location) in [("sqlite", None), ("postgres", Some(db))] {
         let dir = std::env::temp_dir().join(format!("eloworld-bench-store-{stamp}"));
         std::fs::create_dir_all(&dir)?;
-        let location = location.map_or_else(|| dir.join("bench.sqlite").to_string_lossy().into_owned(), str::to_owned);
-        let mut config = TournamentConfig::new(&format!("bench-games-{stamp}-{label}"), GameKind::Chess, vec!["random_move".to_owned()]);
+        let location = location.map_or_else(
+            || dir.join("bench.sqlite").to_string_lossy().into_owned(),
+            str::to_owned,
+        );
+        let mut config = TournamentConfig::new(
+            &format!("bench-games-{stamp}-{label}"),
+            GameKind::Chess,
+            vec!["random_move".to_owned()],
+        );
         config.self_play = true;
         config.games_per_pair = u32::try_from(games)?;
         config.seed = 1;
         let plan = Plan::new(&config)?;
         let mut store = open_store(&location, true)?;
-        let opts = RunOptions { threads: 2, worker: format!("bench-{label}"), ..RunOptions::default() };
-        let summary = eloworld_tournament::run::<Chess>(&plan, &Chess::builtin_players(), DrawRules::Automatic, &mut *store, &opts)?;
+        let opts = RunOptions {
+            threads: 2,
+            worker: format!("bench-{label}"),
+            ..RunOptions::default()
+        };
+        let summary = eloworld_tournament::run::<Chess>(
+            &plan,
+            &Chess::builtin_players(),
+            DrawRules::Automatic,
+            &mut *store,
+            &opts,
+        )?;
         let _ = std::fs::remove_dir_all(&dir);
         let rate = summary.stored as f64 / summary.playing.as_secs_f64();
         println!("  runner on {label:<8}: {rate:>8.0} random_move chess games/s (2 threads, {games} games)");
         rates.push(rate);
     }
     if let [sqlite, pg] = rates[..] {
-        println!("  overhead of postgres per game: {:+.3} ms", 1e3 * (1.0 / pg - 1.0 / sqlite));
+        println!(
+            "  overhead of postgres per game: {:+.3} ms",
+            1e3 * (1.0 / pg - 1.0 / sqlite)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -27,6 +27,10 @@ enum Phase {
     Imitate(ImitateArgs),
     /// Phase 3: evolve the 18 selective-search parameters (Table I) to solve a test suite in the fewest nodes.
     Search(SearchArgs),
+    /// Phase 2: coevolve the best evaluation functions (imitate's output files) by playing each other.
+    Coevolve(CoevolveArgs),
+    /// Phase 4: EVOL* against EVOL0 and the defaults: match W% and Elo difference, suite solve counts.
+    Report(ReportArgs),
 }
 
 /// The GA settings every phase takes.
@@ -89,8 +93,12 @@ impl GaArgs {
         if let Some(t) = self.threads {
             eloworld_evolve::use_threads(t);
         }
-        std::fs::create_dir_all(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
-        let path = self.checkpoint.clone().unwrap_or_else(|| self.out.join("evolve.sqlite"));
+        std::fs::create_dir_all(&self.out)
+            .with_context(|| format!("creating {}", self.out.display()))?;
+        let path = self
+            .checkpoint
+            .clone()
+            .unwrap_or_else(|| self.out.join("evolve.sqlite"));
         Checkpoint::open(&path).with_context(|| format!("opening checkpoint {}", path.display()))
     }
 }
@@ -143,6 +151,61 @@ struct SearchArgs {
     paper: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct CoevolveArgs {
+    #[command(flatten)]
+    ga: GaArgs,
+    /// The starting organisms: evaluation parameter files (default: OUT/imitate-run*.params).
+    #[arg(long, num_args = 1..)]
+    from: Vec<PathBuf>,
+    /// The opening book (EPD or one FEN per line).
+    #[arg(long, default_value = "data/books/2moves_v1.first2000.epd")]
+    book: PathBuf,
+    /// Games per pair of organisms per generation, each from another opening.
+    #[arg(long, default_value_t = 4)]
+    games_per_pair: usize,
+    /// Nodes per move of the basic alpha-beta search (the seed: 5 seconds per game side).
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    /// Plies after which a game is drawn.
+    #[arg(long, default_value_t = 300)]
+    max_plies: u32,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// The directory the phases wrote to.
+    #[arg(long, default_value = "evolve")]
+    out: PathBuf,
+    /// EVOL*'s evaluation (default OUT/coevolve.params).
+    #[arg(long)]
+    star_eval: Option<PathBuf>,
+    /// EVOL0's evaluation (default OUT/imitate-run1.params).
+    #[arg(long)]
+    zero_eval: Option<PathBuf>,
+    /// The evolved search parameters both use (default OUT/search.params).
+    #[arg(long)]
+    search: Option<PathBuf>,
+    /// Games per match (pairs of games from one opening, colours swapped).
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// The opening book.
+    #[arg(long, default_value = "data/books/2moves_v1.first2000.epd")]
+    book: PathBuf,
+    /// The test suite for solve counts.
+    #[arg(long, default_value = "data/epd/ECM.epd")]
+    epd: PathBuf,
+    /// Suite positions used (first K).
+    #[arg(long, default_value_t = 150)]
+    positions: usize,
+    /// Nodes per suite position.
+    #[arg(long, default_value_t = 50_000)]
+    cap: u64,
+}
+
 /// Defaults of `evolve search` that finish in about half an hour on 2 cores.
 const SEARCH_DEFAULT_POSITIONS: usize = 150;
 const SEARCH_DEFAULT_CAP: u64 = 50_000;
@@ -163,6 +226,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.phase {
         Phase::Imitate(a) => imitate_cmd(&a, &stop),
         Phase::Search(a) => search_cmd(&a, &stop),
+        Phase::Coevolve(a) => coevolve_cmd(&a, &stop),
+        Phase::Report(a) => report_cmd(&a),
     }
 }
 
@@ -212,7 +277,10 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         bad,
         t0.elapsed().as_secs_f64()
     );
-    let defaults = imitate::decode(&eloworld_evolve::engine::EvalParams::default().encode(eloworld_evolve::engine::Coding::Gray))?;
+    let defaults = imitate::decode(
+        &eloworld_evolve::engine::EvalParams::default()
+            .encode(eloworld_evolve::engine::Coding::Gray),
+    )?;
     println!(
         "for reference, Fig. 3's parameters match {:.1}% of training and {:.1}% of test moves",
         pct(data.train.matches(&defaults) as f64, data.train.len()),
@@ -221,21 +289,39 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     let base = a.ga.config(GaConfig::new())?;
     println!("GA: {}", base.describe());
     let fitness = ImitationFitness { data: &data };
-    let settings = format!("imitate {} pgn={}", data_config.describe(), a.pgn_dir.display());
+    let settings = format!(
+        "imitate {} pgn={}",
+        data_config.describe(),
+        a.pgn_dir.display()
+    );
     for k in 1..=a.runs {
-        let config = GaConfig { seed: base.seed + k as u64 - 1, ..base.clone() };
+        let config = GaConfig {
+            seed: base.seed + k as u64 - 1,
+            ..base.clone()
+        };
         let name = format!("imitate-s{}", config.seed);
-        let checkpoint = Checkpointing { store: &store, run: &name, settings: &settings };
+        let checkpoint = Checkpointing {
+            store: &store,
+            run: &name,
+            settings: &settings,
+        };
         let started = Instant::now();
         let mut computed = 0usize;
         let mut last = Instant::now();
         let (ntrain, ntest) = (data.train.len(), data.test.len());
         let mut show = |g: &Generation, loaded: bool| {
-            let (train, test) = (g.extras.first().copied().unwrap_or(0.0), g.extras.get(1).copied().unwrap_or(0.0));
+            let (train, test) = (
+                g.extras.first().copied().unwrap_or(0.0),
+                g.extras.get(1).copied().unwrap_or(0.0),
+            );
             let mean = mean_matches(g);
             if loaded {
-                if g.index + 1 == config.generations || g.index % 50 == 0 {
-                    println!("run {k} ({name}) generation {:>3}: from the checkpoint, best {:.1}% train", g.index, pct(train, ntrain));
+                if g.index + 1 == config.generations || g.index.is_multiple_of(50) {
+                    println!(
+                        "run {k} ({name}) generation {:>3}: from the checkpoint, best {:.1}% train",
+                        g.index,
+                        pct(train, ntrain)
+                    );
                 }
                 return;
             }
@@ -252,7 +338,14 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
             );
             last = Instant::now();
         };
-        let run = evolve(&config, &fitness, &[], Some(&checkpoint), Some(stop), &mut show)?;
+        let run = evolve(
+            &config,
+            &fitness,
+            &[],
+            Some(&checkpoint),
+            Some(stop),
+            &mut show,
+        )?;
         let elapsed = started.elapsed().as_secs_f64();
         if computed > 0 {
             #[allow(clippy::cast_precision_loss)]
@@ -260,10 +353,15 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
             println!("run {k}: {computed} generations computed in {elapsed:.1} s = {rate:.1} generations/min");
         }
         if !run.complete {
-            println!("stopped at generation {}; run the same command to resume", run.history.len() - 1);
+            println!(
+                "stopped at generation {}; run the same command to resume",
+                run.history.len() - 1
+            );
             return Ok(ExitCode::from(130));
         }
-        let Some((best, _)) = run.best() else { bail!("no generation") };
+        let Some((best, _)) = run.best() else {
+            bail!("no generation")
+        };
         let params = imitate::decode(best)?;
         let stem = a.ga.out.join(format!("imitate-run{k}"));
         let last_gen = run.history.last().map_or(0, |g| g.index);
@@ -278,17 +376,29 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         );
         text.push_str(&params.to_text());
         write_file(&stem.with_extension("params"), text.as_bytes())?;
-        write_file(&stem.with_extension("csv"), history_csv(&run.history, ntrain, ntest).as_bytes())?;
+        write_file(
+            &stem.with_extension("csv"),
+            history_csv(&run.history, ntrain, ntest).as_bytes(),
+        )?;
         let series = vec![
-            Series { name: "best organism".to_owned(), points: points(&run.history, |g| g.extras.first().copied().unwrap_or(0.0)) },
-            Series { name: "population average".to_owned(), points: points(&run.history, mean_matches) },
+            Series {
+                name: "best organism".to_owned(),
+                points: points(&run.history, |g| g.extras.first().copied().unwrap_or(0.0)),
+            },
+            Series {
+                name: "population average".to_owned(),
+                points: points(&run.history, mean_matches),
+            },
         ];
         let labels = Labels {
             title: format!("Positions solved (of {ntrain}) per generation, run {k}"),
             x: "generation".to_owned(),
             y: "positions solved".to_owned(),
         };
-        write_file(&stem.with_extension("png"), &line_plot_png(&series, &labels)?)?;
+        write_file(
+            &stem.with_extension("png"),
+            &line_plot_png(&series, &labels)?,
+        )?;
         println!(
             "run {k}: best organism matches {:.1}% training, {:.1}% test (seed 003: 32.4% / 30.4%); wrote {}.params, .csv, .png",
             pct(train as f64, ntrain),
@@ -314,7 +424,10 @@ fn points(history: &[Generation], y: impl Fn(&Generation) -> f64) -> Vec<(f64, f
 fn history_csv(history: &[Generation], ntrain: usize, ntest: usize) -> String {
     let mut out = String::from("generation,best_train_matches,best_train_pct,best_test_matches,best_test_pct,mean_train_matches,mean_train_pct\n");
     for g in history {
-        let (train, test) = (g.extras.first().copied().unwrap_or(0.0), g.extras.get(1).copied().unwrap_or(0.0));
+        let (train, test) = (
+            g.extras.first().copied().unwrap_or(0.0),
+            g.extras.get(1).copied().unwrap_or(0.0),
+        );
         let mean = mean_matches(g);
         let _ = writeln!(
             out,
@@ -333,7 +446,8 @@ fn read_eval(path: Option<&Path>) -> anyhow::Result<eloworld_evolve::engine::Eva
     match path {
         None => Ok(EvalParams::default()),
         Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
             Ok(EvalParams::from_text(&text, &p.display().to_string())?)
         }
     }
@@ -345,20 +459,36 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     use eloworld_evolve::search_phase::{self, SearchFitness};
     let store = a.ga.prepare()?;
     let bytes = std::fs::read(&a.epd).with_context(|| format!("reading {}", a.epd.display()))?;
-    let suite = parse_epd(&String::from_utf8_lossy(&bytes), &a.epd.display().to_string());
+    let suite = parse_epd(
+        &String::from_utf8_lossy(&bytes),
+        &a.epd.display().to_string(),
+    );
     for e in &suite.skipped {
         eprintln!("skipped: {e}");
     }
-    let (default_positions, default_cap) =
-        if a.paper { (usize::MAX, 500_000) } else { (SEARCH_DEFAULT_POSITIONS, SEARCH_DEFAULT_CAP) };
-    let take = a.positions.unwrap_or(default_positions).min(suite.positions.len());
+    let (default_positions, default_cap) = if a.paper {
+        (usize::MAX, 500_000)
+    } else {
+        (SEARCH_DEFAULT_POSITIONS, SEARCH_DEFAULT_CAP)
+    };
+    let take = a
+        .positions
+        .unwrap_or(default_positions)
+        .min(suite.positions.len());
     let cap = a.cap.unwrap_or(default_cap);
     if take == 0 || cap == 0 {
-        bail!("no positions to search (--positions and --cap must be positive; {} has {})", a.epd.display(), suite.positions.len());
+        bail!(
+            "no positions to search (--positions and --cap must be positive; {} has {})",
+            a.epd.display(),
+            suite.positions.len()
+        );
     }
     let positions = &suite.positions[..take];
     let eval = read_eval(a.eval.as_deref())?;
-    let eval_name = a.eval.as_ref().map_or_else(|| "Fig. 3 defaults".to_owned(), |p| p.display().to_string());
+    let eval_name = a
+        .eval
+        .as_ref()
+        .map_or_else(|| "Fig. 3 defaults".to_owned(), |p| p.display().to_string());
     let defaults = GaConfig {
         population: 10,
         generations: 50,
@@ -386,9 +516,20 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         plain.solved,
         t.elapsed().as_secs_f64()
     );
-    let settings = format!("search epd={} positions={take} cap={cap} hash={} eval={eval_name} {:x}", a.epd.display(), a.hash_mb, eloworld_evolve::engine::EvalParams::values(&eval).iter().fold(0u64, |h, &v| h.wrapping_mul(31).wrapping_add(v as u64)));
+    let settings = format!(
+        "search epd={} positions={take} cap={cap} hash={} eval={eval_name} {:x}",
+        a.epd.display(),
+        a.hash_mb,
+        eloworld_evolve::engine::EvalParams::values(&eval)
+            .iter()
+            .fold(0u64, |h, &v| h.wrapping_mul(31).wrapping_add(v as u64))
+    );
     let name = format!("search-s{}", config.seed);
-    let checkpoint = Checkpointing { store: &store, run: &name, settings: &settings };
+    let checkpoint = Checkpointing {
+        store: &store,
+        run: &name,
+        settings: &settings,
+    };
     let started = Instant::now();
     let mut computed = 0usize;
     let mut last = Instant::now();
@@ -398,8 +539,11 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         let total = g.extras.first().copied().unwrap_or(worst_f);
         let solved = g.extras.get(1).copied().unwrap_or(0.0);
         if loaded {
-            if g.index + 1 == config.generations || g.index % 10 == 0 {
-                println!("generation {:>3}: from the checkpoint, best {total:.0} nodes", g.index);
+            if g.index + 1 == config.generations || g.index.is_multiple_of(10) {
+                println!(
+                    "generation {:>3}: from the checkpoint, best {total:.0} nodes",
+                    g.index
+                );
             }
             return;
         }
@@ -413,7 +557,14 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         );
         last = Instant::now();
     };
-    let run = evolve(&config, &fitness, &[], Some(&checkpoint), Some(stop), &mut show)?;
+    let run = evolve(
+        &config,
+        &fitness,
+        &[],
+        Some(&checkpoint),
+        Some(stop),
+        &mut show,
+    )?;
     let elapsed = started.elapsed().as_secs_f64();
     if computed > 0 {
         #[allow(clippy::cast_precision_loss)]
@@ -421,10 +572,15 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         println!("{computed} generations computed in {elapsed:.1} s = {rate:.2} generations/min");
     }
     if !run.complete {
-        println!("stopped at generation {}; run the same command to resume", run.history.len() - 1);
+        println!(
+            "stopped at generation {}; run the same command to resume",
+            run.history.len() - 1
+        );
         return Ok(ExitCode::from(130));
     }
-    let Some((best, _)) = run.best() else { bail!("no generation") };
+    let Some((best, _)) = run.best() else {
+        bail!("no generation")
+    };
     let params = search_phase::decode(best)?;
     let cost = fitness.cost(&params);
     let stem = a.ga.out.join("search");
@@ -449,15 +605,26 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     }
     write_file(&stem.with_extension("csv"), csv.as_bytes())?;
     let series = vec![
-        Series { name: "best organism".to_owned(), points: points(&run.history, |g| g.extras.first().copied().unwrap_or(worst_f) / 1e6) },
-        Series { name: "population average".to_owned(), points: points(&run.history, |g| (worst_f - g.mean()) / 1e6) },
+        Series {
+            name: "best organism".to_owned(),
+            points: points(&run.history, |g| {
+                g.extras.first().copied().unwrap_or(worst_f) / 1e6
+            }),
+        },
+        Series {
+            name: "population average".to_owned(),
+            points: points(&run.history, |g| (worst_f - g.mean()) / 1e6),
+        },
     ];
     let labels = Labels {
         title: format!("Total node count for {take} positions per generation"),
         x: "generation".to_owned(),
         y: "nodes (millions)".to_owned(),
     };
-    write_file(&stem.with_extension("png"), &line_plot_png(&series, &labels)?)?;
+    write_file(
+        &stem.with_extension("png"),
+        &line_plot_png(&series, &labels)?,
+    )?;
     println!(
         "best organism: {} nodes, {}/{take} solved (Table II: {} nodes, {} solved); wrote {}.params, .csv, .png",
         cost.total_nodes,
@@ -466,6 +633,243 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         table2.solved,
         stem.display()
     );
-    println!("use it: eloworld play --white 'evol:eval=EVAL.params,search={}' …", stem.with_extension("params").display());
+    println!(
+        "use it: eloworld play --white 'evol:eval=EVAL.params,search={}' …",
+        stem.with_extension("params").display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    use eloworld_evolve::coevolve::{read_book, CoevolutionFitness, MatchConfig};
+    use eloworld_evolve::engine::{Coding, EvalParams};
+    let store = a.ga.prepare()?;
+    let mut files = a.from.clone();
+    if files.is_empty() {
+        let dir = std::fs::read_dir(&a.ga.out)
+            .with_context(|| format!("reading {}", a.ga.out.display()))?;
+        files = dir
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.starts_with("imitate-run") && name.ends_with(".params")
+            })
+            .collect();
+        files.sort();
+    }
+    if files.len() < 2 {
+        bail!(
+            "coevolution needs at least 2 organisms: give --from FILE… or run `eloworld evolve imitate --runs 10 --out {}` first",
+            a.ga.out.display()
+        );
+    }
+    let mut genomes = Vec::new();
+    for f in &files {
+        let p = read_eval(Some(f))?;
+        genomes.push(p.encode(Coding::Gray));
+    }
+    let book_text = std::fs::read_to_string(&a.book)
+        .with_context(|| format!("reading {}", a.book.display()))?;
+    let openings = read_book(&book_text, &a.book.display().to_string())?;
+    let defaults = GaConfig {
+        population: files.len(),
+        generations: 50,
+        selection: Selection::Rank,
+        genome_bits: EvalParams::CHROMOSOME_BITS,
+        ..GaConfig::new()
+    };
+    let config = a.ga.config(defaults)?;
+    let matches = MatchConfig {
+        games_per_pair: a.games_per_pair,
+        nodes: a.nodes,
+        max_plies: a.max_plies,
+        openings,
+        seed: config.seed,
+        hash_mb: 1,
+    };
+    let n = config.population;
+    println!(
+        "{} starting organisms ({}), population {n}; each generation every pair plays {} games from {} ({} openings), plain alpha-beta at {} nodes per move: {} games",
+        files.len(),
+        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "),
+        a.games_per_pair,
+        a.book.display(),
+        matches.openings.len(),
+        a.nodes,
+        n * (n - 1) / 2 * a.games_per_pair
+    );
+    println!("GA: {}", config.describe());
+    let settings = format!(
+        "coevolve from={} book={} games_per_pair={} nodes={} max_plies={}",
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(";"),
+        a.book.display(),
+        a.games_per_pair,
+        a.nodes,
+        a.max_plies
+    );
+    let fitness = CoevolutionFitness { matches };
+    let name = format!("coevolve-s{}", config.seed);
+    let checkpoint = Checkpointing {
+        store: &store,
+        run: &name,
+        settings: &settings,
+    };
+    let started = Instant::now();
+    let mut computed = 0usize;
+    let mut last = Instant::now();
+    let mut show = |g: &Generation, loaded: bool| {
+        if loaded {
+            return;
+        }
+        computed += 1;
+        let standings: Vec<String> = eloworld_evolve::ga::ranked(&g.fitness)
+            .iter()
+            .map(|&i| format!("#{i} {}", g.fitness[i]))
+            .collect();
+        println!(
+            "generation {:>2}/{}: standings {} [{:.1} s]",
+            g.index,
+            config.generations - 1,
+            standings.join(", "),
+            last.elapsed().as_secs_f64()
+        );
+        last = Instant::now();
+    };
+    let run = evolve(
+        &config,
+        &fitness,
+        &genomes,
+        Some(&checkpoint),
+        Some(stop),
+        &mut show,
+    )?;
+    let elapsed = started.elapsed().as_secs_f64();
+    if computed > 0 {
+        #[allow(clippy::cast_precision_loss)]
+        let rate = computed as f64 / elapsed * 60.0;
+        println!("{computed} generations computed in {elapsed:.1} s = {rate:.2} generations/min");
+    }
+    if !run.complete {
+        println!(
+            "stopped at generation {}; run the same command to resume",
+            run.history.len() - 1
+        );
+        return Ok(ExitCode::from(130));
+    }
+    let Some(last_gen) = run.history.last() else {
+        bail!("no generation")
+    };
+    let (best, points) = last_gen.best();
+    let params = EvalParams::decode(best, Coding::Gray)?;
+    let stem = a.ga.out.join("coevolve");
+    let mut text = format!(
+        "# eloworld evolve coevolve ({name}): best of best (EVOL* evaluation), {points} points in generation {}\n# {}\n# {settings}\n",
+        last_gen.index,
+        config.describe()
+    );
+    text.push_str(&params.to_text());
+    write_file(&stem.with_extension("params"), text.as_bytes())?;
+    let mut csv = String::from("generation,organism,points\n");
+    for g in &run.history {
+        for (i, p) in g.fitness.iter().enumerate() {
+            let _ = writeln!(csv, "{},{i},{p}", g.index);
+        }
+    }
+    write_file(&stem.with_extension("csv"), csv.as_bytes())?;
+    println!("best of best: {points} points in the last generation; wrote {}.params and .csv (per-generation standings)", stem.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report_cmd(a: &ReportArgs) -> anyhow::Result<ExitCode> {
+    use eloworld_evolve::coevolve::{opening_index, play_match, read_book};
+    use eloworld_evolve::engine::suite::parse_epd;
+    use eloworld_evolve::engine::{EvalParams, SearchParams};
+    use eloworld_evolve::search_phase::SearchFitness;
+    let pick = |given: &Option<PathBuf>, name: &str| -> anyhow::Result<PathBuf> {
+        let p = given.clone().unwrap_or_else(|| a.out.join(name));
+        if !p.exists() {
+            bail!(
+                "{} not found: run the earlier phases (or give the file)",
+                p.display()
+            );
+        }
+        Ok(p)
+    };
+    let star_path = pick(&a.star_eval, "coevolve.params")?;
+    let zero_path = pick(&a.zero_eval, "imitate-run1.params")?;
+    let search_path = pick(&a.search, "search.params")?;
+    let search_text = std::fs::read_to_string(&search_path)
+        .with_context(|| format!("reading {}", search_path.display()))?;
+    let search = SearchParams::from_text(&search_text, &search_path.display().to_string())?;
+    let players: [(&str, EvalParams, SearchParams); 3] = [
+        ("EVOL*", read_eval(Some(&star_path))?, search),
+        ("EVOL0", read_eval(Some(&zero_path))?, search),
+        (
+            "DEFAULTS (Fig. 3 + Table II)",
+            EvalParams::default(),
+            SearchParams::default(),
+        ),
+    ];
+    println!(
+        "EVOL* = {} + {}; EVOL0 = {} + the same search",
+        star_path.display(),
+        search_path.display(),
+        zero_path.display()
+    );
+    let book_text = std::fs::read_to_string(&a.book)
+        .with_context(|| format!("reading {}", a.book.display()))?;
+    let book = read_book(&book_text, &a.book.display().to_string())?;
+    println!("\nMatches: {} games each, {} nodes per move, openings from {} (each opening played with colours swapped)", a.games, a.nodes, a.book.display());
+    println!("{:<40} {:>14} {:>7} {:>8}", "Match", "Result", "W%", "RD");
+    for opponent in [1, 2] {
+        let (star, other) = (&players[0], &players[opponent]);
+        let pairs = a.games.div_ceil(2);
+        let openings: Vec<_> = (0..pairs)
+            .map(|j| book[opening_index(7, 0, 0, opponent, j, book.len())].clone())
+            .collect();
+        let scores = play_match(
+            (&star.1, &star.2),
+            (&other.1, &other.2),
+            &openings,
+            a.nodes,
+            300,
+        );
+        let points: f64 = scores.iter().sum();
+        #[allow(clippy::cast_precision_loss)]
+        let n = scores.len() as f64;
+        let rate = points / n;
+        let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
+        println!(
+            "{:<40} {:>14} {:>6.1}% {:>+8.1}",
+            format!("{} - {}", star.0, other.0),
+            format!("{points:.1} - {:.1}", n - points),
+            100.0 * rate,
+            rd
+        );
+    }
+    let bytes = std::fs::read(&a.epd).with_context(|| format!("reading {}", a.epd.display()))?;
+    let suite = parse_epd(
+        &String::from_utf8_lossy(&bytes),
+        &a.epd.display().to_string(),
+    );
+    let take = a.positions.min(suite.positions.len());
+    println!(
+        "\nSuite: first {take} positions of {}, {} nodes each",
+        a.epd.display(),
+        a.cap
+    );
+    for (name, eval, search) in &players {
+        let cost = SearchFitness::new(&suite.positions[..take], *eval, a.cap, 1).cost(search);
+        println!(
+            "{name:<40} {:>4}/{take} solved, {} nodes to solution in all",
+            cost.solved, cost.total_nodes
+        );
+    }
+    println!("\nReference engines: play `evol:eval={},search={}` against them with `eloworld tournament`.", star_path.display(), search_path.display());
     Ok(ExitCode::SUCCESS)
 }

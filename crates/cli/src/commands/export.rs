@@ -25,17 +25,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Box::new(std::io::stdout().lock())
     } else {
         Box::new(std::io::BufWriter::new(
-            std::fs::File::create(&args.pgn).with_context(|| format!("creating {}", args.pgn.display()))?,
+            std::fs::File::create(&args.pgn)
+                .with_context(|| format!("creating {}", args.pgn.display()))?,
         ))
     };
     let mut n = 0;
     for g in games.iter().filter(|g| g.game == "chess") {
         let text = game_to_pgn(g, &args.db).map_err(anyhow::Error::msg)?;
-        out.write_all(text.as_bytes()).with_context(|| format!("writing {}", args.pgn.display()))?;
+        out.write_all(text.as_bytes())
+            .with_context(|| format!("writing {}", args.pgn.display()))?;
         n += 1;
     }
-    out.flush().with_context(|| format!("writing {}", args.pgn.display()))?;
+    out.flush()
+        .with_context(|| format!("writing {}", args.pgn.display()))?;
     let skipped = games.len() - n;
-    eprintln!("{n} games written to {}{}", args.pgn.display(), if skipped > 0 { format!(" ({skipped} non-chess games skipped)") } else { String::new() });
+    eprintln!(
+        "{n} games written to {}{}",
+        args.pgn.display(),
+        if skipped > 0 {
+            format!(" ({skipped} non-chess games skipped)")
+        } else {
+            String::new()
+        }
+    );
     Ok(ExitCode::SUCCESS)
 }

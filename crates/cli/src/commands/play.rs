@@ -58,8 +58,16 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
     let mut game = start.clone();
     let mut moves = Vec::new();
     let stop = AtomicBool::new(false);
-    let played = play_game(&mut game, &mut *white, &mut *black, args.seed, args.max_plies, &stop, &mut moves)
-        .context("game stopped")?;
+    let played = play_game(
+        &mut game,
+        &mut *white,
+        &mut *black,
+        args.seed,
+        args.max_plies,
+        &stop,
+        &mut moves,
+    )
+    .context("game stopped")?;
     let codes: Vec<String> = moves.iter().map(|&m| start.move_code(m)).collect();
     if G::KIND == GameKind::Chess {
         let row = GameRow {
@@ -79,16 +87,28 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
             detail: played.detail.clone(),
             date: "????.??.??".to_owned(),
         };
-        print!("{}", game_to_pgn(&row, "local").map_err(anyhow::Error::msg)?);
+        print!(
+            "{}",
+            game_to_pgn(&row, "local").map_err(anyhow::Error::msg)?
+        );
         if [&white_spec, &black_spec].iter().any(|s| s.name == HUMAN) {
             print!("\n{}", game.board_text());
-            println!("result: {} ({})", played.outcome.result, played.outcome.termination);
+            println!(
+                "result: {} ({})",
+                played.outcome.result, played.outcome.termination
+            );
         }
     } else {
-        println!("{} (first, x) vs {} (second, o), seed {}", white_spec, black_spec, args.seed);
+        println!(
+            "{} (first, x) vs {} (second, o), seed {}",
+            white_spec, black_spec, args.seed
+        );
         println!("moves: {}", codes.join(" "));
         print!("{}", game.board_text());
-        println!("result: {} ({})", played.outcome.result, played.outcome.termination);
+        println!(
+            "result: {} ({})",
+            played.outcome.result, played.outcome.termination
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -101,11 +121,17 @@ fn make_player<G: CliGame>(
     worker: &mut Worker,
 ) -> anyhow::Result<Box<dyn Player<G>>> {
     if spec.name == HUMAN {
-        anyhow::ensure!(spec.params.is_empty() && spec.dilution.is_none(), "the human player takes no parameters: {spec}");
+        anyhow::ensure!(
+            spec.params.is_empty() && spec.dilution.is_none(),
+            "the human player takes no parameters: {spec}"
+        );
         // A one-byte buffer over stdin's own buffer: two human players never steal each
         // other's lines.
         let input = std::io::BufReader::with_capacity(1, std::io::stdin());
-        return Ok(Box::new(Human::<G>::new(Box::new(input), Box::new(std::io::stdout()))));
+        return Ok(Box::new(Human::<G>::new(
+            Box::new(input),
+            Box::new(std::io::stdout()),
+        )));
     }
     Ok(reg.resolve(spec)?.create(worker)?)
 }

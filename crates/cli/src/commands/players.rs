@@ -12,7 +12,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let kinds: Vec<GameKind> = args.game.map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
+    let kinds: Vec<GameKind> = args
+        .game
+        .map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
     for kind in kinds {
         println!("{kind}:");
         with_game!(kind, G => {

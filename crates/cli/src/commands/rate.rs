@@ -681,10 +681,21 @@ fn chosen_ratings(r: &Rated, method: Method) -> Option<(String, Vec<f64>)> {
     }
 }
 
+/// Returns the name, with `*` when mle rated it from its prior and `[gN]` when it is in a group
+/// that never met the main one.
 fn player_label(names: &[String], p: usize, mle: Option<&MleRatings>) -> String {
     match mle {
-        Some(m) if m.flagged[p] => format!("{}*", names[p]),
-        _ => names[p].clone(),
+        Some(m) => {
+            let mut label = names[p].clone();
+            if m.flagged[p] {
+                label.push('*');
+            }
+            if m.group[p] > 0 && m.group[p] != usize::MAX {
+                label.push_str(&format!(" [g{}]", m.group[p] + 1));
+            }
+            label
+        }
+        None => names[p].clone(),
     }
 }
 
@@ -727,7 +738,7 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
             .map(|&p| names[p].as_str())
             .collect();
         notes.push(format!(
-            "mle: no finite maximum for {} (all wins, all losses, or such a subgroup): rated with a weak prior of virtual draws",
+            "mle: no finite maximum for {} (all wins, all losses, or such a subgroup; marked * or prior): rated with a weak prior of virtual draws",
             flagged.join(", ")
         ));
     }
@@ -739,9 +750,10 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
                 .map(|&p| names[p].as_str())
                 .collect();
             notes.push(format!(
-                "mle: group {} ({}) never played the main group: its ratings are on their own scale and not comparable",
+                "mle: group {} ({}; marked [g{}]) never played the main group: its ratings are on their own scale and not comparable",
                 g + 1,
-                members.join(", ")
+                members.join(", "),
+                g + 1
             ));
         }
     }

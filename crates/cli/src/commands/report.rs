@@ -525,6 +525,7 @@ fn game_result_row(g: &GameRow) -> ResultRow {
         result: g.result,
         termination: g.termination,
         plies: g.plies,
+        date: g.date.clone(),
     }
 }
 

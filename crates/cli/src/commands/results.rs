@@ -23,7 +23,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     for t in &tournaments {
         if args.tournament.as_deref().is_none_or(|n| n == t.name) {
-            println!("tournament {} ({}): {} of {} games stored", t.name, t.game, t.done, t.total);
+            println!(
+                "tournament {} ({}): {} of {} games stored",
+                t.name, t.game, t.done, t.total
+            );
         }
     }
     let rows = store.results(args.tournament.as_deref())?;

@@ -58,7 +58,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         runs.push(rate_in_game_order(&plan.players, &rows));
     }
     let players = Plan::new(&base)?.players;
-    println!("\nUS Chess incremental ratings (1300 from 14 effective games), {} games a run", base.games.unwrap_or(0));
+    println!(
+        "\nUS Chess incremental ratings (1300 from 14 effective games), {} games a run",
+        base.games.unwrap_or(0)
+    );
     print!("{}", ratings_table(&players, &runs));
     if args.skip_round_robin {
         println!("\n{}", first_player.line());
@@ -72,7 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     first_player.add_rows(&rows);
     let last = runs.last().map(Vec::as_slice).unwrap_or_default();
     let ratings = ratings_for(&plan.players, &players, last)?;
-    print!("{}", round_robin_tables(&plan.players, &rows, &ratings, args.runs));
+    print!(
+        "{}",
+        round_robin_tables(&plan.players, &rows, &ratings, args.runs)
+    );
     println!("\n{}", first_player.line());
     Ok(ExitCode::SUCCESS)
 }
@@ -80,7 +86,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Plays (or resumes) a tournament and returns its plan and its games in plan order.
 fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<GameRow>)> {
     let plan = Plan::new(config)?;
-    anyhow::ensure!(plan.game == eloworld_games::GameKind::Squava, "{}: the experiment is a squava tournament", config.name);
+    anyhow::ensure!(
+        plan.game == eloworld_games::GameKind::Squava,
+        "{}: the experiment is a squava tournament",
+        config.name
+    );
     let registry = Squava::builtin_players();
     for p in &plan.players {
         registry.resolve_str(p)?;
@@ -97,7 +107,11 @@ fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<Game
         });
     }
     let (tx, rx) = crossbeam_channel::unbounded();
-    let mut opts = RunOptions { stop: Arc::clone(&stop), events: Some(tx), ..RunOptions::default() };
+    let mut opts = RunOptions {
+        stop: Arc::clone(&stop),
+        events: Some(tx),
+        ..RunOptions::default()
+    };
     if let Some(t) = config.threads {
         opts.threads = t.max(1);
     }
@@ -107,11 +121,20 @@ fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<Game
     drop(opts);
     let _ = shower.join();
     let summary = summary.with_context(|| format!("tournament {:?} in {db}", config.name))?;
-    anyhow::ensure!(!summary.interrupted, "interrupted: run the same command again to finish");
+    anyhow::ensure!(
+        !summary.interrupted,
+        "interrupted: run the same command again to finish"
+    );
     let mut rows = store.games(Some(&config.name))?;
     // Jobs are stored in plan order, so the job id orders the games as scheduled.
     rows.sort_by_key(|r| r.job_id);
-    anyhow::ensure!(rows.len() == plan.jobs.len(), "{}: {} of {} games stored", config.name, rows.len(), plan.jobs.len());
+    anyhow::ensure!(
+        rows.len() == plan.jobs.len(),
+        "{}: {} of {} games stored",
+        config.name,
+        rows.len(),
+        plan.jobs.len()
+    );
     Ok((plan, rows))
 }
 
@@ -145,7 +168,9 @@ fn ratings_for(wanted: &[String], rated: &[String], ratings: &[f64]) -> anyhow::
                 .iter()
                 .position(|r| r == w)
                 .and_then(|i| ratings.get(i).copied())
-                .with_context(|| format!("player {w} of the round robin has no rating from the rating runs"))
+                .with_context(|| {
+                    format!("player {w} of the round robin has no rating from the rating runs")
+                })
         })
         .collect()
 }
@@ -191,7 +216,10 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
     for p in 0..players.len() {
         for q in p + 1..players.len() {
             let [l, d, w] = counts.pair(p, q);
-            out.push_str(&format!("{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n", players[p], players[q]));
+            out.push_str(&format!(
+                "{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n",
+                players[p], players[q]
+            ));
         }
     }
     let table = consistency(&counts, ratings);
@@ -253,7 +281,13 @@ mod tests {
 
     #[test]
     fn the_ratings_table_lines_up_runs_side_by_side() {
-        let t = ratings_table(&["alphabeta".into(), "mcts".into()], &[vec![1318.4, 1109.0], vec![1352.0, 1107.6]]);
-        assert_eq!(t, "player     run 1  run 2\nalphabeta   1318   1352\nmcts        1109   1108\n");
+        let t = ratings_table(
+            &["alphabeta".into(), "mcts".into()],
+            &[vec![1318.4, 1109.0], vec![1352.0, 1107.6]],
+        );
+        assert_eq!(
+            t,
+            "player     run 1  run 2\nalphabeta   1318   1352\nmcts        1109   1108\n"
+        );
     }
 }

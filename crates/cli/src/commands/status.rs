@@ -13,19 +13,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = open_store(&args.db, false)?;
     let (tournaments, workers) = store.status()?;
     println!("{}", store.location());
-    let w = tournaments.iter().map(|t| t.name.len()).max().unwrap_or(10).max(10);
-    println!("{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}", "tournament", "done", "running", "dead-lease", "pending", "total");
+    let w = tournaments
+        .iter()
+        .map(|t| t.name.len())
+        .max()
+        .unwrap_or(10)
+        .max(10);
+    println!(
+        "{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}",
+        "tournament", "done", "running", "dead-lease", "pending", "total"
+    );
     for t in &tournaments {
         let total = t.done + t.running + t.dead_leases + t.pending;
-        println!("{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}", t.name, t.done, t.running, t.dead_leases, t.pending, total);
+        println!(
+            "{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}",
+            t.name, t.done, t.running, t.dead_leases, t.pending, total
+        );
     }
     if !workers.is_empty() {
         println!();
-        let w = workers.iter().map(|x| x.name.len()).max().unwrap_or(6).max(6);
-        println!("{:<w$}  {:>12} {:>12} {:>9}  cannot run", "worker", "last seen", "games/min", "games");
+        let w = workers
+            .iter()
+            .map(|x| x.name.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        println!(
+            "{:<w$}  {:>12} {:>12} {:>9}  cannot run",
+            "worker", "last seen", "games/min", "games"
+        );
         for x in &workers {
-            let seen = if x.seen_secs_ago < 0.0 { "?".to_owned() } else { format!("{:.0} s ago", x.seen_secs_ago) };
-            println!("{:<w$}  {:>12} {:>12} {:>9}  {}", x.name, seen, x.games_last_minute, x.games_total, x.cannot_run);
+            let seen = if x.seen_secs_ago < 0.0 {
+                "?".to_owned()
+            } else {
+                format!("{:.0} s ago", x.seen_secs_ago)
+            };
+            println!(
+                "{:<w$}  {:>12} {:>12} {:>9}  {}",
+                x.name, seen, x.games_last_minute, x.games_total, x.cannot_run
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

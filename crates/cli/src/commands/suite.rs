@@ -102,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         all[i] = Some(r);
                     }
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if !args.verbose && n % 10 == 0 {
+                    if !args.verbose && n.is_multiple_of(10) {
                         eprint!("\r{n}/{} positions", positions.len());
                     }
                 }

@@ -2,7 +2,9 @@ use crate::display::{self, Mode};
 use crate::games::{with_game, CliGame};
 use crate::standings::Standings;
 use anyhow::Context;
-use eloworld_tournament::{open_store, play_stored, Plan, RunOptions, StoredTournament, TournamentConfig};
+use eloworld_tournament::{
+    open_store, play_stored, Plan, RunOptions, StoredTournament, TournamentConfig,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,7 +67,10 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
     let mut c = match &args.file {
         Some(path) => TournamentConfig::from_file(path)?,
         None => {
-            let name = args.name.clone().context("give a tournament FILE, or --name and --players")?;
+            let name = args
+                .name
+                .clone()
+                .context("give a tournament FILE, or --name and --players")?;
             TournamentConfig::new(&name, eloworld_games::GameKind::Chess, Vec::new())
         }
     };
@@ -118,8 +123,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn store_plan(plan: &Plan) -> anyhow::Result<ExitCode> {
     let db = plan.config.db_path();
     let mut store = open_store(&db, true)?;
-    store.begin(plan).with_context(|| format!("storing tournament {:?}", plan.config.name))?;
-    let row = store.tournaments()?.into_iter().find(|t| t.name == plan.config.name);
+    store
+        .begin(plan)
+        .with_context(|| format!("storing tournament {:?}", plan.config.name))?;
+    let row = store
+        .tournaments()?
+        .into_iter()
+        .find(|t| t.name == plan.config.name);
     let (done, total) = row.map_or((0, plan.jobs.len() as u64), |t| (t.done, t.total));
     println!(
         "tournament {:?}: {total} jobs stored in {} ({done} done); play them with: eloworld worker --db {}",
@@ -157,7 +167,11 @@ fn run_plan<G: CliGame>(
         });
     }
     let (tx, rx) = crossbeam_channel::unbounded();
-    let mut opts = RunOptions { stop: Arc::clone(&stop), events: Some(tx), ..RunOptions::default() };
+    let mut opts = RunOptions {
+        stop: Arc::clone(&stop),
+        events: Some(tx),
+        ..RunOptions::default()
+    };
     if let Some(t) = plan.config.threads {
         opts.threads = t.max(1);
     }
@@ -168,15 +182,24 @@ fn run_plan<G: CliGame>(
     // expires: wait for them and play them too, so the command ends with the plan done.
     if store.lease().is_some() {
         while let Ok(s) = &mut summary {
-            let Some(row) = store.tournaments()?.into_iter().find(|t| t.name == plan.config.name) else { break };
+            let Some(row) = store
+                .tournaments()?
+                .into_iter()
+                .find(|t| t.name == plan.config.name)
+            else {
+                break;
+            };
             if s.interrupted || row.done >= row.total {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(500));
             store.reap()?;
             let t = StoredTournament::from_row(&row)?;
-            let factories: Vec<_> =
-                plan.players.iter().map(|p| registry.resolve_str(p).map(Some)).collect::<Result<_, _>>()?;
+            let factories: Vec<_> = plan
+                .players
+                .iter()
+                .map(|p| registry.resolve_str(p).map(Some))
+                .collect::<Result<_, _>>()?;
             match play_stored::<G>(&t, &factories, rules, &mut *store, &opts) {
                 Ok(more) => {
                     s.stored += more.stored;
@@ -191,9 +214,10 @@ fn run_plan<G: CliGame>(
     let summary = summary.with_context(|| format!("tournament {:?} in {db}", plan.config.name))?;
     let rows = store.results(Some(&plan.config.name))?;
     // The ratings, every method side by side (`eloworld rate`); bare scores if none applies.
-    match crate::commands::rate::tournament_ratings(&rows) {
-        Ok(table) => print!("{table}"),
-        Err(_) => print!("{}", Standings::from_rows(&plan.players, &rows).table()),
+    print!("{}", Standings::from_rows(&plan.players, &rows).table());
+    if let Ok(table) = crate::commands::rate::tournament_ratings(&rows) {
+        println!();
+        print!("{table}");
     }
     let secs = summary.elapsed.as_secs_f64();
     println!(
@@ -205,7 +229,10 @@ fn run_plan<G: CliGame>(
         summary.stored as f64 / secs.max(1e-9)
     );
     if summary.interrupted {
-        eprintln!("interrupted: run the same command again to play the {} games left", summary.planned - summary.done_before - summary.stored);
+        eprintln!(
+            "interrupted: run the same command again to play the {} games left",
+            summary.planned - summary.done_before - summary.stored
+        );
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)

@@ -55,12 +55,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut store = open_store(&args.db, false)?;
     anyhow::ensure!(args.lease >= 1.0, "--lease must be at least 1 second");
     store.set_lease(Duration::from_secs_f64(args.lease));
-    let name = args.name.clone().unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
         let _ = ctrlc::set_handler(move || {
             if stop.swap(true, Ordering::SeqCst) {
+                eloworld_players::engine::kill_all();
                 std::process::exit(130);
             }
         });
@@ -74,7 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
             let t = StoredTournament::from_row(&row)?;
-            let (n, cannot) = with_game!(t.game, G => play_one::<G>(&t, &mut *store, &args, &name, &stop))?;
+            let (n, cannot) =
+                with_game!(t.game, G => play_one::<G>(&t, &mut *store, &args, &name, &stop))?;
             played += n;
             unrunnable.extend(cannot);
             if stop.load(Ordering::Relaxed) {
@@ -84,8 +89,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let (tournaments, _) = store.status()?;
         let wanted = |n: &str| args.tournament.as_deref().is_none_or(|t| t == n);
-        let pending: u64 = tournaments.iter().filter(|t| wanted(&t.name)).map(|t| t.pending + t.dead_leases).sum();
-        let running: u64 = tournaments.iter().filter(|t| wanted(&t.name)).map(|t| t.running).sum();
+        let pending: u64 = tournaments
+            .iter()
+            .filter(|t| wanted(&t.name))
+            .map(|t| t.pending + t.dead_leases)
+            .sum();
+        let running: u64 = tournaments
+            .iter()
+            .filter(|t| wanted(&t.name))
+            .map(|t| t.running)
+            .sum();
         if pending == 0 && running == 0 && !args.wait {
             eprintln!("worker {name}: nothing left to play");
             return Ok(ExitCode::SUCCESS);
@@ -108,7 +121,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 type Factories<G> = Vec<Option<Arc<dyn PlayerFactory<G>>>>;
 
-fn factories<G: CliGame>(t: &StoredTournament, engines: Option<&Path>) -> anyhow::Result<(Factories<G>, Vec<String>)> {
+fn factories<G: CliGame>(
+    t: &StoredTournament,
+    engines: Option<&Path>,
+) -> anyhow::Result<(Factories<G>, Vec<String>)> {
     let registry = G::registry_with(engines)?;
     let mut cannot = Vec::new();
     let mut out = Vec::new();
@@ -151,7 +167,8 @@ fn play_one<G: CliGame>(
     let summary = play_stored::<G>(t, &factories, rules, store, &opts);
     drop(opts);
     let _ = logger.join();
-    let summary = summary.with_context(|| format!("tournament {:?} in {}", t.name, store.location()))?;
+    let summary =
+        summary.with_context(|| format!("tournament {:?} in {}", t.name, store.location()))?;
     Ok((summary.stored, cannot))
 }
 
@@ -178,6 +195,9 @@ fn log_events(rx: &crossbeam_channel::Receiver<Event>, label: &str, quiet: bool)
         }
     }
     if !quiet && finished > 0 {
-        eprintln!("{label}: {finished} games played in {:.1} s", started.elapsed().as_secs_f64());
+        eprintln!(
+            "{label}: {finished} games played in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
     }
 }

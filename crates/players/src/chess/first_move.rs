@@ -32,7 +32,13 @@ pub fn first_move_key(m: Move, color: Color) -> (u32, u32, u32, u32, u8) {
         Some(Role::Rook) => 3,
         Some(_) => 4,
     };
-    (row(from), u32::from(from.file()), row(to), u32::from(to.file()), promo)
+    (
+        row(from),
+        u32::from(from.file()),
+        row(to),
+        u32::from(to.file()),
+        promo,
+    )
 }
 
 impl Player<Chess> for FirstMove {

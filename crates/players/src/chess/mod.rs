@@ -17,10 +17,10 @@ pub mod scoring;
 mod simple;
 mod suicide_king;
 mod swarm;
-pub mod symmetry;
 mod sym_180;
 mod sym_mirror_x;
 mod sym_mirror_y;
+pub mod symmetry;
 
 pub use alphabetical::Alphabetical;
 pub use cccp::Cccp;

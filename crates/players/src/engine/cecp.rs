@@ -122,6 +122,64 @@ impl CecpSession {
         }
     }
 
+    /// Queues the protocol's older way to set up a position, for engines without `setboard`
+    /// (fairymax), as xboard does it: after `new`, the move a2a3 when Black is to move,
+    /// then `edit`, `#` (clear), the White pieces, `c`, the Black pieces, `.`. The engine
+    /// assumes castling rights where king and rook stand on their squares, and no en-passant
+    /// square.
+    fn queue_edit(&mut self, fen: &str) -> Result<(), Fault> {
+        let mut fields = fen.split_ascii_whitespace();
+        let board = fields.next().unwrap_or("");
+        let bad = || Fault::Protocol(format!("cannot set up {fen:?}: not a FEN board"));
+        let (mut white, mut black) = (Vec::new(), Vec::new());
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(bad());
+        }
+        for (row, rank) in ranks.iter().enumerate() {
+            let rank_digit = char::from(b'8' - u8::try_from(row).map_err(|_| bad())?);
+            let mut file = 0u8;
+            for c in rank.chars() {
+                if let Some(skip) = c.to_digit(10) {
+                    file += u8::try_from(skip).map_err(|_| bad())?;
+                    continue;
+                }
+                if file >= 8 || !"pnbrqkPNBRQK".contains(c) {
+                    return Err(bad());
+                }
+                let square = format!(
+                    "{}{}{rank_digit}",
+                    c.to_ascii_uppercase(),
+                    char::from(b'a' + file)
+                );
+                if c.is_ascii_uppercase() {
+                    white.push(square)
+                } else {
+                    black.push(square)
+                }
+                file += 1;
+            }
+        }
+        if fields.next() == Some("b") {
+            self.process.queue(if self.usermove {
+                "usermove a2a3"
+            } else {
+                "a2a3"
+            });
+        }
+        self.process.queue("edit");
+        self.process.queue("#");
+        for sq in &white {
+            self.process.queue(sq);
+        }
+        self.process.queue("c");
+        for sq in &black {
+            self.process.queue(sq);
+        }
+        self.process.queue(".");
+        Ok(())
+    }
+
     /// Starts a new game from the initial position and waits until the engine is ready.
     ///
     /// # Errors
@@ -140,7 +198,7 @@ impl CecpSession {
     /// # Errors
     /// [`Fault::Timeout`] after `limit`, [`Fault::Crashed`] when the engine dies,
     /// [`Fault::Protocol`] when it rejects a move, claims a result instead of moving, or
-    /// cannot set up a position.
+    /// the position is not a FEN.
     pub fn best_move(
         &mut self,
         position: &Position<'_>,
@@ -153,12 +211,11 @@ impl CecpSession {
         if self.start.as_ref() != Some(&start) || self.known > moves.len() {
             self.queue_reset(budget);
             if let Some(fen) = &start {
-                if !self.setboard {
-                    return Err(Fault::Protocol(format!(
-                        "the engine cannot start from a position (no setboard feature): {fen}"
-                    )));
+                if self.setboard {
+                    self.process.queue(&format!("setboard {fen}"));
+                } else {
+                    self.queue_edit(fen)?;
                 }
-                self.process.queue(&format!("setboard {fen}"));
             }
             self.start = Some(start);
             self.known = 0;

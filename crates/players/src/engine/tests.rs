@@ -448,3 +448,32 @@ fn cecp_engines_play_legal_moves() {
         }
     }
 }
+
+#[test]
+fn cecp_engines_start_from_a_position_with_either_side_to_move() {
+    // fairymax has no `setboard`: it is set up with `edit`; phalanx uses `setboard`.
+    let r = registry();
+    let mut worker = Worker::new(0);
+    for fen in [
+        "r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 9",
+        "r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R b KQ - 0 9",
+    ] {
+        for name in ["fairymax_d3", "phalanx_d3"] {
+            let mut game =
+                Chess::from_position(fen, eloworld_games::DrawRules::Automatic).expect("fen");
+            let mut p = player(&r, &mut worker, name);
+            let mut rng = GameRng::new(1);
+            for _ in 0..3 {
+                let mv = p
+                    .choose(&game, &mut rng)
+                    .unwrap_or_else(|e| panic!("{name} from {fen}: {e}"));
+                assert!(game.is_legal(mv));
+                p.observe(&game, mv);
+                game.play(mv);
+                let reply = game.legal_moves()[0];
+                p.observe(&game, reply);
+                game.play(reply);
+            }
+        }
+    }
+}

@@ -55,9 +55,14 @@ impl AlphaBeta {
                 Effect::Win => WIN - 1,
                 Effect::Loss => -(WIN - 1),
                 Effect::Draw => 0,
-                Effect::Continue => {
-                    -self.negamax(pos.after(sq), self.depth.saturating_sub(1), -WIN - 1, -(best_score - 1), 1, &mut nodes)
-                }
+                Effect::Continue => -self.negamax(
+                    pos.after(sq),
+                    self.depth.saturating_sub(1),
+                    -WIN - 1,
+                    -(best_score - 1),
+                    1,
+                    &mut nodes,
+                ),
             };
             if score > best_score {
                 best_score = score;
@@ -67,12 +72,24 @@ impl AlphaBeta {
                 best.push(sq as u8);
             }
         }
-        SearchResult { score: best_score, best, nodes }
+        SearchResult {
+            score: best_score,
+            best,
+            nodes,
+        }
     }
 
     /// Returns the value of `pos` for its side to move, `ply` plies below the root, within
     /// `(alpha, beta)` (fail-hard).
-    fn negamax(&self, pos: Position, depth: u32, mut alpha: i32, beta: i32, ply: i32, nodes: &mut u64) -> i32 {
+    fn negamax(
+        &self,
+        pos: Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        nodes: &mut u64,
+    ) -> i32 {
         *nodes += 1;
         // A square that makes four wins at once: nothing scores better.
         if winning_squares(pos.own, pos.opp) != 0 {
@@ -90,7 +107,9 @@ impl AlphaBeta {
                 Effect::Win => WIN - ply - 1,
                 Effect::Loss => -(WIN - ply - 1),
                 Effect::Draw => 0,
-                Effect::Continue => -self.negamax(pos.after(sq), depth - 1, -beta, -alpha, ply + 1, nodes),
+                Effect::Continue => {
+                    -self.negamax(pos.after(sq), depth - 1, -beta, -alpha, ply + 1, nodes)
+                }
             };
             any = true;
             if score >= beta {
@@ -200,7 +219,9 @@ mod tests {
     fn pruning_keeps_the_minimax_value_and_every_tied_move() {
         let mut checked = 0;
         for seed in 0..60 {
-            let Some(g) = random_position(seed, 4 + (seed % 8) as u32) else { continue };
+            let Some(g) = random_position(seed, 4 + (seed % 8) as u32) else {
+                continue;
+            };
             let pos = Position::of(&g);
             for evaluation in [OpenLines, ThreatsAndSafeSquares] {
                 let s = AlphaBeta::new(3, evaluation);
@@ -231,14 +252,24 @@ mod tests {
     #[test]
     fn never_makes_three_when_a_safe_square_is_left() {
         for seed in 0..80 {
-            let Some(g) = random_position(seed, 6 + (seed % 10) as u32) else { continue };
+            let Some(g) = random_position(seed, 6 + (seed % 10) as u32) else {
+                continue;
+            };
             let pos = Position::of(&g);
-            let safe_exists = g.legal_moves().iter().any(|&m| pos.effect(u32::from(m)) != Effect::Loss);
+            let safe_exists = g
+                .legal_moves()
+                .iter()
+                .any(|&m| pos.effect(u32::from(m)) != Effect::Loss);
             for evaluation in [OpenLines, ThreatsAndSafeSquares] {
                 let mut p = AlphaBeta::new(4, evaluation);
                 let mv = p.choose(&g, &mut GameRng::new(seed)).expect("move");
                 if safe_exists {
-                    assert_ne!(pos.effect(u32::from(mv)), Effect::Loss, "seed {seed} {}", g.position_text());
+                    assert_ne!(
+                        pos.effect(u32::from(mv)),
+                        Effect::Loss,
+                        "seed {seed} {}",
+                        g.position_text()
+                    );
                 }
             }
         }
@@ -253,8 +284,9 @@ mod tests {
         let mut p = AlphaBeta::new(2, OpenLines);
         let r = p.search(Position::of(&g));
         assert!(r.best.len() >= 4, "{:?}", names(&r.best));
-        let picks: std::collections::HashSet<u8> =
-            (0..40).map(|seed| p.choose(&g, &mut GameRng::new(seed)).expect("move")).collect();
+        let picks: std::collections::HashSet<u8> = (0..40)
+            .map(|seed| p.choose(&g, &mut GameRng::new(seed)).expect("move"))
+            .collect();
         assert!(picks.len() > 1, "always {picks:?}");
         assert!(picks.iter().all(|m| r.best.contains(m)));
         // The same stream gives the same choice.

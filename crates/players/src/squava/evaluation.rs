@@ -85,47 +85,92 @@ mod tests {
     use eloworld_games::squava::parse_square;
 
     fn bits(names: &str) -> u32 {
-        names.split_whitespace().map(|n| 1 << parse_square(n).expect("square")).sum()
+        names
+            .split_whitespace()
+            .map(|n| 1 << parse_square(n).expect("square"))
+            .sum()
     }
 
     #[test]
     fn open_lines_counts_lines_by_stones() {
         // One stone in the corner a1 lies on 3 four-lines (row, column, diagonal).
-        assert_eq!(open_lines(Position { own: bits("a1"), opp: 0 }), 3);
-        assert_eq!(open_lines(Position { own: 0, opp: bits("a1") }), -3);
+        assert_eq!(
+            open_lines(Position {
+                own: bits("a1"),
+                opp: 0
+            }),
+            3
+        );
+        assert_eq!(
+            open_lines(Position {
+                own: 0,
+                opp: bits("a1")
+            }),
+            -3
+        );
         // a1 and b1: row a1-d1 holds two (4 points), the other lines through them one each.
         // a1 lies on 3 lines, b1 on 4 (row a1-d1, row b1-e1, column, diagonal b1-e4).
         // Lines: a1-d1 (2 stones: 4), b1-e1 (1), col a (1), diag a1-d4 (1), col b (1), diag b1-e4 (1).
-        assert_eq!(open_lines(Position { own: bits("a1 b1"), opp: 0 }), 4 + 5);
+        assert_eq!(
+            open_lines(Position {
+                own: bits("a1 b1"),
+                opp: 0
+            }),
+            4 + 5
+        );
         // A line shared by both sides counts for neither: a1-d1 is dead, leaving a1 two
         // lines (column, diagonal) and b1 three (b1-e1, column, diagonal b1-e4).
-        assert_eq!(open_lines(Position { own: bits("a1"), opp: bits("b1") }), 2 - 3);
+        assert_eq!(
+            open_lines(Position {
+                own: bits("a1"),
+                opp: bits("b1")
+            }),
+            2 - 3
+        );
     }
 
     #[test]
     fn better_sees_threats_and_forced_threes() {
         // The side to move can make four at c1.
-        let p = Position { own: bits("a1 b1 d1"), opp: bits("a5 b5 e3") };
+        let p = Position {
+            own: bits("a1 b1 d1"),
+            opp: bits("a5 b5 e3"),
+        };
         assert_eq!(threats_and_safe_squares(p), NEAR_WIN);
         // The opponent threatens c1, and blocking there makes three (c1 c2 c3) for us.
-        let p = Position { own: bits("c2 c3 e5"), opp: bits("a1 b1 d1") };
+        let p = Position {
+            own: bits("c2 c3 e5"),
+            opp: bits("a1 b1 d1"),
+        };
         assert_eq!(threats_and_safe_squares(p), -NEAR_WIN);
         // The same threat with a safe block is not lost.
-        let p = Position { own: bits("c3 e5 a3"), opp: bits("a1 b1 d1") };
+        let p = Position {
+            own: bits("c3 e5 a3"),
+            opp: bits("a1 b1 d1"),
+        };
         assert!(threats_and_safe_squares(p) > -NEAR_WIN);
     }
 
     #[test]
     fn safe_squares_count_for_the_side_that_has_more() {
         // Same open lines by symmetry, but our two stones a1 c1 make b1 a losing square.
-        let quiet = Position { own: bits("a1 e5"), opp: bits("e1 a5") };
-        let cramped = Position { own: bits("a1 c1"), opp: bits("a5 c5") };
+        let quiet = Position {
+            own: bits("a1 e5"),
+            opp: bits("e1 a5"),
+        };
+        let cramped = Position {
+            own: bits("a1 c1"),
+            opp: bits("a5 c5"),
+        };
         let s_quiet = threats_and_safe_squares(quiet);
         let s_cramped = threats_and_safe_squares(cramped);
         assert_eq!(s_quiet, 0);
         // Both sides lose one safe square in the mirrored position: still level.
         assert_eq!(s_cramped, 0);
-        let lopsided = Position { own: bits("a1 c1"), opp: bits("a5 e3") };
+        let lopsided = Position {
+            own: bits("a1 c1"),
+            opp: bits("a5 e3"),
+        };
         assert!(threats_and_safe_squares(lopsided) < open_lines(lopsided));
     }
 }

@@ -77,13 +77,24 @@ impl Mcts {
     /// Creates a searcher running `playouts` iterations per move.
     #[must_use]
     pub fn new(playouts: u32, selection: Selection) -> Mcts {
-        Mcts { playouts: playouts.max(1), selection, arena: Vec::new() }
+        Mcts {
+            playouts: playouts.max(1),
+            selection,
+            arena: Vec::new(),
+        }
     }
 
     /// Searches `pos` (not over) and returns the chosen square with what the search did.
     pub fn search(&mut self, pos: Position, rng: &mut GameRng) -> (u8, SearchStats) {
         self.arena.clear();
-        self.arena.push(Node { first_child: 0, visits: 0, wins: 0.0, mv: u8::MAX, n_children: 0, effect: Effect::Continue });
+        self.arena.push(Node {
+            first_child: 0,
+            visits: 0,
+            wins: 0.0,
+            mv: u8::MAX,
+            n_children: 0,
+            effect: Effect::Continue,
+        });
         self.expand(0, pos, rng);
         let mut path = [0u32; SQUARES + 2];
         for _ in 0..self.playouts {
@@ -132,7 +143,13 @@ impl Mcts {
                 best = c;
             }
         }
-        (best.mv, SearchStats { iterations: self.playouts, nodes: self.arena.len() })
+        (
+            best.mv,
+            SearchStats {
+                iterations: self.playouts,
+                nodes: self.arena.len(),
+            },
+        )
     }
 
     /// Adds the children of `node` (position `pos`, not over), in an order shuffled by `rng`.
@@ -151,7 +168,14 @@ impl Mcts {
         let first = self.arena.len();
         for &sq in &squares[..n] {
             let effect = pos.effect(u32::from(sq));
-            self.arena.push(Node { first_child: 0, visits: 0, wins: 0.0, mv: sq, n_children: 0, effect });
+            self.arena.push(Node {
+                first_child: 0,
+                visits: 0,
+                wins: 0.0,
+                mv: sq,
+                n_children: 0,
+                effect,
+            });
         }
         self.arena[node].first_child = first as u32;
         self.arena[node].n_children = n as u8;
@@ -225,7 +249,12 @@ mod tests {
         let g = position("x.x../...../x..../...../oo.o. x");
         // With the default settings; a larger c (1.4) explores the o replies too evenly
         // to see in time that only c1 holds.
-        let mut p = Mcts::new(super::super::DEFAULT_PLAYOUTS, Selection::Uct { c: super::super::DEFAULT_C });
+        let mut p = Mcts::new(
+            super::super::DEFAULT_PLAYOUTS,
+            Selection::Uct {
+                c: super::super::DEFAULT_C,
+            },
+        );
         for seed in 0..4 {
             let mv = p.choose(&g, &mut GameRng::new(seed)).expect("move");
             assert_eq!(square_name(mv), "c1", "seed {seed}");
@@ -241,9 +270,14 @@ mod tests {
             let capacity = p.arena.capacity();
             let b = p.choose(&g, &mut GameRng::new(5)).expect("move");
             assert_eq!(a, b);
-            assert_eq!(p.arena.capacity(), capacity, "the arena is cleared, not reallocated");
-            let picks: std::collections::HashSet<u8> =
-                (0..12).map(|s| p.choose(&g, &mut GameRng::new(s)).expect("move")).collect();
+            assert_eq!(
+                p.arena.capacity(),
+                capacity,
+                "the arena is cleared, not reallocated"
+            );
+            let picks: std::collections::HashSet<u8> = (0..12)
+                .map(|s| p.choose(&g, &mut GameRng::new(s)).expect("move"))
+                .collect();
             assert!(picks.len() > 1, "{selection:?} always plays {picks:?}");
         }
     }

@@ -14,7 +14,9 @@ pub use alphabeta::AlphaBeta;
 pub use evaluation::Evaluation;
 pub use mcts::{Mcts, Selection};
 
-use crate::{FactoryFn, Flags, PlayerFactory, PlayerInfo, PlayerSpec, Registry, SimpleFactory, SpecError};
+use crate::{
+    FactoryFn, Flags, PlayerFactory, PlayerInfo, PlayerSpec, Registry, SimpleFactory, SpecError,
+};
 use eloworld_games::Squava;
 use std::sync::Arc;
 
@@ -30,7 +32,10 @@ pub const DEFAULT_C: f64 = 0.5;
 const MAX_DEPTH: u32 = 25;
 
 fn bad(player: &str, reason: String) -> SpecError {
-    SpecError::BadParam { player: player.to_owned(), reason }
+    SpecError::BadParam {
+        player: player.to_owned(),
+        reason,
+    }
 }
 
 fn alphabeta_factory(evaluation: Evaluation) -> FactoryFn<Squava> {
@@ -38,32 +43,49 @@ fn alphabeta_factory(evaluation: Evaluation) -> FactoryFn<Squava> {
         spec.params.check_keys(&spec.name, &["depth"])?;
         let depth: u32 = spec.params.parse_or(&spec.name, "depth", DEFAULT_DEPTH)?;
         if !(1..=MAX_DEPTH).contains(&depth) {
-            return Err(bad(&spec.name, format!("depth={depth} is outside 1..={MAX_DEPTH}")));
+            return Err(bad(
+                &spec.name,
+                format!("depth={depth} is outside 1..={MAX_DEPTH}"),
+            ));
         }
         let searcher = AlphaBeta::new(depth, evaluation);
-        Ok(Arc::new(SimpleFactory(move || Box::new(searcher) as Box<dyn crate::Player<Squava>>))
-            as Arc<dyn PlayerFactory<Squava>>)
+        Ok(Arc::new(SimpleFactory(move || {
+            Box::new(searcher) as Box<dyn crate::Player<Squava>>
+        })) as Arc<dyn PlayerFactory<Squava>>)
     })
 }
 
 fn mcts_factory(uct: bool) -> FactoryFn<Squava> {
     Box::new(move |spec: &PlayerSpec| {
-        spec.params.check_keys(&spec.name, if uct { &["playouts", "c"] } else { &["playouts"] })?;
-        let playouts: u32 = spec.params.parse_or(&spec.name, "playouts", DEFAULT_PLAYOUTS)?;
+        spec.params.check_keys(
+            &spec.name,
+            if uct {
+                &["playouts", "c"]
+            } else {
+                &["playouts"]
+            },
+        )?;
+        let playouts: u32 = spec
+            .params
+            .parse_or(&spec.name, "playouts", DEFAULT_PLAYOUTS)?;
         if playouts == 0 {
             return Err(bad(&spec.name, "playouts must be at least 1".to_owned()));
         }
         let selection = if uct {
             let c: f64 = spec.params.parse_or(&spec.name, "c", DEFAULT_C)?;
             if !(c.is_finite() && c >= 0.0) {
-                return Err(bad(&spec.name, format!("c={c} must be a finite number ≥ 0")));
+                return Err(bad(
+                    &spec.name,
+                    format!("c={c} must be a finite number ≥ 0"),
+                ));
             }
             Selection::Uct { c }
         } else {
             Selection::Uniform
         };
-        Ok(Arc::new(SimpleFactory(move || Box::new(Mcts::new(playouts, selection)) as Box<dyn crate::Player<Squava>>))
-            as Arc<dyn PlayerFactory<Squava>>)
+        Ok(Arc::new(SimpleFactory(move || {
+            Box::new(Mcts::new(playouts, selection)) as Box<dyn crate::Player<Squava>>
+        })) as Arc<dyn PlayerFactory<Squava>>)
     })
 }
 
@@ -98,9 +120,13 @@ pub fn register(r: &mut Registry<Squava>) {
         mcts_factory(false),
     );
     r.add(
-        PlayerInfo::new("mcts_uct", "Monte Carlo tree search with UCB1 (UCT) child selection", Flags::NONE)
-            .param("playouts", DEFAULT_PLAYOUTS, "iterations per move")
-            .param("c", DEFAULT_C, "UCB1 exploration constant"),
+        PlayerInfo::new(
+            "mcts_uct",
+            "Monte Carlo tree search with UCB1 (UCT) child selection",
+            Flags::NONE,
+        )
+        .param("playouts", DEFAULT_PLAYOUTS, "iterations per move")
+        .param("c", DEFAULT_C, "UCB1 exploration constant"),
         mcts_factory(true),
     );
 }
@@ -115,10 +141,19 @@ mod tests {
         let reg = Squava::builtin_players();
         let mut worker = Worker::new(0);
         let mut players = [
-            reg.resolve_str(white).expect("white").create(&mut worker).expect("create"),
-            reg.resolve_str(black).expect("black").create(&mut worker).expect("create"),
+            reg.resolve_str(white)
+                .expect("white")
+                .create(&mut worker)
+                .expect("create"),
+            reg.resolve_str(black)
+                .expect("black")
+                .create(&mut worker)
+                .expect("create"),
         ];
-        let mut rngs = [GameRng::for_side(seed, Side::First), GameRng::for_side(seed, Side::Second)];
+        let mut rngs = [
+            GameRng::for_side(seed, Side::First),
+            GameRng::for_side(seed, Side::Second),
+        ];
         let mut g = Squava::new(());
         let mut moves = Vec::new();
         while g.outcome().is_none() {
@@ -134,22 +169,44 @@ mod tests {
     #[test]
     fn every_player_resolves_with_its_parameters() {
         let reg = Squava::builtin_players();
-        for spec in ["alphabeta", "alphabeta:depth=2", "alphabeta_better:depth=3", "mcts:playouts=100", "mcts_uct:playouts=20000,c=1.4"] {
+        for spec in [
+            "alphabeta",
+            "alphabeta:depth=2",
+            "alphabeta_better:depth=3",
+            "mcts:playouts=100",
+            "mcts_uct:playouts=20000,c=1.4",
+        ] {
             assert!(reg.resolve_str(spec).is_ok(), "{spec}");
         }
-        for spec in ["alphabeta:depth=0", "alphabeta:playouts=3", "mcts:c=1", "mcts_uct:c=-1", "mcts_uct:playouts=x"] {
-            let e = reg.resolve_str(spec).err().map(|e| e.to_string()).unwrap_or_default();
+        for spec in [
+            "alphabeta:depth=0",
+            "alphabeta:playouts=3",
+            "mcts:c=1",
+            "mcts_uct:c=-1",
+            "mcts_uct:playouts=x",
+        ] {
+            let e = reg
+                .resolve_str(spec)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             assert!(e.contains("player"), "{spec} gave {e:?}");
         }
     }
 
     #[test]
     fn same_seed_same_game_other_seed_other_game() {
-        for (w, b) in [("alphabeta:depth=2", "mcts_uct:playouts=300"), ("mcts:playouts=300", "alphabeta_better:depth=2")] {
+        for (w, b) in [
+            ("alphabeta:depth=2", "mcts_uct:playouts=300"),
+            ("mcts:playouts=300", "alphabeta_better:depth=2"),
+        ] {
             let a = play(w, b, 11);
             assert_eq!(a, play(w, b, 11), "{w} vs {b}");
             let others: Vec<_> = (12..16).map(|s| play(w, b, s).0).collect();
-            assert!(others.iter().any(|m| *m != a.0), "{w} vs {b} repeats itself");
+            assert!(
+                others.iter().any(|m| *m != a.0),
+                "{w} vs {b} repeats itself"
+            );
         }
     }
 }

@@ -4,7 +4,9 @@
 #[must_use]
 pub fn redact(location: &str) -> String {
     if let Some((scheme, rest)) = location.split_once("://") {
-        let (authority, tail) = rest.split_once('@').map_or((None, rest), |(a, t)| (Some(a), t));
+        let (authority, tail) = rest
+            .split_once('@')
+            .map_or((None, rest), |(a, t)| (Some(a), t));
         let mut out = format!("{scheme}://");
         if let Some(a) = authority {
             match a.split_once(':') {
@@ -18,7 +20,13 @@ pub fn redact(location: &str) -> String {
     } else {
         location
             .split_whitespace()
-            .map(|kv| if kv.starts_with("password=") { "password=***".to_owned() } else { kv.to_owned() })
+            .map(|kv| {
+                if kv.starts_with("password=") {
+                    "password=***".to_owned()
+                } else {
+                    kv.to_owned()
+                }
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -30,7 +38,13 @@ fn redact_query_password(tail: &str) -> String {
         Some((path, query)) => {
             let q: Vec<String> = query
                 .split('&')
-                .map(|kv| if kv.starts_with("password=") { "password=***".to_owned() } else { kv.to_owned() })
+                .map(|kv| {
+                    if kv.starts_with("password=") {
+                        "password=***".to_owned()
+                    } else {
+                        kv.to_owned()
+                    }
+                })
                 .collect();
             format!("{path}?{}", q.join("&"))
         }
@@ -43,9 +57,18 @@ mod tests {
 
     #[test]
     fn passwords_never_show() {
-        assert_eq!(redact("postgres://ann:s3cret@db.example/elo"), "postgres://ann:***@db.example/elo");
-        assert_eq!(redact("postgres://ann@db/elo?sslmode=require&password=x"), "postgres://ann@db/elo?sslmode=require&password=***");
-        assert_eq!(redact("host=db user=ann password=s3cret dbname=elo"), "host=db user=ann password=*** dbname=elo");
+        assert_eq!(
+            redact("postgres://ann:s3cret@db.example/elo"),
+            "postgres://ann:***@db.example/elo"
+        );
+        assert_eq!(
+            redact("postgres://ann@db/elo?sslmode=require&password=x"),
+            "postgres://ann@db/elo?sslmode=require&password=***"
+        );
+        assert_eq!(
+            redact("host=db user=ann password=s3cret dbname=elo"),
+            "host=db user=ann password=*** dbname=elo"
+        );
         assert_eq!(redact("postgres://db/elo"), "postgres://db/elo");
     }
 }

@@ -100,6 +100,8 @@ pub struct ResultRow {
     pub termination: Termination,
     /// Plies played.
     pub plies: u32,
+    /// The day it finished, `YYYY.MM.DD` (PGN date form).
+    pub date: String,
 }
 
 /// A stored game in full.

@@ -11,11 +11,11 @@
 //! Lost connections (a server restart, a network blip) are retried with backoff for up to
 //! [`PgStore::RETRY_FOR`]; the fenced writes make every retry safe.
 
-use super::{
-    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow, TournamentStatus,
-    WorkerStatus,
-};
 use super::redact;
+use super::{
+    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
+    TournamentStatus, WorkerStatus,
+};
 use crate::{Plan, StoreError};
 use openssl::ssl::{SslConnector, SslMethod};
 use postgres::{Client, Row};
@@ -121,14 +121,23 @@ fn password_from_environment(config: &postgres::Config) -> Option<String> {
             postgres::config::Host::Unix(p) => p.to_string_lossy().into_owned(),
         })
         .unwrap_or_else(|| "localhost".to_owned());
-    let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
+    let port = config
+        .get_ports()
+        .first()
+        .copied()
+        .unwrap_or(5432)
+        .to_string();
     let user = config.get_user().unwrap_or_default().to_owned();
     let db = config.get_dbname().unwrap_or(&user).to_owned();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let fields: Vec<&str> = line.splitn(5, ':').collect();
         if fields.len() == 5 {
             let ok = |pattern: &str, value: &str| pattern == "*" || pattern == value;
-            if ok(fields[0], &host) && ok(fields[1], &port) && ok(fields[2], &db) && ok(fields[3], &user) {
+            if ok(fields[0], &host)
+                && ok(fields[1], &port)
+                && ok(fields[2], &db)
+                && ok(fields[3], &user)
+            {
                 return Some(fields[4].to_owned());
             }
         }
@@ -157,7 +166,12 @@ fn retryable(e: &postgres::Error) -> bool {
         // The server is starting, stopping or restarting; the connection was cut.
         Some(c) => {
             let c = c.code();
-            c.starts_with("08") || c == "57P01" || c == "57P02" || c == "57P03" || c == "40001" || c == "40P01"
+            c.starts_with("08")
+                || c == "57P01"
+                || c == "57P02"
+                || c == "57P03"
+                || c == "40001"
+                || c == "40P01"
         }
         // No SQL state: an I/O or protocol error, i.e. the connection is gone.
         None => e.as_db_error().is_none(),
@@ -177,9 +191,11 @@ impl PgStore {
     /// [`StoreError::Backend`] naming the (password-free) location.
     pub fn open(location: &str) -> Result<PgStore, StoreError> {
         let display = redact(location);
-        let mut config: postgres::Config = location
-            .parse()
-            .map_err(|e| StoreError::Backend(format!("{display}: not a PostgreSQL connection string: {e}")))?;
+        let mut config: postgres::Config = location.parse().map_err(|e| {
+            StoreError::Backend(format!(
+                "{display}: not a PostgreSQL connection string: {e}"
+            ))
+        })?;
         if config.get_password().is_none() {
             if let Some(p) = password_from_environment(&config) {
                 config.password(p);
@@ -188,7 +204,8 @@ impl PgStore {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
-        let tls = tls_connector().map_err(|e| StoreError::Backend(format!("{display}: TLS setup: {e}")))?;
+        let tls = tls_connector()
+            .map_err(|e| StoreError::Backend(format!("{display}: TLS setup: {e}")))?;
         let mut store = PgStore {
             config,
             tls,
@@ -207,12 +224,19 @@ impl PgStore {
 
     /// Runs `f` on a live connection, reconnecting and retrying on connection loss once a
     /// first connection has worked (a wrong address fails at once).
-    fn with_client<T>(&self, mut f: impl FnMut(&mut Client) -> Result<T, postgres::Error>) -> Result<T, StoreError> {
+    fn with_client<T>(
+        &self,
+        mut f: impl FnMut(&mut Client) -> Result<T, postgres::Error>,
+    ) -> Result<T, StoreError> {
         let started = Instant::now();
         let mut wait = Duration::from_millis(100);
-        let mut guard = self.client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = self
+            .client
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         loop {
-            let patient = self.connected_once.load(Ordering::Relaxed) && started.elapsed() < PgStore::RETRY_FOR;
+            let patient = self.connected_once.load(Ordering::Relaxed)
+                && started.elapsed() < PgStore::RETRY_FOR;
             if guard.is_none() {
                 match self.config.connect(self.tls.clone()) {
                     Ok(c) => {
@@ -229,7 +253,9 @@ impl PgStore {
                     }
                 }
             }
-            let Some(client) = guard.as_mut() else { continue };
+            let Some(client) = guard.as_mut() else {
+                continue;
+            };
             match f(client) {
                 Ok(v) => return Ok(v),
                 Err(e) if retryable(&e) && patient => {
@@ -257,19 +283,30 @@ impl PgStore {
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, \
                  applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
             )?;
-            let current: i32 =
-                tx.query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])?.get(0);
+            let current: i32 = tx
+                .query_one(
+                    "SELECT coalesce(max(version), 0) FROM schema_migrations",
+                    &[],
+                )?
+                .get(0);
             if current <= known {
                 for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
                     tx.batch_execute(sql)?;
-                    tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[version])?;
+                    tx.execute(
+                        "INSERT INTO schema_migrations (version) VALUES ($1)",
+                        &[version],
+                    )?;
                 }
             }
             tx.commit()?;
             Ok(current)
         })?;
         if found > known {
-            return Err(StoreError::SchemaTooNew { path: self.display.clone(), found: found.into(), supported: known.into() });
+            return Err(StoreError::SchemaTooNew {
+                path: self.display.clone(),
+                found: found.into(),
+                supported: known.into(),
+            });
         }
         Ok(())
     }
@@ -278,11 +315,17 @@ impl PgStore {
         let Some(n) = name else { return Ok(None) };
         let n = n.to_owned();
         let id: Option<i64> = self.with_client(|c| {
-            Ok(c.query_opt("SELECT id FROM tournaments WHERE name = $1", &[&n])?.map(|r| r.get(0)))
+            Ok(
+                c.query_opt("SELECT id FROM tournaments WHERE name = $1", &[&n])?
+                    .map(|r| r.get(0)),
+            )
         })?;
         match id {
             Some(id) => Ok(Some(id)),
-            None => Err(StoreError::NotFound(format!("no tournament {n:?} in {}", self.display))),
+            None => Err(StoreError::NotFound(format!(
+                "no tournament {n:?} in {}",
+                self.display
+            ))),
         }
     }
 }
@@ -388,7 +431,11 @@ impl Store for PgStore {
             tx.commit()?;
             Ok(Ok(id))
         })?;
-        outcome.map_err(|what| StoreError::PlanMismatch { path: display, name: plan.config.name.clone(), what })
+        outcome.map_err(|what| StoreError::PlanMismatch {
+            path: display,
+            name: plan.config.name.clone(),
+            what,
+        })
     }
 
     fn claim(
@@ -409,7 +456,13 @@ impl Store for PgStore {
         );
         let max = max as i64;
         let mut jobs: Vec<ClaimedJob> = self.with_client(|c| {
-            Ok(c.query(sql.as_str(), &[&worker, &lease_ms, &tournament, &max, &allowed])?.iter().map(claimed).collect())
+            Ok(c.query(
+                sql.as_str(),
+                &[&worker, &lease_ms, &tournament, &max, &allowed],
+            )?
+            .iter()
+            .map(claimed)
+            .collect())
         })?;
         jobs.sort_by_key(|j| j.id);
         Ok(jobs)
@@ -498,7 +551,10 @@ impl Store for PgStore {
         let sql = format!(
             "UPDATE jobs SET lease_until = {NOW_MS} + $3 WHERE id = ANY($1) AND worker = $2 AND state = {RUNNING}"
         );
-        self.with_client(|c| c.execute(sql.as_str(), &[&ids, &worker, &lease_ms]).map(|_| ()))
+        self.with_client(|c| {
+            c.execute(sql.as_str(), &[&ids, &worker, &lease_ms])
+                .map(|_| ())
+        })
     }
 
     fn reap(&mut self) -> Result<u64, StoreError> {
@@ -588,8 +644,8 @@ impl Store for PgStore {
 
     fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
-        let sql = "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies \
-             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+        let sql = "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies, \
+             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD') FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
              JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
              JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
              WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq";
@@ -603,6 +659,7 @@ impl Store for PgStore {
                     result: parse_result(r.get(3)),
                     termination: parse_termination(r.get(4)),
                     plies: r.get::<_, i32>(5) as u32,
+                    date: r.get(6),
                 })
                 .collect())
         })

@@ -1,8 +1,8 @@
 //! The embedded SQLite store: one file, WAL journal.
 
 use super::{
-    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow, TournamentStatus,
-    WorkerStatus,
+    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
+    TournamentStatus, WorkerStatus,
 };
 use crate::{Plan, StoreError};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
@@ -82,14 +82,17 @@ impl SqliteStore {
     /// [`StoreError::SchemaTooNew`].
     pub fn open(path: &str, create: bool) -> Result<SqliteStore, StoreError> {
         if !create && !Path::new(path).exists() {
-            return Err(StoreError::Missing { path: path.to_owned() });
+            return Err(StoreError::Missing {
+                path: path.to_owned(),
+            });
         }
         let flags = if create {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
         } else {
             OpenFlags::SQLITE_OPEN_READ_WRITE
         };
-        let conn = match Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX) {
+        let conn = match Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        {
             Ok(c) => c,
             Err(e) if !create && code(&e) == Some(ErrorCode::CannotOpen) => {
                 // A read-only file can still be read.
@@ -98,38 +101,58 @@ impl SqliteStore {
             }
             Err(e) => return Err(classify(path, e)),
         };
-        let store = SqliteStore { conn, path: path.to_owned() };
+        let store = SqliteStore {
+            conn,
+            path: path.to_owned(),
+        };
         store.init(create)?;
         Ok(store)
     }
 
     fn init(&self, create: bool) -> Result<(), StoreError> {
         let p = &self.path;
-        self.conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| classify(p, e))?;
+        self.conn
+            .busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(|e| classify(p, e))?;
         // Reading the schema first tells a non-database file apart before anything is written.
         let has_meta: bool = self
             .conn
-            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'meta'", [], |r| r.get::<_, i64>(0))
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'meta'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
             .map_err(|e| classify(p, e))?
             > 0;
         if has_meta {
             let v: Option<String> = self
                 .conn
-                .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+                .query_row(
+                    "SELECT value FROM meta WHERE key = 'schema_version'",
+                    [],
+                    |r| r.get(0),
+                )
                 .optional()
                 .map_err(|e| classify(p, e))?;
             let v: i64 = v.and_then(|s| s.parse().ok()).unwrap_or(0);
             if v > SCHEMA_VERSION {
-                return Err(StoreError::SchemaTooNew { path: p.clone(), found: v, supported: SCHEMA_VERSION });
+                return Err(StoreError::SchemaTooNew {
+                    path: p.clone(),
+                    found: v,
+                    supported: SCHEMA_VERSION,
+                });
             }
         }
         if create {
             self.conn
                 .pragma_update(None, "journal_mode", "WAL")
                 .map_err(|e| classify(p, e))?;
-            self.conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+            self.conn
+                .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
                 .map_err(|e| classify(p, e))?;
-            self.conn.execute_batch(SCHEMA).map_err(|e| classify(p, e))?;
+            self.conn
+                .execute_batch(SCHEMA)
+                .map_err(|e| classify(p, e))?;
             self.conn
                 .execute(
                     "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?1)",
@@ -151,12 +174,16 @@ impl SqliteStore {
             None => Ok(None),
             Some(n) => self
                 .conn
-                .query_row("SELECT id FROM tournaments WHERE name = ?1", [n], |r| r.get(0))
+                .query_row("SELECT id FROM tournaments WHERE name = ?1", [n], |r| {
+                    r.get(0)
+                })
                 .optional()
                 .map_err(|e| self.sql(e))?
                 .map(Some)
                 .ok_or_else(|| {
-                    let known = self.tournaments().map(|t| t.into_iter().map(|t| t.name).collect::<Vec<_>>());
+                    let known = self
+                        .tournaments()
+                        .map(|t| t.into_iter().map(|t| t.name).collect::<Vec<_>>());
                     StoreError::NotFound(format!(
                         "no tournament {n:?} in {}; it holds: {}",
                         self.path,
@@ -176,11 +203,22 @@ fn code(e: &rusqlite::Error) -> Option<ErrorCode> {
 
 fn classify(path: &str, e: rusqlite::Error) -> StoreError {
     match code(&e) {
-        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path: path.to_owned() },
-        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path: path.to_owned() },
-        Some(ErrorCode::DiskFull) => StoreError::DiskFull { path: path.to_owned() },
-        Some(ErrorCode::CannotOpen) if Path::new(path).exists() => StoreError::ReadOnly { path: path.to_owned() },
-        _ => StoreError::Sql { path: path.to_owned(), source: e },
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase {
+            path: path.to_owned(),
+        },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly {
+            path: path.to_owned(),
+        },
+        Some(ErrorCode::DiskFull) => StoreError::DiskFull {
+            path: path.to_owned(),
+        },
+        Some(ErrorCode::CannotOpen) if Path::new(path).exists() => StoreError::ReadOnly {
+            path: path.to_owned(),
+        },
+        _ => StoreError::Sql {
+            path: path.to_owned(),
+            source: e,
+        },
     }
 }
 
@@ -214,19 +252,32 @@ impl Store for SqliteStore {
                 if fp != fingerprint {
                     let stored: Vec<String> = {
                         let mut st = tx
-                            .prepare("SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx")
+                            .prepare(
+                                "SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx",
+                            )
                             .map_err(|e| classify(&path, e))?;
-                        let rows = st.query_map([id], |r| r.get(0)).map_err(|e| classify(&path, e))?;
-                        rows.collect::<Result<_, _>>().map_err(|e| classify(&path, e))?
+                        let rows = st
+                            .query_map([id], |r| r.get(0))
+                            .map_err(|e| classify(&path, e))?;
+                        rows.collect::<Result<_, _>>()
+                            .map_err(|e| classify(&path, e))?
                     };
                     let what = if game != plan.game.name() {
                         format!("game {game} there, {} here", plan.game)
                     } else if stored != plan.players {
-                        format!("players [{}] there, [{}] here", stored.join(", "), plan.players.join(", "))
+                        format!(
+                            "players [{}] there, [{}] here",
+                            stored.join(", "),
+                            plan.players.join(", ")
+                        )
                     } else {
                         "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
                     };
-                    return Err(StoreError::PlanMismatch { path, name: plan.config.name.clone(), what });
+                    return Err(StoreError::PlanMismatch {
+                        path,
+                        name: plan.config.name.clone(),
+                        what,
+                    });
                 }
                 // A single process owns an SQLite file: anything left running died with it.
                 tx.execute(
@@ -251,10 +302,13 @@ impl Store for SqliteStore {
                 let id = tx.last_insert_rowid();
                 {
                     let mut ins = tx
-                        .prepare("INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)")
+                        .prepare(
+                            "INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)",
+                        )
                         .map_err(|e| classify(&path, e))?;
                     for (i, p) in plan.players.iter().enumerate() {
-                        ins.execute(params![id, i as i64, p]).map_err(|e| classify(&path, e))?;
+                        ins.execute(params![id, i as i64, p])
+                            .map_err(|e| classify(&path, e))?;
                     }
                     let mut ins = tx
                         .prepare(
@@ -264,8 +318,16 @@ impl Store for SqliteStore {
                         .map_err(|e| classify(&path, e))?;
                     for j in &plan.jobs {
                         let opening = j.opening.map(|o| plan.openings[o as usize].as_str());
-                        ins.execute(params![id, j.key, j.white, j.black, j.round, opening, j.seed as i64])
-                            .map_err(|e| classify(&path, e))?;
+                        ins.execute(params![
+                            id,
+                            j.key,
+                            j.white,
+                            j.black,
+                            j.round,
+                            opening,
+                            j.seed as i64
+                        ])
+                        .map_err(|e| classify(&path, e))?;
                     }
                 }
                 id
@@ -284,7 +346,12 @@ impl Store for SqliteStore {
     ) -> Result<Vec<ClaimedJob>, StoreError> {
         let path = self.path.clone();
         // Player lists are short: the filter is spelled out as a JSON array SQLite can read.
-        let allowed = runnable.map(|r| format!("[{}]", r.iter().map(u32::to_string).collect::<Vec<_>>().join(",")));
+        let allowed = runnable.map(|r| {
+            format!(
+                "[{}]",
+                r.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+            )
+        });
         let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
         let jobs = {
             let mut st = tx
@@ -297,20 +364,25 @@ impl Store for SqliteStore {
                 )
                 .map_err(|e| classify(&path, e))?;
             let rows = st
-                .query_map(params![RUNNING, worker, tournament, PENDING, max as i64, allowed], |r| {
-                    Ok(ClaimedJob {
-                        id: r.get(0)?,
-                        key: r.get(1)?,
-                        attempt: r.get(2)?,
-                        white: r.get(3)?,
-                        black: r.get(4)?,
-                        round: r.get(5)?,
-                        opening: r.get(6)?,
-                        seed: r.get::<_, i64>(7)? as u64,
-                    })
-                })
+                .query_map(
+                    params![RUNNING, worker, tournament, PENDING, max as i64, allowed],
+                    |r| {
+                        Ok(ClaimedJob {
+                            id: r.get(0)?,
+                            key: r.get(1)?,
+                            attempt: r.get(2)?,
+                            white: r.get(3)?,
+                            black: r.get(4)?,
+                            round: r.get(5)?,
+                            opening: r.get(6)?,
+                            seed: r.get::<_, i64>(7)? as u64,
+                        })
+                    },
+                )
                 .map_err(|e| classify(&path, e))?;
-            let mut v: Vec<ClaimedJob> = rows.collect::<Result<_, _>>().map_err(|e| classify(&path, e))?;
+            let mut v: Vec<ClaimedJob> = rows
+                .collect::<Result<_, _>>()
+                .map_err(|e| classify(&path, e))?;
             v.sort_by_key(|j| j.id);
             v
         };
@@ -343,7 +415,9 @@ impl Store for SqliteStore {
                 .map_or(0, |d| d.as_millis() as i64);
             for g in games {
                 let t: Option<i64> = mark
-                    .query_row(params![DONE, g.job_id, RUNNING, g.attempt, worker], |r| r.get(0))
+                    .query_row(params![DONE, g.job_id, RUNNING, g.attempt, worker], |r| {
+                        r.get(0)
+                    })
                     .optional()
                     .map_err(|e| classify(&path, e))?;
                 let Some(t) = t else {
@@ -381,7 +455,8 @@ impl Store for SqliteStore {
                 .prepare_cached("UPDATE jobs SET state = ?1, worker = NULL WHERE id = ?2 AND state = ?3 AND attempt = ?4")
                 .map_err(|e| classify(&path, e))?;
             for j in jobs {
-                st.execute(params![PENDING, j.id, RUNNING, j.attempt]).map_err(|e| classify(&path, e))?;
+                st.execute(params![PENDING, j.id, RUNNING, j.attempt])
+                    .map_err(|e| classify(&path, e))?;
             }
         }
         tx.commit().map_err(|e| classify(&path, e))
@@ -413,13 +488,16 @@ impl Store for SqliteStore {
                 })
             })
             .map_err(|e| self.sql(e))?;
-        let mut out: Vec<TournamentRow> = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        let mut out: Vec<TournamentRow> =
+            rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
         let mut st = self
             .conn
             .prepare("SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx")
             .map_err(|e| self.sql(e))?;
         for t in &mut out {
-            let rows = st.query_map([t.id], |r| r.get(0)).map_err(|e| self.sql(e))?;
+            let rows = st
+                .query_map([t.id], |r| r.get(0))
+                .map_err(|e| self.sql(e))?;
             t.players = rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
         }
         Ok(out)
@@ -472,8 +550,8 @@ impl Store for SqliteStore {
         let mut st = self
             .conn
             .prepare(
-                "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies \
-                 FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+                "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies, \
+                 strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch') FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
                  JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
                  JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
                  WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
@@ -488,6 +566,9 @@ impl Store for SqliteStore {
                     result: parse_result(&r.get::<_, String>(3)?),
                     termination: parse_termination(&r.get::<_, String>(4)?),
                     plies: r.get(5)?,
+                    date: r
+                        .get::<_, Option<String>>(6)?
+                        .unwrap_or_else(|| "????.??.??".to_owned()),
                 })
             })
             .map_err(|e| self.sql(e))?;
@@ -524,7 +605,9 @@ impl Store for SqliteStore {
                     seed: r.get::<_, i64>(11)? as u64,
                     wall_ms: r.get(12)?,
                     detail: r.get(13)?,
-                    date: r.get::<_, Option<String>>(14)?.unwrap_or_else(|| "????.??.??".to_owned()),
+                    date: r
+                        .get::<_, Option<String>>(14)?
+                        .unwrap_or_else(|| "????.??.??".to_owned()),
                 })
             })
             .map_err(|e| self.sql(e))?;

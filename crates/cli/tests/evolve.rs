@@ -1,0 +1,102 @@
+//! `eloworld evolve`: the phases run end to end on tiny settings, write their files, and resume
+//! from the checkpoint with the same result.
+
+use std::path::Path;
+use std::process::Command;
+
+fn eloworld(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("runs eloworld");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "eloworld {args:?} failed:\n{text}");
+    text
+}
+
+const GAME: &str = r#"[White "A"]
+[Black "B"]
+[WhiteElo "2700"]
+[BlackElo "2650"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 24. Bxf7+ Rxf7 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 29. b3 Ke6 30. a3 Kd6 31. axb4 cxb4 32. Ra5 Nd5 33. f3 Bc8 34. Kf2 Bf5 35. Ra7 g6 36. Ra6+ Kc5 37. Ke1 Nf4 38. g3 Nxh3 39. Kd2 Kb5 40. Rd6 Kc5 41. Ra6 Nf2 42. g4 Bd3 43. Re6 1-0
+
+"#;
+
+#[test]
+fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pgn = dir.path().join("pgn");
+    std::fs::create_dir(&pgn).expect("mkdir");
+    std::fs::write(pgn.join("g.pgn"), GAME.repeat(4)).expect("write pgn");
+    let args = [
+        "evolve",
+        "imitate",
+        "--pgn-dir",
+        "pgn",
+        "--per-game",
+        "10",
+        "--population",
+        "8",
+        "--generations",
+        "4",
+        "--threads",
+        "1",
+        "--out",
+        "out",
+    ];
+    let first = eloworld(dir.path(), &args);
+    assert!(
+        first.contains("20 training (from 2 games), 20 test (from 2 other games)"),
+        "{first}"
+    );
+    assert!(first.contains("run 1 generation   3/3"), "{first}");
+    let params =
+        std::fs::read_to_string(dir.path().join("out/imitate-run1.params")).expect("params file");
+    assert!(params.contains("KNIGHT_VALUE = "), "{params}");
+    let csv = std::fs::read_to_string(dir.path().join("out/imitate-run1.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 5, "a header and 4 generations:\n{csv}");
+    assert!(dir.path().join("out/imitate-run1.png").exists());
+
+    let again = eloworld(dir.path(), &args);
+    assert!(again.contains("from the checkpoint"), "{again}");
+    assert!(!again.contains("generations computed"), "{again}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/imitate-run1.params")).expect("params"),
+        params
+    );
+
+    // The phase-1 organism plays in phase 2 and 4 and its file is an engine parameter file.
+    std::fs::copy(
+        dir.path().join("out/imitate-run1.params"),
+        dir.path().join("out/imitate-run2.params"),
+    )
+    .expect("copy");
+    std::fs::write(
+        dir.path().join("book.epd"),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n",
+    )
+    .expect("book");
+    let co = eloworld(
+        dir.path(),
+        &[
+            "evolve",
+            "coevolve",
+            "--out",
+            "out",
+            "--book",
+            "book.epd",
+            "--generations",
+            "2",
+            "--nodes",
+            "100",
+            "--games-per-pair",
+            "2",
+        ],
+    );
+    assert!(co.contains("generation  1/1: standings"), "{co}");
+    assert!(dir.path().join("out/coevolve.params").exists());
+}
