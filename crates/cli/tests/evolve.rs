@@ -99,4 +99,62 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
     );
     assert!(co.contains("generation  1/1: standings"), "{co}");
     assert!(dir.path().join("out/coevolve.params").exists());
+
+    // Phase 3 on two suite positions, then the report: EVOL* against the other organisms
+    // and against a reference player through the tournament's game loop.
+    let ecm = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/epd/ECM.epd");
+    let search = eloworld(
+        dir.path(),
+        &[
+            "evolve",
+            "search",
+            "--out",
+            "out",
+            "--epd",
+            ecm,
+            "--positions",
+            "2",
+            "--cap",
+            "2000",
+        ]
+        .into_iter()
+        .chain(["--population", "2", "--generations", "1"])
+        .collect::<Vec<_>>(),
+    );
+    assert!(dir.path().join("out/search.params").exists(), "{search}");
+    let report = eloworld(
+        dir.path(),
+        &[
+            "evolve",
+            "report",
+            "--out",
+            "out",
+            "--book",
+            "book.epd",
+            "--epd",
+            ecm,
+            "--positions",
+            "2",
+            "--cap",
+            "1000",
+            "--games",
+            "2",
+            "--nodes",
+            "200",
+            "--reference",
+            "random_move,nosuchplayer",
+            "--reference-games",
+            "2",
+        ],
+    );
+    assert!(report.contains("EVOL* - EVOL0"), "{report}");
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("EVOL* - random_move"))
+        .expect("reference match line");
+    assert!(line.contains('%'), "{line}");
+    assert!(
+        report.contains("EVOL* - nosuchplayer") && report.contains("skipped: unknown chess player"),
+        "{report}"
+    );
 }

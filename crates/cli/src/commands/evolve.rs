@@ -204,6 +204,16 @@ struct ReportArgs {
     /// Nodes per suite position.
     #[arg(long, default_value_t = 50_000)]
     cap: u64,
+    /// Reference players EVOL* also meets (any player spec; engines missing here are skipped).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "stockfish0,fairymax_d3,phalanx_d3,gnuchess_d2"
+    )]
+    reference: Vec<String>,
+    /// Games against each reference player (pairs from one opening, colours swapped).
+    #[arg(long, default_value_t = 10)]
+    reference_games: usize,
 }
 
 /// Defaults of `evolve search` that finish in about half an hour on 2 cores.
@@ -870,6 +880,99 @@ fn report_cmd(a: &ReportArgs) -> anyhow::Result<ExitCode> {
             cost.solved, cost.total_nodes
         );
     }
-    println!("\nReference engines: play `evol:eval={},search={}` against them with `eloworld tournament`.", star_path.display(), search_path.display());
+    let star_spec = format!(
+        "evol:eval={},search={},nodes={}",
+        star_path.display(),
+        search_path.display(),
+        a.nodes
+    );
+    reference_matches(&star_spec, &a.reference, &book, a.reference_games)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Plays EVOL* (as the `evol` player) against reference players through the tournament's
+/// game loop (claimed draw rules, 300 plies), pairs of games from one opening with colours
+/// swapped, and prints each match with W% and RD (seed 003, Tables IV–VI in form).
+fn reference_matches(
+    star_spec: &str,
+    references: &[String],
+    book: &[shakmaty::Chess],
+    games: usize,
+) -> anyhow::Result<()> {
+    use eloworld_games::{Chess, DrawRules, GameResult, Side};
+    use eloworld_players::{PlayableGame, Worker};
+    if references.is_empty() || games == 0 {
+        return Ok(());
+    }
+    let registry = Chess::builtin_players();
+    let star = registry.resolve_str(star_spec)?;
+    println!("\nAgainst reference players: {games} games each, EVOL* = {star_spec}");
+    let stop = AtomicBool::new(false);
+    let mut worker = Worker::new(0);
+    let mut moves = Vec::with_capacity(512);
+    for name in references {
+        let other = match registry.resolve_str(name) {
+            Ok(f) => f,
+            Err(e) => {
+                println!("{:<40} skipped: {e}", format!("EVOL* - {name}"));
+                continue;
+            }
+        };
+        let mut points = 0.0;
+        let mut played = 0usize;
+        for j in 0..games {
+            let opening = &book[opening_index_for_reference(name, j / 2, book.len())];
+            let mut game = Chess::from_shakmaty(opening.clone(), DrawRules::Claimed);
+            let star_white = j % 2 == 0;
+            let mut star_player = star.create(&mut worker)?;
+            let mut other_player = other.create(&mut worker)?;
+            let (white, black) = if star_white {
+                (&mut star_player, &mut other_player)
+            } else {
+                (&mut other_player, &mut star_player)
+            };
+            moves.clear();
+            let seed = eloworld_games::rng::game_seed(3, star_spec, name, j as u32, "");
+            let Some(p) = eloworld_tournament::play_game(
+                &mut game,
+                &mut **white,
+                &mut **black,
+                seed,
+                300,
+                &stop,
+                &mut moves,
+            ) else {
+                break;
+            };
+            let star_side = if star_white {
+                Side::First
+            } else {
+                Side::Second
+            };
+            points += match p.outcome.result {
+                GameResult::Win(s) if s == star_side => 1.0,
+                GameResult::Win(_) => 0.0,
+                GameResult::Draw => 0.5,
+            };
+            played += 1;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let n = played.max(1) as f64;
+        let rate = points / n;
+        let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
+        println!(
+            "{:<40} {:>14} {:>6.1}% {:>+8.1}",
+            format!("EVOL* - {name}"),
+            format!("{points:.1} - {:.1}", n - points),
+            100.0 * rate,
+            rd
+        );
+    }
+    Ok(())
+}
+
+/// Returns the book index of the `pair`-th opening pair against reference player `name`.
+fn opening_index_for_reference(name: &str, pair: usize, len: usize) -> usize {
+    let h = eloworld_games::rng::splitmix64(eloworld_games::rng::fnv1a(name) ^ pair as u64);
+    (h % len.max(1) as u64) as usize
 }
