@@ -3,6 +3,7 @@
 mod commands;
 mod display;
 mod games;
+mod interrupt;
 mod rating_input;
 mod rating_table;
 mod standings;

@@ -10,8 +10,7 @@ use eloworld_evolve::{evolve, Checkpoint, Checkpointing, GaConfig, Generation, S
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
@@ -221,18 +220,9 @@ const SEARCH_DEFAULT_POSITIONS: usize = 150;
 const SEARCH_DEFAULT_CAP: u64 = 50_000;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // A second handler cannot be installed when another command already did; then Ctrl-C
-        // simply kills the process, which the checkpoint also survives.
-        let _ = ctrlc::set_handler(move || {
-            eprintln!("\nstopping after the generation in progress (Ctrl-C again to kill)…");
-            if stop.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = crate::interrupt::stop_on_ctrl_c(Some(
+        "\nstopping after the generation in progress (Ctrl-C again to kill)…",
+    ));
     match args.phase {
         Phase::Imitate(a) => imitate_cmd(&a, &stop),
         Phase::Search(a) => search_cmd(&a, &stop),
@@ -316,7 +306,6 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
             settings: &settings,
         };
         let started = Instant::now();
-        let mut computed = 0usize;
         let mut last = Instant::now();
         let (ntrain, ntest) = (data.train.len(), data.test.len());
         let mut show = |g: &Generation, loaded: bool| {
@@ -335,7 +324,6 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
                 }
                 return;
             }
-            computed += 1;
             println!(
                 "run {k} generation {:>3}/{}: best {:.0} matches = {:.1}% train, {:.1}% test; population mean {:.1}% [{:.2} s]",
                 g.index,
@@ -356,17 +344,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
             Some(stop),
             &mut show,
         )?;
-        let elapsed = started.elapsed().as_secs_f64();
-        if computed > 0 {
-            #[allow(clippy::cast_precision_loss)]
-            let rate = computed as f64 / elapsed * 60.0;
-            println!("run {k}: {computed} generations computed in {elapsed:.1} s = {rate:.1} generations/min");
-        }
-        if !run.complete {
-            println!(
-                "stopped at generation {}; run the same command to resume",
-                run.history.len() - 1
-            );
+        if !report_run(&run, &format!("run {k}: "), started) {
             return Ok(ExitCode::from(130));
         }
         let Some((best, _)) = run.best() else {
@@ -541,7 +519,6 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         settings: &settings,
     };
     let started = Instant::now();
-    let mut computed = 0usize;
     let mut last = Instant::now();
     #[allow(clippy::cast_precision_loss)]
     let worst_f = worst as f64;
@@ -557,7 +534,6 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
             }
             return;
         }
-        computed += 1;
         println!(
             "generation {:>3}/{}: best {total:.0} nodes ({solved:.0}/{take} solved), population mean {:.0} nodes [{:.1} s]",
             g.index,
@@ -575,17 +551,7 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         Some(stop),
         &mut show,
     )?;
-    let elapsed = started.elapsed().as_secs_f64();
-    if computed > 0 {
-        #[allow(clippy::cast_precision_loss)]
-        let rate = computed as f64 / elapsed * 60.0;
-        println!("{computed} generations computed in {elapsed:.1} s = {rate:.2} generations/min");
-    }
-    if !run.complete {
-        println!(
-            "stopped at generation {}; run the same command to resume",
-            run.history.len() - 1
-        );
+    if !report_run(&run, "", started) {
         return Ok(ExitCode::from(130));
     }
     let Some((best, _)) = run.best() else {
@@ -730,13 +696,11 @@ fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode>
         settings: &settings,
     };
     let started = Instant::now();
-    let mut computed = 0usize;
     let mut last = Instant::now();
     let mut show = |g: &Generation, loaded: bool| {
         if loaded {
             return;
         }
-        computed += 1;
         let standings: Vec<String> = eloworld_evolve::ga::ranked(&g.fitness)
             .iter()
             .map(|&i| format!("#{i} {}", g.fitness[i]))
@@ -758,17 +722,7 @@ fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode>
         Some(stop),
         &mut show,
     )?;
-    let elapsed = started.elapsed().as_secs_f64();
-    if computed > 0 {
-        #[allow(clippy::cast_precision_loss)]
-        let rate = computed as f64 / elapsed * 60.0;
-        println!("{computed} generations computed in {elapsed:.1} s = {rate:.2} generations/min");
-    }
-    if !run.complete {
-        println!(
-            "stopped at generation {}; run the same command to resume",
-            run.history.len() - 1
-        );
+    if !report_run(&run, "", started) {
         return Ok(ExitCode::from(130));
     }
     let Some(last_gen) = run.history.last() else {
@@ -975,4 +929,25 @@ fn reference_matches(
 fn opening_index_for_reference(name: &str, pair: usize, len: usize) -> usize {
     let h = eloworld_games::rng::splitmix64(eloworld_games::rng::fnv1a(name) ^ pair as u64);
     (h % len.max(1) as u64) as usize
+}
+
+/// Prints how many generations a run computed (those not loaded from the checkpoint) and
+/// how fast; returns false, after saying how to resume, when the run was stopped early.
+fn report_run(run: &eloworld_evolve::Evolution, prefix: &str, started: Instant) -> bool {
+    let computed = run.history.len() - run.resumed;
+    if computed > 0 {
+        let elapsed = started.elapsed().as_secs_f64();
+        #[allow(clippy::cast_precision_loss)]
+        let rate = computed as f64 / elapsed * 60.0;
+        println!(
+            "{prefix}{computed} generations computed in {elapsed:.1} s = {rate:.1} generations/min"
+        );
+    }
+    if !run.complete {
+        println!(
+            "stopped at generation {}; run the same command to resume",
+            run.history.len().saturating_sub(1)
+        );
+    }
+    run.complete
 }

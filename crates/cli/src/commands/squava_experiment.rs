@@ -13,7 +13,6 @@ use eloworld_ratings::{GameList, Score};
 use eloworld_tournament::{open_store, GameRow, Plan, RunOptions, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Run seed 000's squava experiment (rating runs, round robin) and print its tables.
@@ -97,15 +96,7 @@ fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<Game
     }
     let db = config.db_path();
     let mut store = open_store(&db, true)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = crate::interrupt::stop_on_ctrl_c(None);
     let (tx, rx) = crossbeam_channel::unbounded();
     let mut opts = RunOptions {
         stop: Arc::clone(&stop),

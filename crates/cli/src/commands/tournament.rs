@@ -7,7 +7,6 @@ use eloworld_tournament::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Run (or resume) a tournament. Settings come from FILE, and flags override them.
@@ -155,17 +154,7 @@ fn run_plan<G: CliGame>(
     let db = plan.config.db_path();
     let mut store = open_store(&db, true)?;
     store.set_lease(std::time::Duration::from_secs_f64(lease.max(1.0)));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                // A second Ctrl-C: end the engines the workers cannot end now, and go.
-                eloworld_players::engine::kill_all();
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = crate::interrupt::stop_on_ctrl_c(None);
     let (tx, rx) = crossbeam_channel::unbounded();
     let mut opts = RunOptions {
         stop: Arc::clone(&stop),

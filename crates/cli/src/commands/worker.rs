@@ -59,16 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .name
         .clone()
         .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                eloworld_players::engine::kill_all();
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = crate::interrupt::stop_on_ctrl_c(None);
     eprintln!("worker {name} on {}", store.location());
     loop {
         let mut played = 0u64;

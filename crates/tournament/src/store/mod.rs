@@ -269,6 +269,16 @@ pub trait Store: Send {
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError>;
 }
 
+/// Reads a stored result; both backends only ever store the three PGN forms.
+fn parse_result(s: &str) -> eloworld_games::GameResult {
+    s.parse().unwrap_or(eloworld_games::GameResult::Draw)
+}
+
+/// Reads a stored termination code; both backends only ever store known codes.
+fn parse_termination(s: &str) -> eloworld_games::Termination {
+    s.parse().unwrap_or(eloworld_games::Termination::MaxPlies)
+}
+
 /// Opens the store a `--db` value names, creating an SQLite file when `create` is set.
 ///
 /// # Errors

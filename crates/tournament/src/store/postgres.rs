@@ -12,6 +12,7 @@
 //! [`PgStore::RETRY_FOR`]; the fenced writes make every retry safe.
 
 use super::redact;
+use super::{parse_result, parse_termination};
 use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
     TournamentStatus, WorkerStatus,
@@ -358,14 +359,6 @@ fn claimed(r: &Row) -> ClaimedJob {
         opening: r.get(6),
         seed: r.get::<_, i64>(7) as u64,
     }
-}
-
-fn parse_result(s: &str) -> eloworld_games::GameResult {
-    s.parse().unwrap_or(eloworld_games::GameResult::Draw)
-}
-
-fn parse_termination(s: &str) -> eloworld_games::Termination {
-    s.parse().unwrap_or(eloworld_games::Termination::MaxPlies)
 }
 
 impl Store for PgStore {

@@ -1,5 +1,6 @@
 //! The embedded SQLite store: one file, WAL journal.
 
+use super::{parse_result, parse_termination};
 use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
     TournamentStatus, WorkerStatus,
@@ -220,14 +221,6 @@ fn classify(path: &str, e: rusqlite::Error) -> StoreError {
             source: e,
         },
     }
-}
-
-fn parse_result(s: &str) -> eloworld_games::GameResult {
-    s.parse().unwrap_or(eloworld_games::GameResult::Draw)
-}
-
-fn parse_termination(s: &str) -> eloworld_games::Termination {
-    s.parse().unwrap_or(eloworld_games::Termination::MaxPlies)
 }
 
 impl Store for SqliteStore {
