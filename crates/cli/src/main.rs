@@ -54,6 +54,8 @@ enum Command {
     Suite(commands::suite::Args),
     /// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
+    /// Train the blind players' model (position from the occupancy mask) on PGN games.
+    TrainBlind(commands::train_blind::Args),
 }
 
 fn main() -> ExitCode {
@@ -85,5 +87,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fates(a) => commands::fates::run(a),
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
+        Command::TrainBlind(a) => commands::train_blind::run(a),
     }
 }

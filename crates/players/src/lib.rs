@@ -7,6 +7,7 @@
 //! apart lets a mixer such as [`Diluted`] keep two independent states.
 #![deny(missing_docs)]
 
+pub mod blind;
 pub mod chess;
 mod dilution;
 pub mod engine;

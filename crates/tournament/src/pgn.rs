@@ -6,6 +6,34 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 use std::fmt::Write;
 
+/// Returns the PGN `Date` (`YYYY.MM.DD`, UTC) of a moment given in seconds since the Unix
+/// epoch (days to civil date: the proleptic Gregorian calendar's 400-year cycle).
+#[must_use]
+pub fn pgn_date(unix_seconds: i64) -> String {
+    let days = unix_seconds.div_euclid(86_400);
+    // Shift the epoch to 0000-03-01 so that leap days end each 4/100/400-year cycle.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Returns today's PGN `Date` (UTC).
+#[must_use]
+pub fn pgn_date_today() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    pgn_date(now)
+}
+
 /// Writes one stored chess game as PGN: the Seven Tag Roster, `Termination`, `PlyCount`,
 /// `FEN`/`SetUp` when it did not start from the standard position, and SAN movetext.
 ///
@@ -76,4 +104,22 @@ pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
     push(&mut out, g.result.pgn());
     out.push_str("\n\n");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc_days() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(86_399), "1970.01.01");
+        assert_eq!(pgn_date(-1), "1969.12.31");
+        // 2000-02-29 (a 400-year leap day) and 2100-03-01 (2100 is not a leap year).
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(pgn_date(4_107_542_400), "2100.03.01");
+        assert_eq!(pgn_date(1_763_856_000), "2025.11.23");
+        let today = pgn_date_today();
+        assert!(today.len() == 10 && today.as_str() > "2025.01.01", "{today}");
+    }
 }

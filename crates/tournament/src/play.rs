@@ -205,7 +205,7 @@ mod tests {
             moves
         };
         let a = run(&mut RandomMove);
-        let b = run(&mut eloworld_players::chess::FirstMove);
+        let b = run(&mut eloworld_players::chess::FirstMove::default());
         assert_eq!(
             a[0], b[0],
             "White's first move depends only on White's stream"

@@ -15,4 +15,5 @@ pub mod status;
 pub mod suite;
 pub mod synth;
 pub mod tournament;
+pub mod train_blind;
 pub mod worker;

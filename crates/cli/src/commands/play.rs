@@ -85,7 +85,7 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
             seed: args.seed,
             wall_ms: 0.0,
             detail: played.detail.clone(),
-            date: "????.??.??".to_owned(),
+            date: eloworld_tournament::pgn::pgn_date_today(),
         };
         print!(
             "{}",

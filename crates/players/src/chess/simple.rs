@@ -112,13 +112,12 @@ pub(super) fn register(r: &mut Registry<Chess>) {
         ),
         || Box::new(ReverseStarting),
     );
-    r.add_simple(
-        PlayerInfo::new(
-            "cccp",
-            "checkmate, check, capture, push; ties broken by source and destination squares",
-            DET_ASYM,
-        ),
-        || Box::new(Cccp),
+    super::first_move::add_with_reading(
+        r,
+        "cccp",
+        "checkmate, check, capture, push; then central files, promotion, and squares counted from a8 as the original program breaks ties",
+        DET_ASYM,
+        |reading| Box::new(Cccp { reading }),
     );
     r.add_simple(
         PlayerInfo::new(

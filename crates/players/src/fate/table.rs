@@ -293,7 +293,7 @@ impl FateTable {
 
 /// Returns the 64-bit FNV-1a hash of `bytes` (Fowler–Noll–Vo, offset basis
 /// 0xcbf29ce484222325, prime 0x100000001b3): the file checksum.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
