@@ -251,10 +251,14 @@ impl Sprt {
     /// α + β ≥ 1.
     pub fn new(config: SprtConfig) -> Result<Sprt, RatingError> {
         let invalid = |name, reason: String| Err(RatingError::InvalidParameter { name, reason });
-        if !(config.elo0 < config.elo1) {
+        // Written so that a NaN fails too.
+        if config.elo0.partial_cmp(&config.elo1) != Some(std::cmp::Ordering::Less) {
             return invalid(
                 "elo1",
-                format!("elo0 ({}) must be below elo1 ({})", config.elo0, config.elo1),
+                format!(
+                    "elo0 ({}) must be below elo1 ({})",
+                    config.elo0, config.elo1
+                ),
             );
         }
         for (name, value) in [("alpha", config.alpha), ("beta", config.beta)] {
@@ -419,9 +423,7 @@ fn normalized_mle<const N: usize>(outcomes: &[f64; N], observed: &[f64; N], t: f
             outcomes[i] - 0.5 - 0.5 * t * sigma * (1.0 + z * z)
         });
         let next = tilt(observed, &phi);
-        let change = (0..N)
-            .map(|i| (next[i] - p[i]).abs())
-            .fold(0.0, f64::max);
+        let change = (0..N).map(|i| (next[i] - p[i]).abs()).fold(0.0, f64::max);
         p = next;
         if change < 1e-12 {
             break;
@@ -484,13 +486,8 @@ impl PairStats {
         let n = pairs.pairs();
         let nf = n as f64;
         let counts = pairs.counts();
-        let frequency: [f64; 5] = std::array::from_fn(|i| {
-            if n == 0 {
-                0.0
-            } else {
-                counts[i] as f64 / nf
-            }
-        });
+        let frequency: [f64; 5] =
+            std::array::from_fn(|i| if n == 0 { 0.0 } else { counts[i] as f64 / nf });
         let (score, variance) = if n == 0 {
             (0.5, 0.0)
         } else {
@@ -553,11 +550,35 @@ mod tests {
         let normalized = SprtModel::Normalized;
         let logistic = SprtModel::Logistic;
         let cases = [
-            (penta(365, 16618, 36029, 200, 16974, 390), 0.0, 2.0, normalized, "2.25"),
-            (penta(127, 4883, 10311, 401, 5150, 104), -1.75, 0.25, normalized, "3.01"),
+            (
+                penta(365, 16618, 36029, 200, 16974, 390),
+                0.0,
+                2.0,
+                normalized,
+                "2.25",
+            ),
+            (
+                penta(127, 4883, 10311, 401, 5150, 104),
+                -1.75,
+                0.25,
+                normalized,
+                "3.01",
+            ),
             (penta(0, 0, 0, 0, 0, 5550), 0.0, 5.0, normalized, "111.82"),
-            (penta(223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, logistic, "-3.07"),
-            (penta(871, 26175, 55003, 980, 26678, 821), 0.0, 2.0, logistic, "-4.98"),
+            (
+                penta(223, 9863, 20279, 1000, 10037, 246),
+                0.5,
+                2.5,
+                logistic,
+                "-3.07",
+            ),
+            (
+                penta(871, 26175, 55003, 980, 26678, 821),
+                0.0,
+                2.0,
+                logistic,
+                "-4.98",
+            ),
         ];
         // fastchess checks to 1% and stops its iteration early; ours runs to convergence, so
         // the extreme case (5550 pairs won twice) differs in the second decimal.
@@ -578,7 +599,10 @@ mod tests {
         ];
         for ((wins, losses, draws), elo0, elo1, model, expected) in trinomial {
             let llr = sprt(elo0, elo1, model).llr_trinomial(wins, draws, losses);
-            assert!(close(llr, expected), "{wins} {losses} {draws}: {llr} against {expected}");
+            assert!(
+                close(llr, expected),
+                "{wins} {losses} {draws}: {llr} against {expected}"
+            );
         }
     }
 
@@ -602,7 +626,11 @@ mod tests {
         let s0: f64 = 0.5;
         // Empty classes weigh 10⁻³ each, which moves the result in the fourth decimal only.
         let by_hand = 70.0 * (s1 / s0).ln() + 30.0 * ((1.0 - s1) / (1.0 - s0)).ln();
-        assert!((test.llr(&pairs) - by_hand).abs() < 1e-2, "{}", test.llr(&pairs));
+        assert!(
+            (test.llr(&pairs) - by_hand).abs() < 1e-2,
+            "{}",
+            test.llr(&pairs)
+        );
     }
 
     #[test]
@@ -646,8 +674,14 @@ mod tests {
     #[test]
     fn pair_stats_match_fastchess_expectations() {
         let cases = [
-            ([332, 433, 457, 41, 333, 334], "-9.17 10.96 -8.64 10.33 5.05"),
-            ([7895, 8757, 5485, 200, 568, 9999], "-19.01 2.65 -21.04 2.95 0.00"),
+            (
+                [332, 433, 457, 41, 333, 334],
+                "-9.17 10.96 -8.64 10.33 5.05",
+            ),
+            (
+                [7895, 8757, 5485, 200, 568, 9999],
+                "-19.01 2.65 -21.04 2.95 0.00",
+            ),
         ];
         for ([ll, ld, wl, dd, wd, ww], expected) in cases {
             let s = PairStats::new(&Pentanomial {
