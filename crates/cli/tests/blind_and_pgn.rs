@@ -34,7 +34,15 @@ fn play_writes_todays_date_an_event_and_a_round() {
     let dir = tempfile::tempdir().expect("tmp");
     let o = eloworld(
         dir.path(),
-        &["play", "--white", "first_move", "--black", "cccp", "--seed", "1"],
+        &[
+            "play",
+            "--white",
+            "first_move",
+            "--black",
+            "cccp",
+            "--seed",
+            "1",
+        ],
     );
     assert!(o.status.success(), "{:?}", text(&o));
     let pgn = text(&o).0;
@@ -64,11 +72,18 @@ fn export_names_the_tournament_the_day_and_each_pairs_round() {
         ],
     );
     assert!(o.status.success(), "{:?}", text(&o));
-    let o = eloworld(dir.path(), &["export", "--db", "h.sqlite", "--pgn", "h.pgn"]);
+    let o = eloworld(
+        dir.path(),
+        &["export", "--db", "h.sqlite", "--pgn", "h.pgn"],
+    );
     assert!(o.status.success(), "{:?}", text(&o));
     let pgn = std::fs::read_to_string(dir.path().join("h.pgn")).expect("pgn");
     assert_eq!(pgn.matches("[Event \"headers\"]").count(), 4, "{pgn}");
-    assert_eq!(pgn.matches(&format!("[Date \"{}\"]", today())).count(), 4, "{pgn}");
+    assert_eq!(
+        pgn.matches(&format!("[Date \"{}\"]", today())).count(),
+        4,
+        "{pgn}"
+    );
     // Each ordered pair plays rounds 1 and 2.
     assert_eq!(pgn.matches("[Round \"1\"]").count(), 2, "{pgn}");
     assert_eq!(pgn.matches("[Round \"2\"]").count(), 2, "{pgn}");
@@ -103,9 +118,27 @@ fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
     assert!(err.contains("read 4 games (0 skipped)"), "{err}");
     assert!(out.contains("held-out positions: 22"), "{out}");
     assert!(out.contains("one king per side"), "{out}");
-    let o = eloworld(dir.path(), &["train-blind", "g.pgn", "--evaluate", "m.bin", "--hold-out", "2", "--stride", "1"]);
+    let o = eloworld(
+        dir.path(),
+        &[
+            "train-blind",
+            "g.pgn",
+            "--evaluate",
+            "m.bin",
+            "--hold-out",
+            "2",
+            "--stride",
+            "1",
+        ],
+    );
     assert!(o.status.success(), "{:?}", text(&o));
-    assert_eq!(text(&o).0, out.lines().skip(1).map(|l| format!("{l}\n")).collect::<String>());
+    assert_eq!(
+        text(&o).0,
+        out.lines()
+            .skip(1)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    );
     let o = eloworld(
         dir.path(),
         &[
@@ -121,14 +154,24 @@ fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
         ],
     );
     assert!(o.status.success(), "{:?}", text(&o));
-    assert!(text(&o).0.contains("[White \"blind_spycheck"), "{:?}", text(&o));
+    assert!(
+        text(&o).0.contains("[White \"blind_spycheck"),
+        "{:?}",
+        text(&o)
+    );
     // A damaged model is refused, naming the file.
     let mut bytes = std::fs::read(dir.path().join("m.bin")).expect("read");
     bytes[100] ^= 0xff;
     std::fs::write(dir.path().join("bad.bin"), bytes).expect("write");
     let o = eloworld(
         dir.path(),
-        &["play", "--white", "blind_kings:model=bad.bin", "--black", "random_move"],
+        &[
+            "play",
+            "--white",
+            "blind_kings:model=bad.bin",
+            "--black",
+            "random_move",
+        ],
     );
     assert!(!o.status.success());
     let err = text(&o).1;

@@ -20,7 +20,11 @@ pub fn pgn_date(unix_seconds: i64) -> String {
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
 }
@@ -120,6 +124,9 @@ mod tests {
         assert_eq!(pgn_date(4_107_542_400), "2100.03.01");
         assert_eq!(pgn_date(1_763_856_000), "2025.11.23");
         let today = pgn_date_today();
-        assert!(today.len() == 10 && today.as_str() > "2025.01.01", "{today}");
+        assert!(
+            today.len() == 10 && today.as_str() > "2025.01.01",
+            "{today}"
+        );
     }
 }

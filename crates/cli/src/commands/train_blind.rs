@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long, default_value = "data/blind/model.bin", value_name = "FILE")]
     out: PathBuf,
     /// Keep every Nth position of the games (1 keeps all).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 24)]
     stride: usize,
     /// Hold out every Nth game for testing (never trained on).
     #[arg(long, default_value_t = 10)]
@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-3)]
     alpha: f64,
     /// L-BFGS iterations per regression.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 20)]
     iterations: u64,
     /// Threads fitting squares in parallel.
     #[arg(long, default_value_t = 1)]
@@ -73,7 +73,14 @@ fn pgn_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     if files.is_empty() {
-        bail!("no PGN file in {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        bail!(
+            "no PGN file in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     Ok(files)
 }
@@ -158,7 +165,11 @@ fn fit_turn(x: &Array2<f64>, samples: &[&Sample], args: &Args) -> anyhow::Result
         .fit(&Dataset::new(x.clone(), targets))
         .context("fitting the side to move")?;
     // linfa labels the larger class (1, White) positive.
-    let sign = if fitted.labels().pos.class == 1 { 1.0 } else { -1.0 };
+    let sign = if fitted.labels().pos.class == 1 {
+        1.0
+    } else {
+        -1.0
+    };
     let mut row = [0.0f32; ROW];
     for j in 0..INPUTS {
         row[j] = (sign * fitted.params()[j]) as f32;
@@ -167,7 +178,7 @@ fn fit_turn(x: &Array2<f64>, samples: &[&Sample], args: &Args) -> anyhow::Result
     Ok(row)
 }
 
-fn train(train: &[&Sample], args: &Args) -> anyhow::Result<BlindModel> {
+fn fit_model(train: &[&Sample], args: &Args) -> anyhow::Result<BlindModel> {
     let x = masks(train);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -229,7 +240,14 @@ fn report(accuracy: &[Accuracy; 2]) {
     );
     println!(
         "{:<20} {:>9} {:>11} {:>10} {:>9} {:>10} | {:>16} {:>12}",
-        "kings", "square %", "occupied %", "mistakes", "exact %", "to-move %", "paper mistakes", "paper exact %"
+        "kings",
+        "square %",
+        "occupied %",
+        "mistakes",
+        "exact %",
+        "to-move %",
+        "paper mistakes",
+        "paper exact %"
     );
     for (acc, (rule, mistakes, exact)) in accuracy.iter().zip(PAPER) {
         println!(
@@ -254,7 +272,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let (samples, collected) = read_samples(&files, args.stride)?;
     let (test, train): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| s.game % args.hold_out == 0);
+        samples.iter().partition(|s| s.game.is_multiple_of(args.hold_out));
     eprintln!(
         "read {} games ({} skipped) from {} file(s): {} training and {} held-out positions (every {} position(s), every {} game(s) held out) in {:.1} s",
         collected.games,
@@ -267,18 +285,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     if let Some(path) = &args.evaluate {
-        let model = BlindModel::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let model =
+            BlindModel::read(path).with_context(|| format!("reading {}", path.display()))?;
         report(&evaluate(&model, &test));
         return Ok(ExitCode::SUCCESS);
     }
     if train.is_empty() || test.is_empty() {
-        bail!("too few positions to train and test on ({} games read)", collected.games);
+        bail!(
+            "too few positions to train and test on ({} games read)",
+            collected.games
+        );
     }
     let fitting = Instant::now();
-    let model = train(&train, &args)?;
+    let model = fit_model(&train, &args)?;
     eprintln!("fitted in {:.1} s", fitting.elapsed().as_secs_f64());
     write(&model, &args.out)?;
-    println!("wrote {} (trained on {} positions)", args.out.display(), train.len());
+    println!(
+        "wrote {} (trained on {} positions)",
+        args.out.display(),
+        train.len()
+    );
     report(&evaluate(&model, &test));
     Ok(ExitCode::SUCCESS)
 }

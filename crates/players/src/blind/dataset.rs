@@ -114,7 +114,7 @@ pub fn collect<R: Read>(
                     }
                 }
             }
-            if collected.positions % stride == 0 {
+            if collected.positions.is_multiple_of(stride) {
                 kept.push(Sample {
                     game: index,
                     board: pos.board().clone(),
@@ -149,7 +149,13 @@ mod tests {
         assert_eq!(out[1].turn, Color::Black);
         assert_eq!(out[0].board, Board::default());
         let mut every_other = Vec::new();
-        collect(pgn.as_bytes(), 2, &mut Collected::default(), &mut every_other).expect("read");
+        collect(
+            pgn.as_bytes(),
+            2,
+            &mut Collected::default(),
+            &mut every_other,
+        )
+        .expect("read");
         assert!(every_other.len() < out.len());
     }
 }

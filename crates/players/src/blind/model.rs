@@ -103,7 +103,11 @@ pub fn piece_of(class: usize) -> Piece {
         Role::King,
     ];
     Piece {
-        color: if class < 6 { Color::White } else { Color::Black },
+        color: if class < 6 {
+            Color::White
+        } else {
+            Color::Black
+        },
         role: ROLES[class % 6],
     }
 }
@@ -206,7 +210,11 @@ impl BlindModel {
     /// Returns the predicted probability that White is to move.
     #[must_use]
     pub fn white_to_move(&self, mask: Bitboard) -> f32 {
-        let logit = self.turn[INPUTS] + mask.into_iter().map(|j| self.turn[usize::from(j)]).sum::<f32>();
+        let logit = self.turn[INPUTS]
+            + mask
+                .into_iter()
+                .map(|j| self.turn[usize::from(j)])
+                .sum::<f32>();
         1.0 / (1.0 + (-logit).exp())
     }
 
@@ -325,9 +333,9 @@ impl BlindModel {
             .map(|c| f32::from_le_bytes(c.try_into().unwrap_or_default()))
             .collect();
         let (squares, turn) = floats.split_at(SQUARE_FLOATS);
-        let turn: [f32; ROW] = turn.try_into().map_err(|_| ModelFileError::WrongLength {
-            found: bytes.len(),
-        })?;
+        let turn: [f32; ROW] = turn
+            .try_into()
+            .map_err(|_| ModelFileError::WrongLength { found: bytes.len() })?;
         BlindModel::new(positions, squares.to_vec(), turn)
     }
 

@@ -120,16 +120,20 @@ pub fn spy_check(prediction: &Prediction, legal: &[Move], rng: &mut GameRng) -> 
             continue;
         }
         let (from, to) = from_to(m);
-        let (Some(source), Some(target)) =
-            (prediction.board.piece_at(from), prediction.board.piece_at(to))
-        else {
+        let (Some(source), Some(target)) = (
+            prediction.board.piece_at(from),
+            prediction.board.piece_at(to),
+        ) else {
             continue;
         };
         if source.color != target.color {
             continue;
         }
         // Larger is better: the predicted side to move's pieces first, then the lowest value.
-        let key = (source.color == prediction.turn, u8::MAX - spy_value(source.role));
+        let key = (
+            source.color == prediction.turn,
+            u8::MAX - spy_value(source.role),
+        );
         match best_key.map(|b| key.cmp(&b)) {
             None | Some(std::cmp::Ordering::Greater) => {
                 best_key = Some(key);
@@ -216,7 +220,8 @@ mod tests {
         let pos = playable(&start, Color::White).expect("the start is playable");
         // Castling rights come from the kings and rooks on their squares.
         assert_eq!(pos.castles().castling_rights().count(), 4);
-        let two_white_kings = prediction("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR", Color::White);
+        let two_white_kings =
+            prediction("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR", Color::White);
         assert!(playable(&two_white_kings, Color::White).is_none());
         let no_black_king = prediction("rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", Color::White);
         assert!(playable(&no_black_king, Color::White).is_none());
@@ -253,12 +258,30 @@ mod tests {
         }
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["f3e5", "f3g5"]);
         // Only g5 mispredicted as white: the knight still takes there rather than the queen.
-        p.board.set_piece_at(Square::E5, Piece { color: Color::Black, role: Role::Pawn });
-        assert_eq!(spy_check(&p, legal, &mut rng).map(code).as_deref(), Some("f3g5"));
+        p.board.set_piece_at(
+            Square::E5,
+            Piece {
+                color: Color::Black,
+                role: Role::Pawn,
+            },
+        );
+        assert_eq!(
+            spy_check(&p, legal, &mut rng).map(code).as_deref(),
+            Some("f3g5")
+        );
         // With the knight predicted black and g5 white, only the queen's capture of g5
         // pairs two predicted-white pieces.
-        p.board.set_piece_at(Square::F3, Piece { color: Color::Black, role: Role::Knight });
-        assert_eq!(spy_check(&p, legal, &mut rng).map(code).as_deref(), Some("h5g5"));
+        p.board.set_piece_at(
+            Square::F3,
+            Piece {
+                color: Color::Black,
+                role: Role::Knight,
+            },
+        );
+        assert_eq!(
+            spy_check(&p, legal, &mut rng).map(code).as_deref(),
+            Some("h5g5")
+        );
         // A correct prediction has no spy move.
         let right = prediction("k7/8/8/4p1nQ/8/5N2/8/4K3", Color::White);
         assert_eq!(spy_check(&right, legal, &mut rng), None);
@@ -278,7 +301,10 @@ mod tests {
         let p = prediction("R3k3/8/8/4p3/8/5n2/8/R3K3", Color::White);
         let m = spy_check(&p, real.legal_moves(), &mut GameRng::new(0)).expect("spy move");
         assert_eq!(real.move_code(m), "a1a8");
-        let p = Prediction { turn: Color::Black, ..p };
+        let p = Prediction {
+            turn: Color::Black,
+            ..p
+        };
         let m = spy_check(&p, real.legal_moves(), &mut GameRng::new(0)).expect("spy move");
         assert_eq!(real.move_code(m), "f3e5");
     }

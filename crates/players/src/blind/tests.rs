@@ -47,20 +47,57 @@ fn the_king_rule_makes_exactly_one_king_per_side() {
     assert_eq!(yolo.board.kings().count(), 4 - 1 + 1);
     assert_eq!((yolo.board.kings() & yolo.board.white()).count(), 3);
     assert_eq!(yolo.turn, Color::Black);
-    let kings = model.unblind(occupied, KingRule::OnePerSide).expect("prediction");
-    assert_eq!(kings.board.piece_at(Square::E1), Some(piece(Color::White, Role::King)));
-    assert_eq!(kings.board.piece_at(Square::E8), Some(piece(Color::Black, Role::King)));
-    assert_eq!(kings.board.piece_at(Square::A2), Some(piece(Color::White, Role::Pawn)));
-    assert_eq!(kings.board.piece_at(Square::B2), Some(piece(Color::White, Role::Pawn)));
+    let kings = model
+        .unblind(occupied, KingRule::OnePerSide)
+        .expect("prediction");
+    assert_eq!(
+        kings.board.piece_at(Square::E1),
+        Some(piece(Color::White, Role::King))
+    );
+    assert_eq!(
+        kings.board.piece_at(Square::E8),
+        Some(piece(Color::Black, Role::King))
+    );
+    assert_eq!(
+        kings.board.piece_at(Square::A2),
+        Some(piece(Color::White, Role::Pawn))
+    );
+    assert_eq!(
+        kings.board.piece_at(Square::B2),
+        Some(piece(Color::White, Role::Pawn))
+    );
     assert_eq!(kings.board.occupied(), occupied);
     // Kings go where they cost the least even when no square favours them.
-    let no_kings = model_with(|_, c| if c == wp { 5.0 } else if c == wk || c == bk { 0.0 } else { NEVER }, 1.0);
-    let p = no_kings.unblind(occupied, KingRule::OnePerSide).expect("prediction");
+    let no_kings = model_with(
+        |_, c| {
+            if c == wp {
+                5.0
+            } else if c == wk || c == bk {
+                0.0
+            } else {
+                NEVER
+            }
+        },
+        1.0,
+    );
+    let p = no_kings
+        .unblind(occupied, KingRule::OnePerSide)
+        .expect("prediction");
     assert_eq!((p.board.kings() & p.board.white()).count(), 1);
     assert_eq!((p.board.kings() & p.board.black()).count(), 1);
-    assert_eq!(no_kings.unblind(occupied, KingRule::Free).expect("p").board.kings().count(), 0);
+    assert_eq!(
+        no_kings
+            .unblind(occupied, KingRule::Free)
+            .expect("p")
+            .board
+            .kings()
+            .count(),
+        0
+    );
     // One occupied square cannot hold two kings.
-    assert!(no_kings.unblind(mask(&[Square::A1]), KingRule::OnePerSide).is_none());
+    assert!(no_kings
+        .unblind(mask(&[Square::A1]), KingRule::OnePerSide)
+        .is_none());
 }
 
 #[test]
@@ -70,10 +107,22 @@ fn the_model_file_round_trips_and_damage_is_named() {
     assert_eq!(BlindModel::from_bytes(&bytes).expect("reads"), model);
     let mut corrupt = bytes.clone();
     corrupt[5000] ^= 1;
-    assert!(matches!(BlindModel::from_bytes(&corrupt), Err(ModelFileError::Checksum { .. })));
-    assert!(matches!(BlindModel::from_bytes(&bytes[..100]), Err(ModelFileError::WrongLength { .. })));
-    assert!(matches!(BlindModel::from_bytes(b"[Event \"x\"]\n"), Err(ModelFileError::BadMagic)));
-    assert!(BlindModel::embedded().positions() > 0, "the shipped model was trained");
+    assert!(matches!(
+        BlindModel::from_bytes(&corrupt),
+        Err(ModelFileError::Checksum { .. })
+    ));
+    assert!(matches!(
+        BlindModel::from_bytes(&bytes[..100]),
+        Err(ModelFileError::WrongLength { .. })
+    ));
+    assert!(matches!(
+        BlindModel::from_bytes(b"[Event \"x\"]\n"),
+        Err(ModelFileError::BadMagic)
+    ));
+    assert!(
+        BlindModel::embedded().positions() > 0,
+        "the shipped model was trained"
+    );
 }
 
 #[test]
@@ -107,13 +156,25 @@ fn a_bad_model_file_or_parameter_fails_at_resolve() {
 /// Plays `white` against `black` from the start and returns the moves, checking each.
 fn play(r: &Registry<Chess>, white: &str, black: &str, seed: u64, plies: usize) -> Vec<String> {
     let mut worker = Worker::new(0);
-    let mut w = r.resolve_str(white).expect(white).create(&mut worker).expect("create");
-    let mut b = r.resolve_str(black).expect(black).create(&mut worker).expect("create");
+    let mut w = r
+        .resolve_str(white)
+        .expect(white)
+        .create(&mut worker)
+        .expect("create");
+    let mut b = r
+        .resolve_str(black)
+        .expect(black)
+        .create(&mut worker)
+        .expect("create");
     let mut g = Chess::new(DrawRules::Automatic);
     let mut rng = GameRng::new(seed);
     let mut moves = Vec::new();
     while g.outcome().is_none() && moves.len() < plies {
-        let side = if g.position().turn() == Color::White { &mut w } else { &mut b };
+        let side = if g.position().turn() == Color::White {
+            &mut w
+        } else {
+            &mut b
+        };
         let m = side.choose(&g, &mut rng).expect("a move");
         assert!(g.is_legal(m));
         moves.push(g.move_code(m));
@@ -135,10 +196,22 @@ fn blind_players_play_stockfishs_move_on_the_predicted_board() {
     let blind = play(&r, "blind_kings:nodes=2000", "random_move", 1, 1);
     let mut engines = Registry::new();
     add_definitions(&mut engines, builtin_definitions());
-    let fish = play(&engines, "stockfish1m:nodes=2000:fen_only=true", "stockfish1m", 1, 1);
+    let fish = play(
+        &engines,
+        "stockfish1m:nodes=2000:fen_only=true",
+        "stockfish1m",
+        1,
+        1,
+    );
     assert_eq!(blind, fish);
     for variant in Variant::ALL {
-        let moves = play(&r, &format!("{}:nodes=500", variant.name()), "random_move", 7, 60);
+        let moves = play(
+            &r,
+            &format!("{}:nodes=500", variant.name()),
+            "random_move",
+            7,
+            60,
+        );
         assert!(moves.len() >= 20, "{}: {moves:?}", variant.name());
     }
 }

@@ -226,10 +226,7 @@ mod tests {
         // All eight double pushes reach depth 3; a2 is the lowest source square. For Black
         // the double pushes reach depth 3 too, and a7 (48) is below b7..h7.
         assert_eq!(choose_as(Reading::Text, &game(START)), "a2a4");
-        assert_eq!(
-            choose_as(Reading::Text, &game_after(START, "h2h3")),
-            "a7a5"
-        );
+        assert_eq!(choose_as(Reading::Text, &game_after(START, "h2h3")), "a7a5");
     }
 
     #[test]
@@ -260,6 +257,10 @@ mod tests {
             plies += 1;
         }
         let outcome = g.outcome().expect("the game ends");
-        assert_eq!(outcome.result, GameResult::Win(eloworld_games::Side::BLACK), "after {plies} plies");
+        assert_eq!(
+            outcome.result,
+            GameResult::Win(eloworld_games::Side::BLACK),
+            "after {plies} plies"
+        );
     }
 }

@@ -64,7 +64,9 @@ pub(crate) fn add_with_reading(
         info,
         Box::new(move |spec: &PlayerSpec| {
             spec.params.check_keys(name, &[Reading::PARAM])?;
-            let reading: Reading = spec.params.parse_or(name, Reading::PARAM, Reading::Program)?;
+            let reading: Reading = spec
+                .params
+                .parse_or(name, Reading::PARAM, Reading::Program)?;
             Ok(Arc::new(SimpleFactory(move || make(reading))) as Arc<dyn PlayerFactory<Chess>>)
         }),
     );

@@ -133,6 +133,9 @@ mod tests {
         let king: Vec<&String> = moves.iter().filter(|m| m.starts_with("e1")).collect();
         // Queen-side, king-side, then (dc, dr) = (−1, −1) d2, (−1, 0) d1, (0, −1) e2,
         // (+1, −1) f2, (+1, 0) f1.
-        assert_eq!(king, ["e1c1", "e1g1", "e1d2", "e1d1", "e1e2", "e1f2", "e1f1"]);
+        assert_eq!(
+            king,
+            ["e1c1", "e1g1", "e1d2", "e1d1", "e1e2", "e1f2", "e1f1"]
+        );
     }
 }
