@@ -144,7 +144,7 @@ fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
         &[
             "play",
             "--white",
-            "blind_spycheck:nodes=300:model=m.bin",
+            "blind_spycheck:nodes=300,model=m.bin",
             "--black",
             "random_move",
             "--max-plies",

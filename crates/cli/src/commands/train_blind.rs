@@ -171,8 +171,8 @@ fn fit_turn(x: &Array2<f64>, samples: &[&Sample], args: &Args) -> anyhow::Result
         -1.0
     };
     let mut row = [0.0f32; ROW];
-    for j in 0..INPUTS {
-        row[j] = (sign * fitted.params()[j]) as f32;
+    for (w, &p) in row.iter_mut().zip(fitted.params().iter()) {
+        *w = (sign * p) as f32;
     }
     row[INPUTS] = (sign * fitted.intercept()) as f32;
     Ok(row)
@@ -271,8 +271,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = pgn_files(&args.pgn)?;
     let started = Instant::now();
     let (samples, collected) = read_samples(&files, args.stride)?;
-    let (test, train): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| s.game.is_multiple_of(args.hold_out));
+    let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples
+        .iter()
+        .partition(|s| s.game.is_multiple_of(args.hold_out));
     eprintln!(
         "read {} games ({} skipped) from {} file(s): {} training and {} held-out positions (every {} position(s), every {} game(s) held out) in {:.1} s",
         collected.games,

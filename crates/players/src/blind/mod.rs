@@ -96,7 +96,7 @@ pub fn register(r: &mut Registry<Chess>) {
                 let mut engines = Registry::new();
                 add_definitions(&mut engines, [engine.clone()]);
                 let engine = engines
-                    .resolve_str(&format!("{}:nodes={nodes}:fen_only=true", engine.name))
+                    .resolve_str(&format!("{}:nodes={nodes},fen_only=true", engine.name))
                     .map_err(|e| SpecError::Unavailable {
                         player: spec.to_string(),
                         reason: e.to_string(),
