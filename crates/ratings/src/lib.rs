@@ -11,6 +11,8 @@
 //! | [`convert`] | winning rate ↔ Elo difference, match statistics | seed 003, appendix B |
 //! | [`consistency`] | predicted vs observed score per pair | seed 000 |
 //! | [`interpolate`] | comparable interpolated player | seed 002, section 4 |
+//! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
+//! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
 //! | [`synth`] | games simulated from known strengths | for testing the above |
 //!
 //! The input is a [`GameList`] (games in order, for [`uscf`]) or its [`PairCounts`] (everything
@@ -34,9 +36,11 @@ pub mod elo_world;
 mod error;
 mod games;
 pub mod interpolate;
+pub mod ladder;
 mod linalg;
 pub mod markov;
 pub mod mle;
+pub mod placement;
 pub mod rollason;
 pub mod synth;
 pub mod uscf;
