@@ -58,14 +58,17 @@ pub enum DrawModelArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A tournament database.
-    #[arg(long, conflicts_with_all = ["pgn", "csv"], required_unless_present_any = ["pgn", "csv"])]
+    #[arg(long, conflicts_with_all = ["pgn", "csv", "ladder"], required_unless_present_any = ["pgn", "csv", "ladder"])]
     db: Option<String>,
     /// Only this tournament of the database (default: all).
     #[arg(long, requires = "db")]
     tournament: Option<String>,
     /// A PGN file: only the White, Black, Result (and Date) headers are read.
-    #[arg(long, conflicts_with = "csv")]
+    #[arg(long, conflicts_with_all = ["csv", "ladder"])]
     pgn: Option<PathBuf>,
+    /// A ladder (a file, or a shipped name): the W/D/L per ordered pair its ratings rest on.
+    #[arg(long, conflicts_with = "csv")]
+    ladder: Option<String>,
     /// A CSV file: columns white,black,result (1-0, 0-1, 1/2-1/2) or player1,player2,score1
     /// (1, 0, 0.5; colours unknown), optionally date.
     #[arg(long)]
@@ -276,7 +279,10 @@ fn load(args: &Args) -> anyhow::Result<(GameList, ReadNotes)> {
     if let Some(path) = &args.csv {
         return rating_input::read_csv(path, args.case_sensitive);
     }
-    let db = args.db.as_deref().context("give --db, --pgn or --csv")?;
+    if let Some(ladder) = &args.ladder {
+        return Ok((crate::ladders::load(ladder)?.game_list(), ReadNotes::default()));
+    }
+    let db = args.db.as_deref().context("give --db, --pgn, --csv or --ladder")?;
     let store = open_store(db, false).with_context(|| format!("opening {db}"))?;
     if let Some(t) = &args.tournament {
         if !store.tournaments()?.iter().any(|x| &x.name == t) {
