@@ -161,6 +161,7 @@ fn players_placed_again_agree_with_their_round_robin_ratings() {
             );
         }
     }
+    eprintln!("{report}");
     assert!(agree >= 9, "only {agree} of 10 agree:\n{report}");
 }
 
