@@ -10,6 +10,7 @@
 //! | [`mle`] | maximum likelihood with error bars | Bradley–Terry, Davidson; BayesElo, Ordo |
 //! | [`convert`] | winning rate ↔ Elo difference, match statistics | seed 003, appendix B |
 //! | [`consistency`] | predicted vs observed score per pair | seed 000 |
+//! | [`sprt`] | GSPRT on game pairs, normalised and logistic Elo, LOS | Van den Bergh; fishtest, fastchess |
 //! | [`interpolate`] | comparable interpolated player | seed 002, section 4 |
 //! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
 //! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
@@ -42,6 +43,7 @@ pub mod markov;
 pub mod mle;
 pub mod placement;
 pub mod rollason;
+pub mod sprt;
 pub mod synth;
 pub mod uscf;
 
