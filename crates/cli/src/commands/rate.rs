@@ -280,9 +280,15 @@ fn load(args: &Args) -> anyhow::Result<(GameList, ReadNotes)> {
         return rating_input::read_csv(path, args.case_sensitive);
     }
     if let Some(ladder) = &args.ladder {
-        return Ok((crate::ladders::load(ladder)?.game_list(), ReadNotes::default()));
+        return Ok((
+            crate::ladders::load(ladder)?.game_list(),
+            ReadNotes::default(),
+        ));
     }
-    let db = args.db.as_deref().context("give --db, --pgn, --csv or --ladder")?;
+    let db = args
+        .db
+        .as_deref()
+        .context("give --db, --pgn, --csv or --ladder")?;
     let store = open_store(db, false).with_context(|| format!("opening {db}"))?;
     if let Some(t) = &args.tournament {
         if !store.tournaments()?.iter().any(|x| &x.name == t) {
