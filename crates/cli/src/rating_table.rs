@@ -236,8 +236,10 @@ mod tests {
     fn a_name_of_seventy_thousand_characters_is_shortened_in_text_only() {
         let long = "x".repeat(70_000);
         let mut t = Table::new("", &["player", "elo"]);
-        t.rows.push(vec![Cell::Text(long.clone()), Cell::Num(1500.0, 0)]);
-        t.rows.push(vec![Cell::Text("b".into()), Cell::Num(1400.0, 0)]);
+        t.rows
+            .push(vec![Cell::Text(long.clone()), Cell::Num(1500.0, 0)]);
+        t.rows
+            .push(vec![Cell::Text("b".into()), Cell::Num(1400.0, 0)]);
         // Widths 60 (59 characters and an ellipsis) and 4, two spaces between.
         let expected = format!(
             "player{}elo\n{}…  1500\nb{}1400\n",

@@ -180,7 +180,11 @@ impl MatchStats {
         } else if score >= 1.0 {
             (0.05f64.powf(1.0 / nf), 1.0, IntervalKind::LowerBoundOnly)
         } else if score <= 0.0 {
-            (0.0, 1.0 - 0.05f64.powf(1.0 / nf), IntervalKind::UpperBoundOnly)
+            (
+                0.0,
+                1.0 - 0.05f64.powf(1.0 / nf),
+                IntervalKind::UpperBoundOnly,
+            )
         } else {
             let spread = 1.0 - 0.025f64.powf(1.0 / nf);
             (

@@ -39,7 +39,9 @@ pub enum ReadError {
         found: String,
     },
     /// The CSV header names no known layout.
-    #[error("line 1: header {header:?} needs columns white,black,result or player1,player2,score1")]
+    #[error(
+        "line 1: header {header:?} needs columns white,black,result or player1,player2,score1"
+    )]
     CsvHeader {
         /// The header found (shortened).
         header: String,
@@ -428,7 +430,9 @@ pub fn parse_csv(bytes: &[u8], names: NameCase) -> Result<ReadGames, ReadError> 
         if first.is_empty() || second.is_empty() {
             return Err(ReadError::EmptyName { line: n });
         }
-        let period = date.and_then(|d| fields.get(d)).and_then(|f| year(f.trim()));
+        let period = date
+            .and_then(|d| fields.get(d))
+            .and_then(|f| year(f.trim()));
         read.games.add(first, second, score, coloured, period);
     }
     if read.games.is_empty() {
@@ -549,7 +553,10 @@ mod tests {
             Some("no games to rate: the source is empty".to_owned())
         );
         assert_eq!(
-            message(parse_pgn(&[0x7f, b'E', b'L', b'F', 0, 0, 1, 2, b'\n', 0xff], NameCase::Fold)),
+            message(parse_pgn(
+                &[0x7f, b'E', b'L', b'F', 0, 0, 1, 2, b'\n', 0xff],
+                NameCase::Fold
+            )),
             Some("no games to rate: 10 bytes of binary data, not PGN text".to_owned())
         );
         assert_eq!(
@@ -558,7 +565,10 @@ mod tests {
         );
         assert_eq!(
             message(pgn("[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n")),
-            Some("no games to rate: 1 games, none finished (result * or a player missing)".to_owned())
+            Some(
+                "no games to rate: 1 games, none finished (result * or a player missing)"
+                    .to_owned()
+            )
         );
         assert_eq!(
             message(parse_csv(b"", NameCase::Fold)),

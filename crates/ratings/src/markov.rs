@@ -85,7 +85,12 @@ pub fn champion(counts: &PairCounts) -> Result<Vec<Option<f64>>, RatingError> {
 fn taking_rate(counts: &PairCounts, holder: usize, challenger: usize) -> Option<f64> {
     let points = |wdl: [u32; 3], taker_index: usize| {
         let n = f64::from(wdl[0] + wdl[1] + wdl[2]);
-        (n > 0.0).then(|| ((f64::from(wdl[taker_index]) + 0.5 * f64::from(wdl[1])) / n, n))
+        (n > 0.0).then(|| {
+            (
+                (f64::from(wdl[taker_index]) + 0.5 * f64::from(wdl[1])) / n,
+                n,
+            )
+        })
     };
     // The challenger as White (its wins are index 2) and as Black (the holder's losses, 0).
     let white = points(counts.coloured(challenger, holder), 2);

@@ -71,11 +71,17 @@ impl Method {
     #[must_use]
     pub const fn description(self) -> &'static str {
         match self {
-            Method::Mle => "maximum likelihood (Bradley–Terry) with error bars, as BayesElo and Ordo",
-            Method::Uscf => "incremental Elo in game order, K = 800/N (US Chess, as the Squava article)",
+            Method::Mle => {
+                "maximum likelihood (Bradley–Terry) with error bars, as BayesElo and Ordo"
+            }
+            Method::Uscf => {
+                "incremental Elo in game order, K = 800/N (US Chess, as the Squava article)"
+            }
             Method::EloWorld => "balanced multi-pass Elo, median of 19 runs (Murphy's Elo World)",
             Method::Rollason => "iterative points sharing (Rollason's computer-Go ratings)",
-            Method::Markov => "p(Champion), the trophy chain's stationary distribution (Murphy's Elo World)",
+            Method::Markov => {
+                "p(Champion), the trophy chain's stationary distribution (Murphy's Elo World)"
+            }
         }
     }
 
@@ -321,9 +327,7 @@ fn rate_counted(
                 .map(|p| match r.unbounded[p] {
                     Some(Unbounded::Above) => Some(Flag::UnboundedAbove),
                     Some(Unbounded::Below) => Some(Flag::UnboundedBelow),
-                    None if r.group[p] > 0 && r.group[p] != usize::MAX => {
-                        Some(Flag::SeparateGroup)
-                    }
+                    None if r.group[p] > 0 && r.group[p] != usize::MAX => Some(Flag::SeparateGroup),
                     None => None,
                 })
                 .collect();
@@ -390,7 +394,7 @@ fn rate_counted(
                     .map(|p| games.names()[p].as_str())
                     .collect();
                 notes.push(format!(
-                    "rollason: the field collapsed: {} never lost a point to the rest, and points sharing gives such players every point in the limit (the algorithm's own fixed point) while the rest fall towards {}; {} (flag at-bound), so their value is not a rating",
+                    "rollason: the field collapsed: {} never lost a point to the rest, and points sharing gives such players every point in the limit (the algorithm's own fixed point) while the rest fall towards {:.0}; {} (flag at-bound), so their value is not a rating",
                     top.join(", "),
                     r.offset(),
                     if r.converged {
@@ -413,7 +417,11 @@ fn rate_counted(
                 method: Method::Rollason,
                 values: r.ratings.clone(),
                 intervals: None,
-                flags: r.at_bound.iter().map(|&b| b.then_some(Flag::AtBound)).collect(),
+                flags: r
+                    .at_bound
+                    .iter()
+                    .map(|&b| b.then_some(Flag::AtBound))
+                    .collect(),
                 notes,
                 detail: Detail::Rollason(r),
             }
@@ -516,11 +524,7 @@ mod tests {
         let mut g = Games::new();
         g.add("a", "a", Score::Win, true, None);
         for m in Method::ALL {
-            assert_eq!(
-                rate(&g, &Options::new(m)),
-                Err(RatingError::NoGames),
-                "{m}"
-            );
+            assert_eq!(rate(&g, &Options::new(m)), Err(RatingError::NoGames), "{m}");
         }
     }
 }

@@ -683,15 +683,14 @@ impl Mle {
             theta[e] = (2.0 * draws / (total - draws).max(1.0)).max(1e-6).ln();
         }
         // First the core alone.
-        let (t, mut information, mut converged) =
-            maximise(&layout, &core_cells[..inside], theta)?;
+        let (t, mut information, mut converged) = maximise(&layout, &core_cells[..inside], theta)?;
         theta = t;
         let q = layout.len();
         let advantage_fit = match layout.advantage() {
             Some(a) => (
                 theta[a],
-                linalg::inverse_spd(&information, q)
-                    .ok_or(RatingError::Singular("covariance"))?[a * q + a]
+                linalg::inverse_spd(&information, q).ok_or(RatingError::Singular("covariance"))?
+                    [a * q + a]
                     .max(0.0)
                     .sqrt(),
             ),
@@ -747,8 +746,7 @@ impl Mle {
                         fixed_eta: layout.fixed_eta,
                         fixed: Vec::new(),
                     };
-                    let (t, _, c) =
-                        maximise(&own_layout, &own, vec![0.0; own_layout.len()])?;
+                    let (t, _, c) = maximise(&own_layout, &own, vec![0.0; own_layout.len()])?;
                     converged &= c;
                     let r = own_layout.ratings(&t);
                     let mean = r.iter().sum::<f64>() / r.len() as f64;
@@ -911,15 +909,14 @@ impl Mle {
                     for cell in &mut resampled {
                         cell.wdl = resample(&mut rng, cell.wdl);
                     }
-                    self.solve(m, &resampled, anchor.map(|(k, _)| k))
-                        .map(|s| {
-                            let undefined = s
-                                .side
-                                .iter()
-                                .zip(&solution.side)
-                                .any(|(now, then)| now.is_some() && then.is_none());
-                            (shown(&s), undefined)
-                        })
+                    self.solve(m, &resampled, anchor.map(|(k, _)| k)).map(|s| {
+                        let undefined = s
+                            .side
+                            .iter()
+                            .zip(&solution.side)
+                            .any(|(now, then)| now.is_some() && then.is_none());
+                        (shown(&s), undefined)
+                    })
                 })
                 .filter_map(Result::ok)
                 .collect();

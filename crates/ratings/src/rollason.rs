@@ -277,8 +277,16 @@ mod tests {
         assert!(r.collapsed && !r.converged);
         assert_eq!(r.at_bound, vec![true, false, false, false, false, false]);
         // It stops on the first iteration that reaches 10 × 500 above the offset.
-        assert!(r.ratings[0] >= 6500.0 && r.ratings[0] < 6500.0 * 1.5, "{:?}", r.ratings);
-        assert!(r.ratings[1..].iter().all(|&x| x < 2000.0), "{:?}", r.ratings);
+        assert!(
+            r.ratings[0] >= 6500.0 && r.ratings[0] < 6500.0 * 1.5,
+            "{:?}",
+            r.ratings
+        );
+        assert!(
+            r.ratings[1..].iter().all(|&x| x < 2000.0),
+            "{:?}",
+            r.ratings
+        );
         // The ring alone does not collapse: everyone keeps the starting 2000.
         let ring = rate(&games[1..]);
         assert!(!ring.collapsed && ring.converged);

@@ -16,7 +16,7 @@
 //! # Ok::<_, eloworld_ratings::RatingError>(())
 //! ```
 
-use crate::{Games, GameRecord, PlayerId, RatingError, Score};
+use crate::{GameRecord, Games, PlayerId, RatingError, Score};
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use rand_distr::{Distribution, Normal};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -43,7 +43,13 @@ fn one_unbeaten_and_one_winless_player_in_one_field() {
     assert_eq!(g.names(), ["S", "a", "b", "c", "Z"]);
     let r = rated(&g, &Options::new(Method::Mle));
     // From fixtures/unbounded_field.py (the joint equations solved directly).
-    let expected = [1385.328532, 1028.848131, 933.823260, 1037.328609, 659.024473];
+    let expected = [
+        1385.328532,
+        1028.848131,
+        933.823260,
+        1037.328609,
+        659.024473,
+    ];
     for (k, want) in expected.into_iter().enumerate() {
         assert!(
             (r.values[k] - want).abs() < 1e-5,
@@ -85,7 +91,9 @@ fn rollason_collapses_onto_the_unbeaten_player_and_says_so() {
     assert_eq!(r.flags[0], Some(Flag::AtBound));
     assert!(r.flags[1..].iter().all(Option::is_none));
     assert!(
-        r.notes.iter().any(|n| n.contains("collapsed") && n.contains("S")),
+        r.notes
+            .iter()
+            .any(|n| n.contains("collapsed") && n.contains("S")),
         "{:?}",
         r.notes
     );
@@ -140,7 +148,13 @@ fn the_bootstrap_counts_resamples_without_a_finite_maximum_and_drops_none() {
     for k in 0..20 {
         let s = if k == 0 { Score::Loss } else { Score::Win };
         g.add("a", if k % 2 == 0 { "b" } else { "c" }, s, false, None);
-        g.add("b", "c", if k % 2 == 0 { Score::Win } else { Score::Loss }, false, None);
+        g.add(
+            "b",
+            "c",
+            if k % 2 == 0 { Score::Win } else { Score::Loss },
+            false,
+            None,
+        );
     }
     let mut options = Options::new(Method::Mle);
     options.mle.bootstrap = 200;

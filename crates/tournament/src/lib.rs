@@ -20,8 +20,8 @@ pub use config::{Schedule, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use plan::{JobSpec, Plan};
-pub use rating_games::{add_results, games_to_rate, score, RatedGame};
 pub use play::{play_game, PlayedGame};
+pub use rating_games::{add_results, games_to_rate, score, RatedGame};
 pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,

@@ -195,7 +195,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seed: args.seed,
             ..EloWorldConfig::new()
         },
-        anchor: args.anchor.clone().map(|(player, rating)| Anchor { player, rating }),
+        anchor: args
+            .anchor
+            .clone()
+            .map(|(player, rating)| Anchor { player, rating }),
         ..Options::new(match args.method {
             Choice::All => Method::Mle,
             Choice::One(m) => m,
@@ -417,10 +420,7 @@ fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)
     let elo_world_note = |e: &EloWorldRatings| {
         format!(
             "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
-            e.games_per_cell,
-            e.cells,
-            s.options.elo_world.passes,
-            s.options.elo_world.repetitions
+            e.games_per_cell, e.cells, s.options.elo_world.passes, s.options.elo_world.repetitions
         )
     };
     let mut tables = Vec::new();
@@ -536,10 +536,7 @@ fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)
             t
         }
         Choice::One(Method::Rollason) => {
-            let mut t = Table::new(
-                "",
-                &["rank", "player", "rating", "points", "bar", "flag"],
-            );
+            let mut t = Table::new("", &["rank", "player", "rating", "points", "bar", "flag"]);
             if let (Some(x), Some(rated)) = (r.rollason(), r.get(Method::Rollason)) {
                 for (rank, &p) in order.iter().enumerate() {
                     t.rows.push(vec![
@@ -551,7 +548,7 @@ fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)
                         flag_cell(rated.flag(p)),
                     ]);
                 }
-                t.custom_text = Some(rollason_text(&order, names, x));
+                t.custom_text = Some(rollason_text(&order, names, x, rated));
             }
             t
         }
@@ -593,7 +590,12 @@ fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)
 }
 
 /// Renders Rollason's table as his computer-Go ratings page prints it.
-fn rollason_text(order: &[usize], names: &[String], x: &RollasonRatings) -> String {
+fn rollason_text(
+    order: &[usize],
+    names: &[String],
+    x: &RollasonRatings,
+    rated: &Ratings,
+) -> String {
     use crate::rating_table::{pad, shortened};
     let shown: Vec<String> = names.iter().map(|n| shortened(n)).collect();
     let w = order
@@ -609,10 +611,13 @@ fn rollason_text(order: &[usize], names: &[String], x: &RollasonRatings) -> Stri
         out.push_str(&format!("{:>3}. ", rank + 1));
         pad(&mut out, &shown[p], w, true);
         out.push_str(&format!(
-            " {:>6.0}  ({:>7.1} pts) {}\n",
+            " {:>6.0}  ({:>7.1} pts) {}{}\n",
             x.ratings[p],
             x.points[p],
-            "*".repeat(x.stars(p))
+            "*".repeat(x.stars(p)),
+            rated
+                .flag(p)
+                .map_or_else(String::new, |f| format!(" ({f})"))
         ));
     }
     out
@@ -625,7 +630,8 @@ fn chosen_ratings(r: &Rated, choice: Choice) -> Option<(String, Vec<f64>)> {
         Choice::One(Method::Markov) => return None,
         Choice::One(m) => m,
     };
-    r.get(method).map(|x| (method.name().to_owned(), x.values.clone()))
+    r.get(method)
+        .map(|x| (method.name().to_owned(), x.values.clone()))
 }
 
 fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<String>) {
@@ -646,7 +652,10 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
             ));
         }
     } else if m.advantage.1 > 0.0 || m.advantage.0 != 0.0 {
-        notes.push(format!("mle: first-move advantage {}", advantage(m.advantage)));
+        notes.push(format!(
+            "mle: first-move advantage {}",
+            advantage(m.advantage)
+        ));
     }
     if let Some(nu) = m.draw_nu {
         notes.push(format!("mle: Davidson draw parameter ν = {nu:.4}"));
