@@ -26,35 +26,28 @@ pub trait RatedGame {
     fn date(&self) -> &str;
 }
 
-impl RatedGame for ResultRow {
-    fn white(&self) -> &str {
-        &self.white
-    }
-    fn black(&self) -> &str {
-        &self.black
-    }
-    fn result(&self) -> GameResult {
-        self.result
-    }
-    fn date(&self) -> &str {
-        &self.date
-    }
+/// Implements [`RatedGame`] for a stored row with `white`, `black`, `result` and `date`.
+macro_rules! rated_game {
+    ($row:ty) => {
+        impl RatedGame for $row {
+            fn white(&self) -> &str {
+                &self.white
+            }
+            fn black(&self) -> &str {
+                &self.black
+            }
+            fn result(&self) -> GameResult {
+                self.result
+            }
+            fn date(&self) -> &str {
+                &self.date
+            }
+        }
+    };
 }
 
-impl RatedGame for GameRow {
-    fn white(&self) -> &str {
-        &self.white
-    }
-    fn black(&self) -> &str {
-        &self.black
-    }
-    fn result(&self) -> GameResult {
-        self.result
-    }
-    fn date(&self) -> &str {
-        &self.date
-    }
-}
+rated_game!(ResultRow);
+rated_game!(GameRow);
 
 /// Appends stored games to `games` in the order given (colours known, dated by the year they
 /// finished). Players already in `games` keep their ids, so a caller can fix the order.
