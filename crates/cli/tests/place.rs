@@ -316,6 +316,29 @@ fn ladder_files_are_built_listed_and_checked() {
     );
     assert!(text_of.contains("draw_rules = \"automatic\""), "{text_of}");
     assert_eq!(text_of.matches("{ white = ").count(), 6, "{text_of}");
+    // A ladder is a game source like --pgn/--csv: its counts rate back to its ratings.
+    let o = eloworld(
+        dir.path(),
+        &[
+            "rate",
+            "--ladder",
+            "small.toml",
+            "--method",
+            "mle",
+            "--format",
+            "csv",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    for (player, rating, _, _) in rungs(&ladder) {
+        let elo: f64 = out
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(player.as_str()))
+            .and_then(|l| l.split(',').nth(4)?.parse().ok())
+            .unwrap_or_else(|| panic!("{player}: {out}"));
+        assert!((elo - rating).abs() <= 0.051, "{player}: {elo} vs {rating}");
+    }
     let o = eloworld(dir.path(), &["ladder", "list"]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");

@@ -1,7 +1,6 @@
 //! `eloworld ladder`: build a ladder file from a results database, list the shipped ones.
 
 use crate::ladders;
-use crate::rating_input;
 use anyhow::{bail, Context};
 use eloworld_players::engine::{builtin_definitions, read_definitions, EngineDef, Session};
 use eloworld_players::PlayerSpec;
@@ -104,7 +103,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_default()
         );
     }
-    let games = rating_input::from_rows(&rows, true);
+    let mut games = eloworld_ratings::Games::case_sensitive();
+    eloworld_tournament::add_results(&mut games, &rows);
     let tournaments: Vec<_> = store
         .tournaments()?
         .into_iter()
