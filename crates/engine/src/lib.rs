@@ -24,6 +24,8 @@ pub mod eval_params;
 pub mod evaluate;
 mod limits;
 mod movegen;
+pub mod one_ply;
+pub mod score;
 pub mod search;
 pub mod search_params;
 pub mod suite;

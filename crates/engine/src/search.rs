@@ -27,54 +27,19 @@
 //!   (`PASSED_PAWN_EXTENSION`). The sum is capped at one ply per move.
 
 use crate::evaluate::{is_passed_pawn, Evaluator};
+pub use crate::score::{mate_in, MATE, MATE_BOUND};
 use crate::tt::{pack_move, Bound, TranspositionTable};
 use crate::{EvalParams, Limits, SearchParams, ONE_PLY};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
 use std::time::Instant;
 
-/// The score of being mated now; a mate in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1000;
 /// The deepest iteration and the longest line searched.
 pub const MAX_DEPTH: u32 = 100;
-const MAX_PLY: usize = 128;
-const INFINITY: i32 = MATE + 1;
-
-/// Converts a score to the form stored in the table (mates counted from the node).
-pub(crate) fn score_to_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// Converts a stored score back to one counted from the root.
-pub(crate) fn score_from_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
-}
-
-/// Returns the number of moves to mate for a mate score (positive: the side to move mates).
-#[must_use]
-pub fn mate_in(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score) / 2)
-    } else {
-        None
-    }
-}
+/// The longest line searched, quiescence included.
+pub(crate) const MAX_PLY: usize = 128;
+/// Above every score.
+pub(crate) const INFINITY: i32 = MATE + 1;
 
 /// What the search reports while it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -302,7 +267,7 @@ fn role_value(r: Role) -> i32 {
     }
 }
 
-fn material_value(r: Role, p: &EvalParams) -> i32 {
+pub(crate) fn material_value(r: Role, p: &EvalParams) -> i32 {
     match r {
         Role::Pawn => p.pawn_value,
         Role::Knight => p.knight_value,
@@ -812,34 +777,14 @@ impl Searcher<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            let mut tactical = MoveList::new();
-            crate::movegen::captures(pos, &mut tactical);
-            let seventh = if pos.turn() == Color::White {
-                0x00FF_0000_0000_0000u64
-            } else {
-                0xFF00
-            };
-            if (pos.board().pawns() & pos.board().by_color(pos.turn())).0 & seventh != 0 {
-                for m in pos.promotion_moves() {
-                    if !m.is_capture() && m.promotion() == Some(Role::Queen) {
-                        tactical.push(m);
-                    }
-                }
-            }
-            // Delta pruning: a capture that cannot lift the score near alpha is skipped.
+            let mut tactical = quiescence_moves(pos);
             let p = &self.engine.eval;
-            tactical.retain(|m| {
-                let gain = m.capture().map_or(0, |r| material_value(r, p))
-                    + m.promotion()
-                        .map_or(0, |r| material_value(r, p) - p.pawn_value);
-                stand_pat + gain + 200 > alpha
-            });
+            tactical.retain(|m| passes_delta(stand_pat, delta_gain(m, p), alpha));
             tactical
         };
         let slot = ply.min(MAX_PLY);
-        for (i, &m) in moves.iter().enumerate() {
-            self.order[slot][i] = m.capture().map_or(0, role_value) * 16 - role_value(m.role())
-                + m.promotion().map_or(0, role_value) * 8;
+        for (i, m) in moves.iter().enumerate() {
+            self.order[slot][i] = quiescence_order(m);
         }
         for _ in 0..moves.len() {
             let i = pick_best(&mut self.order[slot], moves.len());
@@ -862,6 +807,48 @@ impl Searcher<'_> {
         }
         best
     }
+}
+
+/// The moves the quiescence search tries in a position not in check: the captures (see
+/// `movegen`) and the quiet promotions to a queen.
+pub(crate) fn quiescence_moves(pos: &Chess) -> MoveList {
+    let mut tactical = MoveList::new();
+    crate::movegen::captures(pos, &mut tactical);
+    let seventh = if pos.turn() == Color::White {
+        0x00FF_0000_0000_0000u64
+    } else {
+        0xFF00
+    };
+    if (pos.board().pawns() & pos.board().by_color(pos.turn())).0 & seventh != 0 {
+        for m in pos.promotion_moves() {
+            if !m.is_capture() && m.promotion() == Some(Role::Queen) {
+                tactical.push(m);
+            }
+        }
+    }
+    tactical
+}
+
+/// The material a capture or promotion wins, for delta pruning.
+#[inline]
+pub(crate) fn delta_gain(m: &Move, p: &EvalParams) -> i32 {
+    m.capture().map_or(0, |r| material_value(r, p))
+        + m.promotion()
+            .map_or(0, |r| material_value(r, p) - p.pawn_value)
+}
+
+/// Delta pruning: a capture that cannot lift the static score near alpha is skipped.
+#[inline]
+pub(crate) const fn passes_delta(stand_pat: i32, gain: i32, alpha: i32) -> bool {
+    stand_pat + gain + 200 > alpha
+}
+
+/// The quiescence search's move order: most valuable victim, then least valuable attacker,
+/// promotions first among equals; the highest first, ties in generation order.
+#[inline]
+pub(crate) fn quiescence_order(m: &Move) -> i32 {
+    m.capture().map_or(0, role_value) * 16 - role_value(m.role())
+        + m.promotion().map_or(0, role_value) * 8
 }
 
 /// Returns the index of the highest score among the first `n` and marks it taken.

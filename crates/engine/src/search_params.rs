@@ -86,7 +86,7 @@ mod tests {
     }
 
     #[test]
-    fn chromosome_round_trips_and_clamps_extensions() {
+    fn chromosome_round_trips_and_spreads_extensions() {
         let p = SearchParams::default();
         for coding in [Coding::Binary, Coding::Gray] {
             assert_eq!(
@@ -94,14 +94,17 @@ mod tests {
                 p
             );
         }
+        // The mate-threat gene (the last 3 bits) covers 0–4 over its 8 values.
         let mut bits = p.encode(Coding::Binary);
         let n = bits.len();
-        bits[n - 3..].copy_from_slice(&[true, true, true]); // mate threat gene = 7
-        assert_eq!(
-            SearchParams::decode(&bits, Coding::Binary)
-                .expect("70 bits")
-                .mate_threat_extension,
-            4
-        );
+        let mut seen = Vec::new();
+        for g in 0..8u32 {
+            for i in 0..3 {
+                bits[n - 3 + i] = g >> (2 - i) & 1 == 1;
+            }
+            let d = SearchParams::decode(&bits, Coding::Binary).expect("70 bits");
+            seen.push(d.mate_threat_extension);
+        }
+        assert_eq!(seen, vec![0, 1, 1, 2, 2, 3, 3, 4]);
     }
 }
