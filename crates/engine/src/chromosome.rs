@@ -1,5 +1,5 @@
 //! What the two parameter sets share: the description of one parameter, the bit-string
-//! encoding a genetic algorithm works on (seed 003, sections III.A and IV), and the text format
+//! encoding a genetic algorithm works on (David, Koppel and Netanyahu's evolution paper, sections III.A and IV), and the text format
 //! `NAME = value` the GA writes and the players read.
 
 use crate::EngineError;
@@ -7,9 +7,9 @@ use crate::EngineError;
 /// One tunable parameter: its name, its default, its range and its width in the chromosome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParamDef {
-    /// The name as the seed prints it (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`).
+    /// The name as the paper prints it (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`).
     pub name: &'static str,
-    /// The default value (Fig. 3 or Table II of seed 003).
+    /// The default value (Fig. 3 or Table II of David, Koppel and Netanyahu's paper).
     pub default: i32,
     /// The smallest allowed value.
     pub min: i32,
@@ -27,7 +27,7 @@ pub enum Coding {
     /// Plain binary, most significant bit first.
     #[default]
     Binary,
-    /// Reflected Gray code, most significant bit first (seed 003 uses Gray-coded chromosomes).
+    /// Reflected Gray code, most significant bit first (David, Koppel and Netanyahu use Gray-coded chromosomes).
     Gray,
 }
 
@@ -224,7 +224,7 @@ macro_rules! param_struct {
                 [ $( self.$field, )* ]
             }
 
-            /// Creates the default parameter set (the seed's published values).
+            /// Creates the default parameter set (the paper's published values).
             #[must_use]
             pub const fn new() -> $ty {
                 $ty { $( $field: $default, )* }
@@ -265,7 +265,7 @@ macro_rules! param_struct {
                 Err($crate::EngineError::UnknownParam(name.to_owned()))
             }
 
-            /// Encodes the parameters as a chromosome (seed 003: fixed width per parameter).
+            /// Encodes the parameters as a chromosome (the paper: fixed width per parameter).
             #[must_use]
             pub fn encode(&self, coding: $crate::Coding) -> Vec<bool> {
                 $crate::chromosome::encode(Self::DEFS, &self.values(), coding)

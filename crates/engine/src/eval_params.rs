@@ -1,4 +1,5 @@
-//! The 35 evaluation parameters of seed 003 (Fig. 3), by the seed's names.
+//! The 35 evaluation parameters of David, Koppel and Netanyahu's evolution paper (Fig. 3),
+//! by the paper's names.
 //!
 //! Section III.A: the pawn is fixed at 100 and is not part of the chromosome; the four other
 //! material values take wider genes; every positional parameter takes 6 bits (0–63). Fig. 3
@@ -9,7 +10,7 @@
 use crate::chromosome::param_struct;
 
 param_struct! {
-    /// The evaluation function's parameters; `Default` is seed 003's Fig. 3 (the average
+    /// The evaluation function's parameters; `Default` is the paper's Fig. 3 (the average
     /// evolved values after coevolution, rounded).
     pub struct EvalParams;
     pawn_value: "PAWN_VALUE" = 100, 100..=100, bits 0, "Value of a pawn: the fixed unit of every other value.";
@@ -50,7 +51,7 @@ param_struct! {
 }
 
 impl EvalParams {
-    /// The chromosome length (seed 003, section III.A: 224 bits).
+    /// The chromosome length (the paper, section III.A: 224 bits).
     pub const CHROMOSOME_BITS: usize = 224;
 }
 

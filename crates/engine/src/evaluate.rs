@@ -1,6 +1,7 @@
-//! The static evaluation: material plus the positional terms of seed 003's Fig. 3.
+//! The static evaluation: material plus the positional terms of Fig. 3 of David, Koppel
+//! and Netanyahu's evolution paper.
 //!
-//! The seed names its 35 parameters but does not define the terms; each is implemented here
+//! The paper names its 35 parameters but does not define the terms; each is implemented here
 //! as its name says, in the way the classical engines of the time (Crafty, Falcon) do. The
 //! exact rule of each term is the doc line of its field in [`EvalParams`]. All terms are
 //! computed for each side from its own point of view (ranks are relative: a side's 1st rank is
@@ -577,7 +578,7 @@ fn side_terms<T: Terms>(
         out.add(Term::QueenMobility, count(a & !own_all));
         pressure += count(a & king_zone);
     }
-    // Pressure on the enemy king counts for us (seed: KING_PRESSURE_MULT).
+    // Pressure on the enemy king counts for us (the paper: KING_PRESSURE_MULT).
     out.add(Term::KingPressureMult, pressure);
 
     if (board.queens() & board.by_color(them)).any() {

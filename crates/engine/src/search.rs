@@ -1,8 +1,8 @@
 //! The search: iterative deepening negamax alpha-beta with principal-variation search,
 //! quiescence, a transposition table, move ordering (hash move, MVV-LVA, killers, history),
-//! and the selective methods of seed 003's Table I.
+//! and the selective methods of Table I of David, Koppel and Netanyahu's evolution paper.
 //!
-//! Depth is kept in fractional units, [`ONE_PLY`] = 4 per ply (seed 003, section IV), so
+//! Depth is kept in fractional units, [`ONE_PLY`] = 4 per ply (the paper, section IV), so
 //! extensions of 1–4 units extend by quarter plies. How each Table I parameter acts:
 //!
 //! - **Null move** (`NULL_MOVE_USE`, `_REDUCTION` R, `_USE_ADAPTIVITY`, `_ADAPTIVITY_DEPTH`):
@@ -99,9 +99,9 @@ pub struct SearchStats {
 /// searches (transposition table, history, killers). One engine searches one game.
 #[derive(Clone, Debug)]
 pub struct Engine {
-    /// The evaluation parameters (seed 003, Fig. 3).
+    /// The evaluation parameters (the paper's Fig. 3).
     pub eval: EvalParams,
-    /// The search parameters (seed 003, Table I).
+    /// The search parameters (the paper's Table I).
     pub search: SearchParams,
     tt: TranspositionTable,
     evaluator: Evaluator,
@@ -182,7 +182,7 @@ impl Engine {
         s.run(pos)
     }
 
-    /// Picks a move by a 1-ply search (seed 003, section III.B: the grandmaster-imitation
+    /// Picks a move by a 1-ply search (David, Koppel and Netanyahu, section III.B: the grandmaster-imitation
     /// fitness): every legal move is played and the resulting position scored by the static
     /// evaluation, or by quiescence when `quiescence` is set. Ties go to the first move in
     /// shakmaty's move order. Returns the move, its score and the evaluations made.
