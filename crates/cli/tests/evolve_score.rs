@@ -4,7 +4,7 @@
 use eloworld_evolve::engine::{Engine, EvalParams, SearchParams};
 use eloworld_evolve::imitate::{load_dataset, DatasetConfig, PositionSet};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -63,7 +63,11 @@ fn expected(positions: usize, params: EvalParams) -> (usize, usize, usize, usize
 fn scores_figure_three_by_one_ply_with_quiescence() {
     let out = score_imitation(&["--positions", "60", "--format", "csv"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let (train, ntrain, test, ntest) = expected(60, EvalParams::default());
     assert_eq!((ntrain, ntest), (60, 60));
     let pct = |m: usize, n: usize| 100.0 * m as f64 / n as f64;
@@ -80,8 +84,12 @@ fn scores_figure_three_by_one_ply_with_quiescence() {
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
-    assert!(lines[0].starts_with("train") && lines[0].ends_with(&format!("{:.1}%", pct(train, ntrain))));
-    assert!(lines[1].starts_with("test") && lines[1].ends_with(&format!("{:.1}%", pct(test, ntest))));
+    assert!(
+        lines[0].starts_with("train") && lines[0].ends_with(&format!("{:.1}%", pct(train, ntrain)))
+    );
+    assert!(
+        lines[1].starts_with("test") && lines[1].ends_with(&format!("{:.1}%", pct(test, ntest)))
+    );
 }
 
 #[test]
@@ -93,14 +101,25 @@ fn scores_a_parameter_file_and_names_a_bad_line() {
     let out = score_imitation(&["--positions", "40", "--format", "json", "--eval"]);
     assert!(!out.status.success(), "--eval needs a file");
     let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(["evolve", "score-imitation", "--positions", "40", "--format", "json"])
+        .args([
+            "evolve",
+            "score-imitation",
+            "--positions",
+            "40",
+            "--format",
+            "json",
+        ])
         .arg("--pgn-dir")
         .arg(pgn_dir())
         .arg("--eval")
         .arg(&file)
         .output()
         .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json alone on stdout");
     let mut params = EvalParams::default();
     params.knight_value = 0;

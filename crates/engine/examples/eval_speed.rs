@@ -109,7 +109,32 @@ fn main() {
             evals as f64 / secs
         );
     }
-    shared_tree(&positions);
+    let mut state = 3;
+    let mut random = vec![EvalParams::default()];
+    random.extend((1..100).map(|_| random_params(&mut state)));
+    println!("-- a first generation: Fig. 3's parameters and 99 random sets");
+    shared_tree(&positions, &random);
+    let near: Vec<EvalParams> = (0..100).map(|_| near_fig3(&mut state)).collect();
+    println!("-- an evolved-like generation: 100 sets within ±25% of Fig. 3's values");
+    shared_tree(&positions, &near);
+}
+
+/// Fig. 3's parameters, each moved by up to ±25%.
+fn near_fig3(state: &mut u64) -> EvalParams {
+    let base = EvalParams::default().to_array();
+    let values: Vec<i32> = EvalParams::DEFS
+        .iter()
+        .zip(base)
+        .map(|(d, v)| {
+            *state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let spread = (v / 4).max(1);
+            let delta = ((*state >> 33) % (2 * spread as u64 + 1)) as i32 - spread;
+            (v + delta).clamp(d.min, d.max)
+        })
+        .collect();
+    EvalParams::from_values(&values).expect("35 values")
 }
 
 /// Random parameters within Fig. 3's ranges, as a GA's first generation has them.
@@ -135,13 +160,10 @@ fn cpu_seconds(run: impl FnOnce()) -> f64 {
         .map_or(wall.elapsed().as_secs_f64(), |(a, b)| (b - a).as_secs_f64())
 }
 
-/// 100 parameter sets (random, and Fig. 3's) on the first 1,000 positions: one shared tree
-/// per position against one engine search per set and position.
-fn shared_tree(positions: &[Chess]) {
+/// 100 parameter sets on the first 1,000 positions: one shared tree per position against
+/// one engine search per set and position.
+fn shared_tree(positions: &[Chess], params: &[EvalParams]) {
     let positions = &positions[..positions.len().min(1000)];
-    let mut state = 3;
-    let mut params = vec![EvalParams::default()];
-    params.extend((1..100).map(|_| random_params(&mut state)));
     let weights: Vec<Weights> = params.iter().map(Weights::new).collect();
     let mut tree = OnePlyTree::new();
     let mut shared_choices = Vec::new();

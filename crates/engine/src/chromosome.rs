@@ -377,7 +377,9 @@ mod tests {
         // Encoding picks a gene that decodes back to the value.
         for v in 0..=4 {
             let bits = encode(DEFS, &[v, 0, 0], Coding::Binary);
-            let g = bits[..3].iter().fold(0, |acc, &b| acc << 1 | usize::from(b));
+            let g = bits[..3]
+                .iter()
+                .fold(0, |acc, &b| acc << 1 | usize::from(b));
             assert_eq!(decoded[g], v, "value {v} -> gene {g}");
         }
     }

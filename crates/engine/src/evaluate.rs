@@ -237,7 +237,13 @@ pub fn features(board: &Board) -> Features {
     let white = pawn_info(board, Color::White, &mut counts);
     let black = pawn_info(board, Color::Black, &mut Negated(&mut counts));
     side_terms(board, Color::White, &white, &black, &mut counts);
-    side_terms(board, Color::Black, &black, &white, &mut Negated(&mut counts));
+    side_terms(
+        board,
+        Color::Black,
+        &black,
+        &white,
+        &mut Negated(&mut counts),
+    );
     counts.0
 }
 

@@ -204,7 +204,8 @@ impl OnePlyTree {
         self.scratch.clear();
         self.scratch
             .extend(moves.iter().map(|m| (quiescence_order(m), *m)));
-        self.scratch.sort_by_key(|&(order, _)| std::cmp::Reverse(order));
+        self.scratch
+            .sort_by_key(|&(order, _)| std::cmp::Reverse(order));
         let first = u32::try_from(self.edges.len()).unwrap_or(u32::MAX);
         for &(_, mv) in &self.scratch {
             self.edges.push(Edge {
@@ -261,8 +262,7 @@ impl OnePlyTree {
         // Delta pruning compares with alpha as it stood before the first move.
         let delta_alpha = alpha;
         for edge in first..end {
-            if !in_check && !passes_delta(stand_pat, w.delta_gain(&self.edges[edge]), delta_alpha)
-            {
+            if !in_check && !passes_delta(stand_pat, w.delta_gain(&self.edges[edge]), delta_alpha) {
                 continue;
             }
             let child = self.child(index, edge);
@@ -366,7 +366,10 @@ mod tests {
             grown += tree.nodes() - roots;
         }
         assert!(checked > 3000, "{checked}");
-        assert!(grown > 1000, "the quiescence trees grew by {grown} nodes only");
+        assert!(
+            grown > 1000,
+            "the quiescence trees grew by {grown} nodes only"
+        );
         let mut t = OnePlyTree::new();
         t.reset(&pos("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1"));
         let (i, score) = t.best(&weights[0], OnePlyScoring::Static).expect("move");

@@ -597,13 +597,15 @@ mod tests {
         let fitness = ImitationFitness::new(&data).evaluate(&population);
         let mut differs = false;
         for (genome, got) in population.iter().zip(&fitness) {
-            let mut engine = Engine::new(decode(genome).expect("224 bits"), SearchParams::default(), 1);
+            let mut engine = Engine::new(
+                decode(genome).expect("224 bits"),
+                SearchParams::default(),
+                1,
+            );
             let mut count = |quiescence: bool| {
                 samples
                     .iter()
-                    .filter(|(p, m)| {
-                        engine.best_move_1ply(p, quiescence).expect("a move").0 == *m
-                    })
+                    .filter(|(p, m)| engine.best_move_1ply(p, quiescence).expect("a move").0 == *m)
                     .count()
             };
             let (with, without) = (count(true), count(false));
@@ -612,7 +614,10 @@ mod tests {
             let expected = (with * with) as f64;
             assert_eq!(*got, expected);
         }
-        assert!(differs, "quiescence changed no organism's score: the test proves nothing");
+        assert!(
+            differs,
+            "quiescence changed no organism's score: the test proves nothing"
+        );
     }
 
     #[test]
