@@ -121,9 +121,11 @@ fn scores_a_parameter_file_and_names_a_bad_line() {
         String::from_utf8_lossy(&out.stderr)
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json alone on stdout");
-    let mut params = EvalParams::default();
-    params.knight_value = 0;
-    params.rook_value = 100;
+    let params = EvalParams {
+        knight_value: 0,
+        rook_value: 100,
+        ..EvalParams::default()
+    };
     let (train, _, test, _) = expected(40, params);
     let (default_train, _, default_test, _) = expected(40, EvalParams::default());
     assert_ne!(

@@ -109,9 +109,9 @@ fn main() {
             evals as f64 / secs
         );
     }
-    let mut state = 3;
     let mut random = vec![EvalParams::default()];
-    random.extend((1..100).map(|_| random_params(&mut state)));
+    random.extend((1..100).map(EvalParams::random));
+    let mut state = 3;
     println!("-- a first generation: Fig. 3's parameters and 99 random sets");
     shared_tree(&positions, &random);
     let near: Vec<EvalParams> = (0..100).map(|_| near_fig3(&mut state)).collect();
@@ -132,21 +132,6 @@ fn near_fig3(state: &mut u64) -> EvalParams {
             let spread = (v / 4).max(1);
             let delta = ((*state >> 33) % (2 * spread as u64 + 1)) as i32 - spread;
             (v + delta).clamp(d.min, d.max)
-        })
-        .collect();
-    EvalParams::from_values(&values).expect("35 values")
-}
-
-/// Random parameters within Fig. 3's ranges, as a GA's first generation has them.
-fn random_params(state: &mut u64) -> EvalParams {
-    let values: Vec<i32> = EvalParams::DEFS
-        .iter()
-        .map(|d| {
-            *state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let span = (d.max - d.min + 1) as u64;
-            d.min + ((*state >> 33) % span) as i32
         })
         .collect();
     EvalParams::from_values(&values).expect("35 values")

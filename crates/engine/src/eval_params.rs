@@ -53,6 +53,26 @@ param_struct! {
 impl EvalParams {
     /// The chromosome length (the paper, section III.A: 224 bits).
     pub const CHROMOSOME_BITS: usize = 224;
+
+    /// Returns parameters drawn uniformly within each parameter's range from `seed` (as a
+    /// GA's random first generation has them), for tests and measurements.
+    #[must_use]
+    pub fn random(seed: u64) -> EvalParams {
+        let mut state = seed;
+        let mut p = EvalParams::new();
+        for d in EvalParams::DEFS {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            let span = u64::from((d.max - d.min).unsigned_abs()) + 1;
+            let offset = i32::try_from(z % span).unwrap_or(0);
+            let _ = p.set(d.name, d.min + offset);
+        }
+        p
+    }
 }
 
 #[cfg(test)]

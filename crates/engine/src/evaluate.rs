@@ -774,25 +774,9 @@ mod tests {
         }
     }
 
-    /// Random parameters within Fig. 3's ranges (a small LCG keeps the test self-contained).
-    fn random_params(state: &mut u64) -> EvalParams {
-        let values: Vec<i32> = EvalParams::DEFS
-            .iter()
-            .map(|d| {
-                *state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                let span = u64::try_from(d.max - d.min + 1).expect("range");
-                d.min + i32::try_from((*state >> 33) % span).expect("small")
-            })
-            .collect();
-        EvalParams::from_values(&values).expect("35 values")
-    }
-
     #[test]
     fn the_evaluation_is_the_features_dot_the_parameters() {
-        let mut state = 7;
-        let params: Vec<EvalParams> = (0..8).map(|_| random_params(&mut state)).collect();
+        let params: Vec<EvalParams> = (0..8).map(EvalParams::random).collect();
         let mut checked = 0;
         for start in crate::bench::bench_positions() {
             let mut pos = start;

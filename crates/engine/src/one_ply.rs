@@ -295,21 +295,6 @@ mod tests {
             .expect("legal")
     }
 
-    /// Random parameters within Fig. 3's ranges.
-    fn random_params(state: &mut u64) -> EvalParams {
-        let values: Vec<i32> = EvalParams::DEFS
-            .iter()
-            .map(|d| {
-                *state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                let span = u64::try_from(d.max - d.min + 1).expect("range");
-                d.min + i32::try_from((*state >> 33) % span).expect("small")
-            })
-            .collect();
-        EvalParams::from_values(&values).expect("35 values")
-    }
-
     /// Positions along lines from the bench positions, tactical ones included (the walk
     /// prefers captures every third move).
     fn positions() -> Vec<Chess> {
@@ -335,9 +320,8 @@ mod tests {
 
     #[test]
     fn the_shared_search_picks_the_engines_move_and_score() {
-        let mut state = 11;
         let mut params = vec![EvalParams::default()];
-        params.extend((0..12).map(|_| random_params(&mut state)));
+        params.extend((11..23).map(EvalParams::random));
         let mut engines: Vec<Engine> = params
             .iter()
             .map(|p| Engine::new(*p, SearchParams::default(), 1))
