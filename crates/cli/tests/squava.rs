@@ -105,3 +105,77 @@ fn a_human_plays_chess_in_san_and_uci() {
     );
     assert!(out.contains("result: 0-1 (checkmate)"), "{out}");
 }
+
+#[test]
+fn players_shows_the_authors_defaults() {
+    let out = eloworld()
+        .args(["players", "--game", "squava"])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("depth=schedule (8 from 0 stones, 10 from 4 stones, 12 from 11 stones)"),
+        "{text}"
+    );
+    assert!(text.contains("playouts=500000"), "{text}");
+    assert!(text.contains("c=1.414"), "{text}");
+}
+
+#[test]
+fn a_shorter_experiment_prints_its_order_and_intervals() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let players = r#"players = ["alphabeta:depth=1", "mcts:playouts=30", "mcts_uct:playouts=30"]"#;
+    std::fs::write(
+        dir.path().join("elo.toml"),
+        format!(
+            "name = \"e\"\ngame = \"squava\"\n{players}\nschedule = \"random\"\ngames = 400\nseed = 1\ndb = \"s.sqlite\"\n"
+        ),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("rr.toml"),
+        format!(
+            "name = \"rr\"\ngame = \"squava\"\n{players}\ngames_per_pair = 400\nseed = 1\ndb = \"s.sqlite\"\n"
+        ),
+    )
+    .expect("write");
+    let out = eloworld()
+        .current_dir(dir.path())
+        .args([
+            "squava-experiment",
+            "--elo",
+            "elo.toml",
+            "--round-robin",
+            "rr.toml",
+            "--runs",
+            "1",
+            "--games",
+            "12",
+            "--games-per-pair",
+            "3",
+            "--quiet",
+        ])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 3 pairs × 2 colours × 3 games, not the files' 400 per ordered pair.
+    assert!(text.contains("Round robin (18 games)"), "{text}");
+    assert!(text.contains("order by games won: "), "{text}");
+    assert!(text.contains("95% interval"), "{text}");
+    // The rating run was 12 games, under its own name.
+    assert!(text.contains("12 games a run"), "{text}");
+    assert!(
+        eloworld()
+            .current_dir(dir.path())
+            .args(["squava-experiment", "--games-per-pair", "0"])
+            .output()
+            .is_ok_and(|o| !o.status.success()),
+        "zero games per pair is refused"
+    );
+}
