@@ -238,8 +238,17 @@ fn ratio_interval(s: f64, n: f64) -> (f64, f64) {
     let z2 = Z * Z;
     let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    let ratio = |p: f64| if p >= 1.0 { f64::INFINITY } else { p / (1.0 - p) };
-    (ratio((centre - half).max(0.0)), ratio((centre + half).min(1.0)))
+    let ratio = |p: f64| {
+        if p >= 1.0 {
+            f64::INFINITY
+        } else {
+            p / (1.0 - p)
+        }
+    };
+    (
+        ratio((centre - half).max(0.0)),
+        ratio((centre + half).min(1.0)),
+    )
 }
 
 /// Formats a ratio, `inf` for a pair that never lost.

@@ -402,7 +402,16 @@ impl AlphaBeta {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn store(&mut self, slot: usize, key: u64, score: i32, depth: u32, bound: Bound, best: u8, ply: i32) {
+    fn store(
+        &mut self,
+        slot: usize,
+        key: u64,
+        score: i32,
+        depth: u32,
+        bound: Bound,
+        best: u8,
+        ply: i32,
+    ) {
         self.table[slot] = Entry {
             key,
             score: to_table(score, ply),
@@ -468,7 +477,11 @@ mod tests {
         // setDepth: moveCounter < 4 → 8, > 3 → 10, > 10 → 12.
         let want = [8, 8, 8, 8, 10, 10, 10, 10, 10, 10, 10, 12, 12, 12, 12];
         for (stones, &plies) in want.iter().enumerate() {
-            assert_eq!(Depth::Schedule.plies(stones as u32), plies, "{stones} stones");
+            assert_eq!(
+                Depth::Schedule.plies(stones as u32),
+                plies,
+                "{stones} stones"
+            );
         }
         assert_eq!(Depth::Schedule.plies(24), 12);
         assert_eq!(Depth::Fixed(5).plies(0), 5);
@@ -518,7 +531,11 @@ mod tests {
                 let mut s = AlphaBeta::new(Depth::Fixed(5), evaluation);
                 let r = s.search(pos);
                 // A decided value ends the deepening early; it is the same forced result.
-                assert_eq!(r.score, minimax(&s, pos, 5, 0), "seed {seed} {evaluation:?}");
+                assert_eq!(
+                    r.score,
+                    minimax(&s, pos, 5, 0),
+                    "seed {seed} {evaluation:?}"
+                );
                 checked += 1;
             }
         }

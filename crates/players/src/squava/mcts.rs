@@ -23,7 +23,9 @@
 //! moves are chosen at random with the game RNG. The tree lives in a `Vec` arena kept by
 //! the player and cleared (not freed) before each move; the playouts allocate nothing.
 
-use super::board::{heavy_playout, losing_squares, random_playout, winning_squares, Effect, Position};
+use super::board::{
+    heavy_playout, losing_squares, random_playout, winning_squares, Effect, Position,
+};
 use crate::{Player, PlayerError};
 use eloworld_games::squava::SQUARES;
 use eloworld_games::{GameRng, Squava};

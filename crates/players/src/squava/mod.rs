@@ -157,9 +157,17 @@ pub fn register(r: &mut Registry<Squava>) {
             "Monte Carlo tree search with UCB1 (UCT) child selection, heavy playouts, most visits",
             Flags::NONE,
         )
-        .param("playouts", DEFAULT_PLAYOUTS, "iterations per move (the author's)")
+        .param(
+            "playouts",
+            DEFAULT_PLAYOUTS,
+            "iterations per move (the author's)",
+        )
         .param("c", DEFAULT_C, "UCB1 exploration constant (the author's)")
-        .param("playout", "heavy", "heavy (win if possible, avoid three) or random"),
+        .param(
+            "playout",
+            "heavy",
+            "heavy (win if possible, avoid three) or random",
+        ),
         mcts_factory(true),
     );
 }
