@@ -311,12 +311,13 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
         let (low, high) = ratio_interval(r.score / r.games as f64, r.games as f64);
         let article = article_ratio(&players[r.p], &players[r.q])
             .map_or_else(|| "-".to_owned(), |a| format!("{a:.2}"));
+        let interval = format!("{}–{}", fmt_ratio(low), fmt_ratio(high));
         out.push_str(&format!(
             "{:<width$} {:<width$} {:>7} {:>15} {:>7} {:>6.0} {:>10.2}\n",
             players[r.p],
             players[r.q],
             fmt_ratio(r.observed),
-            format!("{}–{}", fmt_ratio(low), fmt_ratio(high)),
+            interval,
             article,
             r.difference,
             r.predicted
