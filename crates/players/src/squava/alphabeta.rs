@@ -269,7 +269,7 @@ impl AlphaBeta {
             if best_score.abs() > DECIDED {
                 break;
             }
-            moves.sort_by(|a, b| b.1.cmp(&a.1));
+            moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         }
         best.sort_unstable();
         SearchResult {
