@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod evolve;
+pub mod evolve_score;
 pub mod export;
 pub mod fates;
 pub mod match_stats;
