@@ -1,13 +1,10 @@
 //! `eloworld suite` runs the real binary on a small EPD file.
 
-use std::process::Command;
+mod common;
 
-fn eloworld(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .output()
-        .expect("eloworld runs")
-}
+use common::eloworld;
+
+use std::process::Command;
 
 #[test]
 fn suite_counts_solved_positions_and_reports_bad_lines() {
@@ -22,7 +19,7 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
     )
     .expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(&[
+    let out = eloworld(dir.path(), &[
         "suite",
         "--epd",
         path,
@@ -55,7 +52,8 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
 
 #[test]
 fn suite_refuses_players_that_do_not_search() {
-    let out = eloworld(&[
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = eloworld(dir.path(), &[
         "suite",
         "--epd",
         "/nonexistent.epd",
@@ -66,11 +64,10 @@ fn suite_refuses_players_that_do_not_search() {
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent.epd"));
-    let dir = tempfile::tempdir().expect("temp dir");
     let epd = dir.path().join("one.epd");
     std::fs::write(&epd, "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#;\n").expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(&[
+    let out = eloworld(dir.path(), &[
         "suite",
         "--epd",
         path,

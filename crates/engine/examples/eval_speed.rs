@@ -3,6 +3,7 @@
 //! games in the given PGN files whose players are both rated 2600 or more.
 //!
 //! `cargo run --release -p eloworld-engine --example eval_speed -- data/pgn/*.pgn`
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)] // reason: an example program reports and exits
 
 use eloworld_engine::bench::thread_cpu_time;
 use eloworld_engine::{Engine, EvalParams, SearchParams};

@@ -20,7 +20,7 @@ pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use plan::{JobSpec, Plan};
 pub use play::{play_game, PlayedGame};
-pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
+pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
     TournamentStatus, WorkerStatus,
