@@ -8,7 +8,7 @@ mod common;
 use common::{eloworld, text};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 /// Copies the fixture engines into `dir`, so that their command lines name `dir` and any
 /// process left behind can be found.

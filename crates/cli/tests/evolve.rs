@@ -8,7 +8,6 @@ mod common;
 use common::{count, ok_with_notes};
 
 use std::path::Path;
-use std::process::Command;
 
 const GAME: &str = r#"[White "A"]
 [Black "B"]
@@ -160,7 +159,7 @@ const BOOK: &str = concat!(
 );
 
 /// Three starting organisms: Fig. 3's evaluation and two variations of it.
-fn organisms(dir: &std::path::Path) -> Vec<String> {
+fn organisms(dir: &Path) -> Vec<String> {
     let bodies = ["", "KNIGHT_VALUE = 0\n", "QUEEN_VALUE = 500\n"];
     bodies
         .iter()
@@ -220,12 +219,21 @@ fn coevolution_killed_with_sigkill_resumes_from_its_games_store() {
     let _ = child.wait();
     let before = stored();
     let planned = 3 * 3 * 4; // generations × pairs × games per pair
-    assert!(before > 0 && before < planned, "stored {before} of {planned} before the kill");
+    assert!(
+        before > 0 && before < planned,
+        "stored {before} of {planned} before the kill"
+    );
     ok_with_notes(dir.path(), &args);
     let resumed = std::fs::read_to_string(dir.path().join("killed/coevolve.csv")).expect("csv");
-    assert_eq!(resumed, reference, "a resumed run scores as an uninterrupted one");
+    assert_eq!(
+        resumed, reference,
+        "a resumed run scores as an uninterrupted one"
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM games"), planned);
-    assert_eq!(count(&db, "SELECT count(DISTINCT job_id) FROM games"), planned);
+    assert_eq!(
+        count(&db, "SELECT count(DISTINCT job_id) FROM games"),
+        planned
+    );
     // No pair of organisms plays an opening twice in a generation.
     assert_eq!(
         count(

@@ -5,8 +5,6 @@ mod common;
 use common::{eloworld, text};
 
 use eloworld_players::fate::{Fate, FateTable, PieceId};
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 const GAMES: &str = r#"[Event "Fool's mate"]
 [Result "0-1"]

@@ -5,6 +5,7 @@
 //!
 //! Needs Debian's `postgresql` (`scripts/test` installs it). Without it the tests fail on CI
 //! (`CI` set) and are skipped with a note elsewhere.
+#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
 
 mod common;
 
@@ -523,7 +524,16 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
     let url = cluster.url();
     let helper = Command::new(env!("CARGO_BIN_EXE_eloworld"))
         .args([
-            "worker", "--db", &url, "--threads", "1", "--lease", "2", "--name", "helper", "--wait",
+            "worker",
+            "--db",
+            &url,
+            "--threads",
+            "1",
+            "--lease",
+            "2",
+            "--name",
+            "helper",
+            "--wait",
         ])
         .current_dir(dir.path())
         .stdin(Stdio::null())

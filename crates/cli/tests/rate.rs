@@ -4,8 +4,6 @@ mod common;
 
 use common::{eloworld, fails, ok};
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 #[test]
 fn match_stats_reproduces_seed_003() {

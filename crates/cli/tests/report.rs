@@ -3,6 +3,7 @@
 //! `--ignored`) the 40-player, 100,000-game timing.
 //!
 //! Set `UPDATE_GOLDEN=1` to rewrite the golden files after an intended change.
+#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
 
 mod common;
 
@@ -11,7 +12,6 @@ use common::{eloworld, stdout_of};
 use eloworld_games::{GameKind, GameResult, Side, Termination};
 use eloworld_tournament::{open_store, FinishedGame, Plan, TournamentConfig};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
 fn golden(name: &str, actual: &str) {

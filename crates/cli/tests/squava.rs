@@ -3,7 +3,7 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs `eloworld play` with `input` on stdin and returns (stdout, stderr, success).
 fn play_with_input(args: &[&str], input: &str) -> (String, String, bool) {

@@ -4,7 +4,6 @@ mod common;
 
 use common::eloworld;
 
-use std::process::Command;
 
 #[test]
 fn suite_counts_solved_positions_and_reports_bad_lines() {
@@ -19,16 +18,19 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
     )
     .expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(dir.path(), &[
-        "suite",
-        "--epd",
-        path,
-        "--player",
-        "evol",
-        "--nodes",
-        "20000",
-        "--verbose",
-    ]);
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            path,
+            "--player",
+            "evol",
+            "--nodes",
+            "20000",
+            "--verbose",
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -53,29 +55,35 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
 #[test]
 fn suite_refuses_players_that_do_not_search() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = eloworld(dir.path(), &[
-        "suite",
-        "--epd",
-        "/nonexistent.epd",
-        "--player",
-        "evol",
-        "--nodes",
-        "10",
-    ]);
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            "/nonexistent.epd",
+            "--player",
+            "evol",
+            "--nodes",
+            "10",
+        ],
+    );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent.epd"));
     let epd = dir.path().join("one.epd");
     std::fs::write(&epd, "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#;\n").expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(dir.path(), &[
-        "suite",
-        "--epd",
-        path,
-        "--player",
-        "random_move",
-        "--nodes",
-        "10",
-    ]);
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            path,
+            "--player",
+            "random_move",
+            "--nodes",
+            "10",
+        ],
+    );
     assert!(!out.status.success());
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("evol-family"),

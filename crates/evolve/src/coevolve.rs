@@ -320,7 +320,11 @@ pub fn first_player_points(results: &[(u32, GameResult)]) -> (f64, usize) {
     let points = results
         .iter()
         .map(|&(key, result)| {
-            let first_side = if key % 2 == 0 { Side::First } else { Side::Second };
+            let first_side = if key % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
             match result {
                 GameResult::Win(s) if s == first_side => 1.0,
                 GameResult::Win(_) => 0.0,

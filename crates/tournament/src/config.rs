@@ -218,13 +218,14 @@ mod tests {
 
     #[test]
     fn enumerated_settings_name_their_valid_values() {
-        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\ngame = \"go\"\n")
+        let e =
+            TournamentConfig::from_toml("name = \"t\"\nplayers = []\ngame = \"go\"\n").unwrap_err();
+        assert!(
+            e.contains("line 3") && e.contains("`chess`") && e.contains("`squava`"),
+            "{e}"
+        );
+        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\ndraw_rules = \"fide\"\n")
             .unwrap_err();
-        assert!(e.contains("line 3") && e.contains("`chess`") && e.contains("`squava`"), "{e}");
-        let e = TournamentConfig::from_toml(
-            "name = \"t\"\nplayers = []\ndraw_rules = \"fide\"\n",
-        )
-        .unwrap_err();
         assert!(e.contains("`automatic`") && e.contains("`claimed`"), "{e}");
         let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\nschedule = \"swiss\"\n")
             .unwrap_err();
@@ -233,7 +234,13 @@ mod tests {
             "name = \"t\"\nplayers = []\ngame = \"squava\"\ndraw_rules = \"claimed\"\n",
         )
         .expect("toml");
-        assert_eq!((c.game, c.draw_rules), (GameKind::Squava, DrawRules::Claimed));
-        assert!(c.to_toml().contains("game = \"squava\"") && c.to_toml().contains("draw_rules = \"claimed\""));
+        assert_eq!(
+            (c.game, c.draw_rules),
+            (GameKind::Squava, DrawRules::Claimed)
+        );
+        assert!(
+            c.to_toml().contains("game = \"squava\"")
+                && c.to_toml().contains("draw_rules = \"claimed\"")
+        );
     }
 }

@@ -30,7 +30,11 @@ pub fn load_openings(path: &Path, game: GameKind) -> Result<Vec<String>, ConfigE
 ///
 /// # Errors
 /// As [`load_openings`].
-pub fn parse_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String>, ConfigError> {
+pub fn parse_openings(
+    path: &Path,
+    bytes: &[u8],
+    game: GameKind,
+) -> Result<Vec<String>, ConfigError> {
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));

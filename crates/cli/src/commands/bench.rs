@@ -262,7 +262,11 @@ fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> anyhow::Result<f64> {
     let db = dir.join("bench.sqlite");
     let mut store = open_store(&db.to_string_lossy(), true)?;
     let id = store.begin(&plan)?;
-    let code = if kind == GameKind::Chess { "e2e4" } else { "c3" };
+    let code = if kind == GameKind::Chess {
+        "e2e4"
+    } else {
+        "c3"
+    };
     let moves = vec![code; plies.round() as usize].join(" ");
     let t = Instant::now();
     let mut stored = 0u64;

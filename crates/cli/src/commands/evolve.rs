@@ -3,19 +3,19 @@
 //! (`OUT/evolve.sqlite` by default): run the same command again to resume a killed run, with
 //! the same result as an uninterrupted one.
 
+use crate::games::CliGame;
 use anyhow::{bail, Context};
-use eloworld_evolve::imitate::{self, DatasetConfig, ImitationFitness};
-use eloworld_report::{line_plot, ImageFormat, Labels, Series};
-use eloworld_evolve::{evolve, Checkpoint, Checkpointing, GaConfig, Generation, Selection};
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use eloworld_evolve::coevolve::generation_games;
+use eloworld_evolve::imitate::{self, DatasetConfig, ImitationFitness};
+use eloworld_evolve::{evolve, Checkpoint, Checkpointing, GaConfig, Generation, Selection};
 use eloworld_evolve::{EvolveError, Fitness};
 use eloworld_games::{Chess, DrawRules, GameResult};
 use eloworld_players::PlayableGame;
+use eloworld_report::{line_plot, ImageFormat, Labels, Series};
 use eloworld_tournament::{open_store, Plan, RunOptions, Store};
-use crate::games::CliGame;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -225,8 +225,9 @@ fn play_plan(
     opts: &RunOptions,
 ) -> anyhow::Result<Option<Vec<(u32, GameResult)>>> {
     let rules = <Chess as CliGame>::rules(plan.config.draw_rules);
-    let summary = eloworld_tournament::run::<Chess>(plan, &Chess::builtin_players(), rules, store, opts)
-        .with_context(|| format!("playing {:?} in {}", plan.config.name, store.location()))?;
+    let summary =
+        eloworld_tournament::run::<Chess>(plan, &Chess::builtin_players(), rules, store, opts)
+            .with_context(|| format!("playing {:?} in {}", plan.config.name, store.location()))?;
     if summary.interrupted {
         return Ok(None);
     }

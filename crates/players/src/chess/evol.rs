@@ -233,7 +233,9 @@ fn genome_eval(player: &str, hex: &str) -> Result<EvalParams, SpecError> {
         player: player.to_owned(),
         reason,
     };
-    let len = EvalParams::default().encode(eloworld_engine::Coding::Gray).len();
+    let len = EvalParams::default()
+        .encode(eloworld_engine::Coding::Gray)
+        .len();
     if hex.len() != len.div_ceil(4) {
         return Err(bad(format!(
             "genome= takes {} hexadecimal digits ({len} bits), got {}",
