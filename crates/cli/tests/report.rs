@@ -194,7 +194,7 @@ fn matrix_and_evolution_write_png_and_svg() {
     let svg = std::fs::read_to_string(dir.path().join("m.svg")).expect("svg");
     assert!(svg.find("many_faces").expect("name") < svg.find("go4pp").expect("name"));
     assert!(
-        svg.contains("weakest first by elo_world rating"),
+        svg.contains("weakest first by elo-world rating"),
         "caption names the sort"
     );
 }
@@ -324,7 +324,7 @@ fn html_report_of_a_real_tournament_is_self_contained() {
             "section {id} missing"
         );
     }
-    for method in ["elo_world", "mle", "uscf", "rollason", "markov"] {
+    for method in ["elo-world", "mle", "uscf", "rollason", "markov"] {
         assert!(
             page.contains(&format!(">{method}</th>")),
             "rating column {method} missing"
