@@ -3,7 +3,7 @@
 mod common;
 
 use common::{eloworld, fails, ok};
-
+use std::process::Stdio;
 
 #[test]
 fn match_stats_reproduces_seed_003() {
@@ -377,7 +377,7 @@ fn a_closed_pipe_ends_the_command_quietly() {
         &["rate", "--csv", "f.csv"][..],
         &["match-stats", "10", "0", "0"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        let mut child = common::command()
             .args(args)
             .current_dir(dir.path())
             .stdin(Stdio::null())

@@ -4,7 +4,6 @@ mod common;
 
 use common::eloworld;
 
-
 #[test]
 fn suite_counts_solved_positions_and_reports_bad_lines() {
     let dir = tempfile::tempdir().expect("temp dir");

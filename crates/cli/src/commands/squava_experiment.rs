@@ -5,7 +5,7 @@
 
 use crate::display::{self, Mode};
 use anyhow::Context;
-use eloworld_games::{GameResult, Side, Squava, Wdl};
+use eloworld_games::{Side, Squava, Wdl};
 use eloworld_players::PlayableGame;
 use eloworld_ratings::consistency::consistency;
 use eloworld_ratings::{rate, Games, Method, Options};

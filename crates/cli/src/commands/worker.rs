@@ -61,6 +61,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stop = crate::interrupt::stop_on_ctrl_c(None);
     eprintln!("worker {name} on {}", store.location());
     loop {
+        if stop.load(Ordering::Relaxed) {
+            eprintln!("worker {name}: stopped");
+            return Ok(ExitCode::from(130));
+        }
         let mut played = 0u64;
         let mut unrunnable = Vec::new();
         for row in store.tournaments()? {
