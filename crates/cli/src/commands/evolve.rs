@@ -30,6 +30,8 @@ enum Phase {
     Coevolve(CoevolveArgs),
     /// Phase 4: EVOL* against EVOL0 and the defaults: match W% and Elo difference, suite solve counts.
     Report(ReportArgs),
+    /// Score one evaluation (default Fig. 3's) on phase 1's positions: match % on train and test.
+    ScoreImitation(super::evolve_score::Args),
 }
 
 /// The GA settings every phase takes.
@@ -228,6 +230,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Phase::Search(a) => search_cmd(&a, &stop),
         Phase::Coevolve(a) => coevolve_cmd(&a, &stop),
         Phase::Report(a) => report_cmd(&a),
+        Phase::ScoreImitation(a) => super::evolve_score::run(&a),
     }
 }
 
@@ -288,7 +291,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     );
     let base = a.ga.config(GaConfig::new())?;
     println!("GA: {}", base.describe());
-    let fitness = ImitationFitness { data: &data };
+    let fitness = ImitationFitness::new(&data);
     let settings = format!(
         "imitate {} pgn={}",
         data_config.describe(),

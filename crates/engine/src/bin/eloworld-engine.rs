@@ -1,6 +1,6 @@
 //! `eloworld-engine`: the parametric engine behind the UCI protocol, so fastchess, cutechess
 //! or a GUI can play it. Every evaluation and search parameter is a UCI spin option named as
-//! in seed 003 (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`, …).
+//! in David, Koppel and Netanyahu's evolution paper (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`, …).
 //!
 //! Besides the UCI commands it understands `bench [depth]` (also as a command-line argument:
 //! `eloworld-engine bench`), which prints the node signature and nodes per second, and `eval`,
