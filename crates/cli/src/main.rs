@@ -1,10 +1,12 @@
 //! The `eloworld` command: the only part of eloworld that prints or exits.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)] // reason: the command is the one part of eloworld that prints and exits
 
 mod closed_pipe;
 mod commands;
 mod display;
 mod games;
 mod interrupt;
+mod ladders;
 mod rating_input;
 mod rating_table;
 mod standings;
@@ -55,6 +57,10 @@ enum Command {
     Suite(commands::suite::Args),
     /// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu's papers): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
+    /// Build a ladder (a fixed rating scale in a file) from a database; list the shipped ones.
+    Ladder(commands::ladder::Args),
+    /// Place a player on a ladder: its rating on the fixed scale, playing the rungs that tell most.
+    Place(commands::place::Args),
 }
 
 fn main() -> ExitCode {
@@ -90,5 +96,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fates(a) => commands::fates::run(a),
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
+        Command::Ladder(a) => commands::ladder::run(a),
+        Command::Place(a) => commands::place::run(a),
     }
 }

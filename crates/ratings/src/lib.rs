@@ -12,6 +12,8 @@
 //! | [`consistency`] | predicted vs observed score per pair | seed 000 |
 //! | [`sprt`] | GSPRT on game pairs, normalised and logistic Elo, LOS | Van den Bergh; fishtest, fastchess |
 //! | [`interpolate`] | comparable interpolated player | seed 002, section 4 |
+//! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
+//! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
 //! | [`synth`] | games simulated from known strengths | for testing the above |
 //!
 //! Every caller rates through one entry point, [`rate`] (or [`rate_all`] for the side-by-side
@@ -38,10 +40,12 @@ mod error;
 mod games;
 pub mod interpolate;
 pub mod io;
+pub mod ladder;
 mod linalg;
 pub mod markov;
 mod method;
 pub mod mle;
+pub mod placement;
 pub mod rollason;
 pub mod sprt;
 pub mod synth;

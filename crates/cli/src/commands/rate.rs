@@ -61,14 +61,17 @@ pub enum DrawModelArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A tournament database.
-    #[arg(long, conflicts_with_all = ["pgn", "csv"], required_unless_present_any = ["pgn", "csv"])]
+    #[arg(long, conflicts_with_all = ["pgn", "csv", "ladder"], required_unless_present_any = ["pgn", "csv", "ladder"])]
     db: Option<String>,
     /// Only this tournament of the database (default: all).
     #[arg(long, requires = "db")]
     tournament: Option<String>,
     /// A PGN file: only the White, Black, Result (and Date) headers are read.
-    #[arg(long, conflicts_with = "csv")]
+    #[arg(long, conflicts_with_all = ["csv", "ladder"])]
     pgn: Option<PathBuf>,
+    /// A ladder (a file, or a shipped name): the W/D/L per ordered pair its ratings rest on.
+    #[arg(long, conflicts_with = "csv")]
+    ladder: Option<String>,
     /// A CSV file: columns white,black,result (1-0, 0-1, 1/2-1/2) or player1,player2,score1
     /// (1, 0, 0.5; colours unknown), optionally date.
     #[arg(long)]
@@ -161,13 +164,16 @@ impl Settings {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let source = rating_input::Source::from_args(
-        args.db.as_deref(),
-        args.tournament.as_deref(),
-        args.pgn.as_deref(),
-        args.csv.as_deref(),
-    )?;
-    let (games, unfinished) = source.load(args.case_sensitive)?;
+    let (games, unfinished) = match &args.ladder {
+        Some(ladder) => (crate::ladders::load(ladder)?.game_list(), 0),
+        None => rating_input::Source::from_args(
+            args.db.as_deref(),
+            args.tournament.as_deref(),
+            args.pgn.as_deref(),
+            args.csv.as_deref(),
+        )?
+        .load(args.case_sensitive)?,
+    };
     let advantage = match args.white_advantage.as_str() {
         "fit" => Advantage::Fit,
         v => Advantage::Fixed(

@@ -5,7 +5,7 @@
 
 use crate::display::{self, Mode};
 use anyhow::Context;
-use eloworld_games::{GameResult, Side, Squava};
+use eloworld_games::{Side, Squava, Wdl};
 use eloworld_players::PlayableGame;
 use eloworld_ratings::consistency::consistency;
 use eloworld_ratings::{rate, Games, Method, Options};
@@ -316,36 +316,33 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
     out
 }
 
-/// First-player wins, second-player wins and draws over every game played.
+/// The first player's wins, draws and losses over every game played.
 #[derive(Default)]
-struct OutcomeTally {
-    first: u64,
-    second: u64,
-    draws: u64,
-}
+struct OutcomeTally(Wdl);
 
 impl OutcomeTally {
     fn add_rows(&mut self, rows: &[GameRow]) {
         for r in rows {
-            match r.result {
-                GameResult::Win(Side::First) => self.first += 1,
-                GameResult::Win(Side::Second) => self.second += 1,
-                GameResult::Draw => self.draws += 1,
-            }
+            self.0.add_result(r.result, Side::First);
         }
     }
 
     fn line(&self) -> String {
-        let n = (self.first + self.second + self.draws).max(1) as f64;
+        let Wdl {
+            wins: first,
+            draws,
+            losses: second,
+        } = self.0;
+        let n = self.0.games().max(1) as f64;
         format!(
             "first player (x) won {} of {} games ({:.1}%), second player {} ({:.1}%), draws {} ({:.1}%)",
-            self.first,
-            self.first + self.second + self.draws,
-            100.0 * self.first as f64 / n,
-            self.second,
-            100.0 * self.second as f64 / n,
-            self.draws,
-            100.0 * self.draws as f64 / n
+            first,
+            self.0.games(),
+            100.0 * first as f64 / n,
+            second,
+            100.0 * second as f64 / n,
+            draws,
+            100.0 * draws as f64 / n
         )
     }
 }
