@@ -106,7 +106,7 @@ fn a_human_plays_chess_in_san_and_uci() {
 
 #[test]
 fn players_shows_the_authors_defaults() {
-    let out = eloworld()
+    let out = common::command()
         .args(["players", "--game", "squava"])
         .output()
         .expect("the binary runs");
@@ -138,7 +138,7 @@ fn a_shorter_experiment_prints_its_order_and_intervals() {
         ),
     )
     .expect("write");
-    let out = eloworld()
+    let out = common::command()
         .current_dir(dir.path())
         .args([
             "squava-experiment",
@@ -169,7 +169,7 @@ fn a_shorter_experiment_prints_its_order_and_intervals() {
     // The rating run was 12 games, under its own name.
     assert!(text.contains("12 games a run"), "{text}");
     assert!(
-        eloworld()
+        common::command()
             .current_dir(dir.path())
             .args(["squava-experiment", "--games-per-pair", "0"])
             .output()
