@@ -1,32 +1,9 @@
 //! Tests of `eloworld rate`, `synth` and `match-stats`: they run the real binary in a temp dir.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let o = eloworld(dir, args);
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    );
-    assert!(o.status.success(), "{args:?}: {out}\n{err}");
-    out
-}
-
-fn fails(dir: &Path, args: &[&str]) -> String {
-    let o = eloworld(dir, args);
-    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{eloworld, fails, ok};
+use std::process::Stdio;
 
 #[test]
 fn match_stats_reproduces_seed_003() {
@@ -400,7 +377,7 @@ fn a_closed_pipe_ends_the_command_quietly() {
         &["rate", "--csv", "f.csv"][..],
         &["match-stats", "10", "0", "0"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        let mut child = common::command()
             .args(args)
             .current_dir(dir.path())
             .stdin(Stdio::null())

@@ -22,7 +22,7 @@ pub use events::Event;
 pub use plan::{JobSpec, Plan};
 pub use play::{play_game, PlayedGame};
 pub use rating_games::{add_results, games_to_rate, score, RatedGame};
-pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
+pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
     TournamentStatus, WorkerStatus,

@@ -143,7 +143,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     if left_out > 0 {
         eprintln!("note: {left_out} players have no games linking them to the largest group; they are not rungs");
     }
-    ladder.draw_rules = settings.draw_rules;
+    ladder.draw_rules = settings.draw_rules.name().to_owned();
     ladder.max_plies = Some(settings.max_plies);
     ladder.openings = settings.openings.map(|p| p.display().to_string());
     let mut command = format!("eloworld ladder build --db {}", args.db);

@@ -93,7 +93,7 @@ fn place_on<G: CliGame>(args: &Args, ladder: &Ladder) -> anyhow::Result<ExitCode
     registry
         .resolve_str(&spec)
         .with_context(|| format!("the player to place, {spec:?}"))?;
-    let rules = G::rules(&ladder.draw_rules)?;
+    let rules = G::rules(ladder.draw_rules.parse().map_err(anyhow::Error::msg)?);
     // Rungs that cannot run here are skipped, each with a note.
     let mut usable = vec![true; ladder.rungs.len()];
     for (i, rung) in ladder.rungs.iter().enumerate() {
@@ -215,7 +215,7 @@ fn batch_config(
     if let Some(m) = ladder.max_plies {
         c.max_plies = m;
     }
-    c.draw_rules.clone_from(&ladder.draw_rules);
+    c.draw_rules = ladder.draw_rules.parse().unwrap_or_default(); // checked when the ladder was read (line 96)
     c.db = Some(args.db.clone());
     c.threads = args.threads;
     c
