@@ -4,6 +4,8 @@ pub mod bench;
 pub mod evolve;
 pub mod export;
 pub mod fates;
+pub mod match_cmd;
+mod match_options;
 pub mod match_stats;
 pub mod play;
 pub mod players;

@@ -21,8 +21,8 @@ pub struct Args {
     /// The game: chess or squava.
     #[arg(long)]
     game: Option<String>,
-    /// Player specs, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    /// Player specs, comma-separated (`stockfish:nodes=1000,hash=16` stays one player).
+    #[arg(long)]
     players: Option<Vec<String>>,
     /// Games per ordered pair.
     #[arg(long)]
@@ -80,7 +80,10 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
         c.game.clone_from(v);
     }
     if let Some(v) = &args.players {
-        c.players.clone_from(v);
+        c.players = v
+            .iter()
+            .flat_map(|list| eloworld_players::PlayerSpec::split_list(list))
+            .collect();
     }
     if let Some(v) = args.games_per_pair {
         c.games_per_pair = v;
