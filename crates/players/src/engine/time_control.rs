@@ -61,7 +61,7 @@ impl FromStr for TimeControl {
             ),
             None => (parse_seconds(rest).ok_or_else(bad)?, Duration::ZERO),
         };
-        if base.is_zero() && increment.is_zero() || moves == Some(0) {
+        if (base.is_zero() && increment.is_zero()) || moves == Some(0) {
             return Err(bad());
         }
         Ok(TimeControl {
