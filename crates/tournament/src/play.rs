@@ -181,7 +181,7 @@ pub fn play_game_with<G: Game>(
                     }
                 }
                 if let Some(referee) = &mut referee {
-                    let full_moves = (game.ply() / 2).try_into().unwrap_or(u32::MAX);
+                    let full_moves = game.ply() / 2;
                     let judged = referee.after_move(side, report.and_then(|r| r.score), full_moves);
                     if let (Some(outcome), None) = (judged, game.outcome()) {
                         return Some(PlayedGame {

@@ -511,15 +511,13 @@ fn watch(c: &Watch<'_>, rx: Receiver<Event>, mut tally: Tally) -> anyhow::Result
     let quiet = c.m.quiet;
     for event in rx {
         match event {
-            Event::GameStarted { job, white, black } => {
-                if !quiet {
-                    println!(
-                        "Started game {} of {total} ({} vs {})",
-                        job + 1,
-                        c.names[white as usize],
-                        c.names[black as usize]
-                    );
-                }
+            Event::GameStarted { job, white, black } if !quiet => {
+                println!(
+                    "Started game {} of {total} ({} vs {})",
+                    job + 1,
+                    c.names[white as usize],
+                    c.names[black as usize]
+                );
             }
             Event::GameRecorded {
                 job,
@@ -585,7 +583,7 @@ fn watch(c: &Watch<'_>, rx: Receiver<Event>, mut tally: Tally) -> anyhow::Result
                         .context("writing the PGN")?;
                 }
                 let games = tally.games();
-                if !quiet && c.m.rating_interval > 0 && games % c.m.rating_interval == 0 {
+                if !quiet && c.m.rating_interval > 0 && games.is_multiple_of(c.m.rating_interval) {
                     print!("{}", results_block(c.m, c.names, &tally, c.sprt, c.paired));
                 }
                 if let Some(sprt) = c.sprt {

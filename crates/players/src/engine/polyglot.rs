@@ -67,7 +67,7 @@ impl PolyglotBook {
             path: origin.to_owned(),
             reason,
         };
-        if bytes.len() % 16 != 0 {
+        if !bytes.len().is_multiple_of(16) {
             return Err(invalid(format!(
                 "{} bytes is not a whole number of 16-byte entries",
                 bytes.len()

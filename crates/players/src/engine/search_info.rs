@@ -53,11 +53,8 @@ impl SearchInfo {
     /// the engine's side) into the report; other lines are ignored.
     pub fn absorb_cecp(&mut self, line: &str) {
         let mut words = line.split_ascii_whitespace();
-        let number = |w: Option<&str>| -> Option<i64> {
-            w?.trim_end_matches(|c| matches!(c, '.' | '&' | '+'))
-                .parse()
-                .ok()
-        };
+        let number =
+            |w: Option<&str>| -> Option<i64> { w?.trim_end_matches(['.', '&', '+']).parse().ok() };
         let (Some(ply), Some(score)) = (number(words.next()), number(words.next())) else {
             return;
         };

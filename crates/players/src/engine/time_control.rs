@@ -35,7 +35,7 @@ fn parse_seconds(text: &str) -> Option<Duration> {
 /// Writes a duration in seconds with no more decimals than it needs (`10`, `0.1`, `2.25`).
 fn write_seconds(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         write!(f, "{}", ms / 1000)
     } else {
         let text = format!("{:.3}", d.as_secs_f64());
