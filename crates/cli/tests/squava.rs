@@ -1,15 +1,13 @@
 //! The `human` player through the real binary, with moves on piped stdin.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn eloworld() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-}
+use std::io::Write;
+use std::process::Stdio;
 
 /// Runs `eloworld play` with `input` on stdin and returns (stdout, stderr, success).
 fn play_with_input(args: &[&str], input: &str) -> (String, String, bool) {
-    let mut child = eloworld()
+    let mut child = common::command()
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())

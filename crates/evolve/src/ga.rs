@@ -98,6 +98,22 @@ pub trait Fitness: Sync {
     /// [`score_each`].
     fn evaluate(&self, population: &[Genome]) -> Vec<f64>;
 
+    /// Scores generation `generation`'s organisms, or returns `Ok(None)` when stopped before
+    /// the scores were complete (the generation is then neither saved nor shown). Fitnesses
+    /// that play stored, resumable games (coevolution through the tournament runner)
+    /// override this; the default calls [`Fitness::evaluate`].
+    ///
+    /// # Errors
+    /// Whatever kept the generation from being scored (a store that failed).
+    fn try_evaluate(
+        &self,
+        population: &[Genome],
+        generation: usize,
+    ) -> Result<Option<Vec<f64>>, EvolveError> {
+        let _ = generation;
+        Ok(Some(self.evaluate(population)))
+    }
+
     /// Extra figures recorded with each generation about its best organism (e.g. the match
     /// rate on a held-out test set); none by default.
     fn extras(&self, _best: &[bool]) -> Vec<f64> {
@@ -300,7 +316,13 @@ pub fn evolve(
             None => initial_population(config, seeded)?,
             Some(previous) => breed(config, previous),
         };
-        let scores = fitness.evaluate(&genomes);
+        let Some(scores) = fitness.try_evaluate(&genomes, history.len())? else {
+            return Ok(Evolution {
+                history,
+                resumed,
+                complete: false,
+            });
+        };
         let mut g = Generation {
             index: history.len(),
             genomes,

@@ -30,7 +30,6 @@ pub mod ga;
 pub mod gray;
 pub mod imitate;
 pub mod mutation;
-pub mod plot;
 pub mod search_phase;
 pub mod selection;
 

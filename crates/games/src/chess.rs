@@ -16,7 +16,10 @@ use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, Move, MoveList, Po
 /// Elo World's players never claim draws, so its games end only by rules that apply by
 /// themselves (FIDE Laws 9.6: fivefold repetition, 75 moves); engine runners such as
 /// cutechess adjudicate threefold repetition and fifty moves instead.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum DrawRules {
     /// Fivefold repetition, the 75-move rule, insufficient material (Elo World's setting).
     #[default]

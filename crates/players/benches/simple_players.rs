@@ -4,6 +4,7 @@
 //! `cargo bench -p eloworld-players --bench simple_players` (criterion's table: the
 //! throughput is legal moves scored per second), then a summary line per player, slowest
 //! first, from a short timing of its own.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a benchmark reports its figures
 
 use criterion::{criterion_main, Criterion, Throughput};
 use eloworld_games::{Chess, DrawRules, Game, GameRng};

@@ -110,7 +110,7 @@ pub fn consistency(counts: &PairCounts, ratings: &[f64]) -> Consistency {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GameList, PlayerId, Score};
+    use crate::{Games, PlayerId, Score};
 
     /// Seed 000's tournament (800 games per pair, no draws) and its Run 3 ratings.
     ///
@@ -139,7 +139,7 @@ mod tests {
         let page_d = [-20.0, 200.0, -84.0, 230.0, -64.0, -294.0];
         let page_ratio = [0.89, 3.16, 0.62, 3.75, 0.69, 0.18];
         let run3_d = [-20.0, 210.0, -84.0, 230.0, -64.0, -294.0];
-        let mut g = GameList::new();
+        let mut g = Games::new();
         for name in names {
             g.player(name);
         }

@@ -1,23 +1,20 @@
 use crate::adjudication::Adjudication;
 use crate::ConfigError;
-use eloworld_games::GameKind;
+use eloworld_games::{DrawRules, GameKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The default `max_plies`: a safety limit, adjudicated a draw with its own termination.
 pub const DEFAULT_MAX_PLIES: u32 = 2000;
 
-fn default_game() -> String {
-    "chess".to_owned()
+const fn default_game() -> GameKind {
+    GameKind::Chess
 }
 const fn default_games_per_pair() -> u32 {
     2
 }
 const fn default_max_plies() -> u32 {
     DEFAULT_MAX_PLIES
-}
-fn default_draw_rules() -> String {
-    "automatic".to_owned()
 }
 
 /// A tournament's settings, as read from a TOML file (every field can also be given as a
@@ -35,9 +32,9 @@ fn default_draw_rules() -> String {
 pub struct TournamentConfig {
     /// The tournament's name (its key in the store).
     pub name: String,
-    /// `chess` or `squava`.
+    /// `chess` (the default) or `squava`.
     #[serde(default = "default_game")]
-    pub game: String,
+    pub game: GameKind,
     /// Player specs; every ordered pair of distinct players meets.
     pub players: Vec<String>,
     /// Games per ordered pair (so each unordered pair plays twice this many, colours swapped).
@@ -58,9 +55,10 @@ pub struct TournamentConfig {
     /// Plies after which a game is adjudicated a draw (`max-plies`).
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
-    /// `automatic` (fivefold, 75 moves: Elo World) or `claimed` (threefold, fifty moves).
-    #[serde(default = "default_draw_rules")]
-    pub draw_rules: String,
+    /// `automatic` (fivefold, 75 moves: Elo World; the default) or `claimed` (threefold,
+    /// fifty moves). Squava ignores it.
+    #[serde(default)]
+    pub draw_rules: DrawRules,
     /// Include each player against itself (self-play cells; Elo World keeps a few).
     #[serde(default)]
     pub self_play: bool,
@@ -112,7 +110,7 @@ impl TournamentConfig {
     pub fn new(name: &str, game: GameKind, players: Vec<String>) -> TournamentConfig {
         TournamentConfig {
             name: name.to_owned(),
-            game: game.name().to_owned(),
+            game,
             players,
             games_per_pair: default_games_per_pair(),
             seed: 0,
@@ -120,7 +118,7 @@ impl TournamentConfig {
             openings: None,
             openings_limit: None,
             max_plies: DEFAULT_MAX_PLIES,
-            draw_rules: default_draw_rules(),
+            draw_rules: DrawRules::default(),
             self_play: false,
             db: None,
             schedule: Schedule::Pairs,
@@ -169,11 +167,9 @@ impl TournamentConfig {
     /// Returns the game kind.
     ///
     /// # Errors
-    /// [`ConfigError::Invalid`] for an unknown game.
+    /// None today: the game is checked when the settings are read; kept for callers.
     pub fn game_kind(&self) -> Result<GameKind, ConfigError> {
-        self.game
-            .parse()
-            .map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))
+        Ok(self.game)
     }
 
     /// Returns the database path: `db`, or `<name>.sqlite`.
@@ -199,7 +195,8 @@ mod tests {
     fn defaults_fill_in() {
         let c =
             TournamentConfig::from_toml("name = \"t\"\nplayers = [\"a\", \"b\"]\n").expect("toml");
-        assert_eq!(c.game, "chess");
+        assert_eq!(c.game, GameKind::Chess);
+        assert_eq!(c.draw_rules, DrawRules::Automatic);
         assert_eq!(c.games_per_pair, 2);
         assert_eq!(c.max_plies, DEFAULT_MAX_PLIES);
         assert_eq!(c.db_path(), "t.sqlite");
@@ -231,5 +228,33 @@ mod tests {
         let e =
             TournamentConfig::from_toml("name = \"t\"\nplayers = []\nplayerz = 1\n").unwrap_err();
         assert!(e.contains("line 3") && e.contains("playerz"), "{e}");
+    }
+
+    #[test]
+    fn enumerated_settings_name_their_valid_values() {
+        let e =
+            TournamentConfig::from_toml("name = \"t\"\nplayers = []\ngame = \"go\"\n").unwrap_err();
+        assert!(
+            e.contains("line 3") && e.contains("`chess`") && e.contains("`squava`"),
+            "{e}"
+        );
+        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\ndraw_rules = \"fide\"\n")
+            .unwrap_err();
+        assert!(e.contains("`automatic`") && e.contains("`claimed`"), "{e}");
+        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\nschedule = \"swiss\"\n")
+            .unwrap_err();
+        assert!(e.contains("`pairs`") && e.contains("`random`"), "{e}");
+        let c = TournamentConfig::from_toml(
+            "name = \"t\"\nplayers = []\ngame = \"squava\"\ndraw_rules = \"claimed\"\n",
+        )
+        .expect("toml");
+        assert_eq!(
+            (c.game, c.draw_rules),
+            (GameKind::Squava, DrawRules::Claimed)
+        );
+        assert!(
+            c.to_toml().contains("game = \"squava\"")
+                && c.to_toml().contains("draw_rules = \"claimed\"")
+        );
     }
 }

@@ -13,6 +13,7 @@ pub mod openings;
 pub mod pgn;
 mod plan;
 mod play;
+mod rating_games;
 mod runner;
 pub mod store;
 pub mod tablebase;
@@ -22,7 +23,8 @@ pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use plan::{JobSpec, Plan};
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
-pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
+pub use rating_games::{add_results, games_to_rate, score, RatedGame};
+pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
     TournamentStatus, WorkerStatus,

@@ -91,7 +91,7 @@ pub struct StoredTournament {
     /// The `max_plies` setting.
     pub max_plies: u32,
     /// The `draw_rules` setting.
-    pub draw_rules: String,
+    pub draw_rules: eloworld_games::DrawRules,
     /// The adjudication rules.
     pub adjudication: Adjudication,
     /// Directories of Syzygy tables for tablebase adjudication.
@@ -164,8 +164,66 @@ pub fn run<G: PlayableGame>(
             StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name))
         })?;
     let tournament = StoredTournament::from_row(&row)?;
-    let mut summary = play_stored(&tournament, &factories, rules, store, opts)?;
+    let mut summary = drive(&tournament, &factories, rules, store, opts, Until::Done)?;
     summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// When [`drive`] returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// When every job of the tournament is stored: on a shared store, jobs claimed by other
+    /// workers are waited for, and played here when their lease expires (their worker died).
+    Done,
+    /// When no job is left to claim here (a worker moving on to other tournaments).
+    NothingClaimable,
+}
+
+/// Plays a stored tournament on this machine: the one loop behind `eloworld tournament`,
+/// `eloworld worker` and the evolution's generations. Plays what it can claim
+/// ([`play_stored`]); with [`Until::Done`] on a shared store it then waits for the jobs other
+/// workers hold, reaping expired leases and playing those jobs too, until the tournament is
+/// complete or `opts.stop` is raised.
+///
+/// # Errors
+/// As [`run`].
+pub fn drive<G: PlayableGame>(
+    tournament: &StoredTournament,
+    factories: &[Option<Arc<dyn PlayerFactory<G>>>],
+    rules: G::Rules,
+    store: &mut dyn Store,
+    opts: &RunOptions,
+    until: Until,
+) -> Result<RunSummary, RunError> {
+    let started = Instant::now();
+    let mut summary = play_stored(tournament, factories, rules, store, opts)?;
+    if until == Until::Done && store.lease().is_some() {
+        loop {
+            if summary.interrupted || opts.stop.load(Ordering::Relaxed) {
+                summary.interrupted = true;
+                break;
+            }
+            let row = store
+                .tournaments()?
+                .into_iter()
+                .find(|t| t.id == tournament.id)
+                .ok_or_else(|| {
+                    StoreError::NotFound(format!("tournament {:?} vanished", tournament.name))
+                })?;
+            if row.done >= row.total {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(500));
+            store.reap()?;
+            store.heartbeat(&opts.worker, &opts.cannot_run)?;
+            let current = StoredTournament::from_row(&row)?;
+            let more = play_stored(&current, factories, rules, store, opts)?;
+            summary.stored += more.stored;
+            summary.interrupted = more.interrupted;
+        }
+    }
+    summary.elapsed = started.elapsed();
+    summary.playing = summary.elapsed;
     Ok(summary)
 }
 

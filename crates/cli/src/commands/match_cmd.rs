@@ -130,7 +130,7 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
     config.games_per_pair = m.rounds.div_ceil(3 - m.games);
     config.seed = m.seed;
     config.threads = Some(m.concurrency.max(1));
-    config.draw_rules = "claimed".to_owned();
+    config.draw_rules = eloworld_games::DrawRules::Claimed;
     if let Some(moves) = m.max_moves {
         config.max_plies = moves.saturating_mul(2);
     }
@@ -404,7 +404,7 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
     let plan = match_plan(m, &names)?;
     let db = plan.config.db_path();
     let mut store = open_store(&db, true)?;
-    let rules = <Chess as crate::games::CliGame>::rules(&plan.config.draw_rules)?;
+    let rules = <Chess as crate::games::CliGame>::rules(plan.config.draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let paired = m.games == 2;
     let stop = crate::interrupt::stop_on_ctrl_c(None);

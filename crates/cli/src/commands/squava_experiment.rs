@@ -1,21 +1,20 @@
-//! `eloworld squava-experiment`: seed 000 end to end. Three rating runs of random pairings,
+//! `eloworld squava-experiment`: the Squava article's experiment (bediger4000) end to end. Three rating runs of random pairings,
 //! each rated with US Chess's incremental Elo (1300 from 14 effective games) in game order,
 //! side by side; then a round robin, its P-wins / Q-wins table, and the consistency table
 //! (R_P/Q next to 10^(D/400)) computed with the last run's ratings.
 
 use crate::display::{self, Mode};
 use anyhow::Context;
-use eloworld_games::{GameResult, Side, Squava};
+use eloworld_games::{Side, Squava, Wdl};
 use eloworld_players::PlayableGame;
 use eloworld_ratings::consistency::consistency;
-use eloworld_ratings::uscf::{Uscf, UscfConfig};
-use eloworld_ratings::{GameList, Score};
+use eloworld_ratings::{rate, Games, Method, Options};
 use eloworld_tournament::{open_store, GameRow, Plan, RunOptions, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// Run seed 000's squava experiment (rating runs, round robin) and print its tables.
+/// Run the Squava article's experiment (rating runs, round robin) and print its tables.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The rating runs' tournament file (random pairings).
@@ -54,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let (plan, rows) = play(&config, mode)?;
         first_player.add_rows(&rows);
-        runs.push(rate_in_game_order(&plan.players, &rows));
+        runs.push(rate_in_game_order(&plan.players, &rows)?);
     }
     let players = Plan::new(&base)?.players;
     println!(
@@ -129,25 +128,14 @@ fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<Game
     Ok((plan, rows))
 }
 
-/// Returns the first player's score of a stored game.
-fn score(row: &GameRow) -> Score {
-    match row.result {
-        GameResult::Win(Side::First) => Score::Win,
-        GameResult::Win(Side::Second) => Score::Loss,
-        GameResult::Draw => Score::Draw,
-    }
-}
-
 /// Rates the games in their scheduled order; the ratings follow `players`' order.
-fn rate_in_game_order(players: &[String], rows: &[GameRow]) -> Vec<f64> {
-    let mut games = GameList::case_sensitive();
+fn rate_in_game_order(players: &[String], rows: &[GameRow]) -> anyhow::Result<Vec<f64>> {
+    let mut games = Games::case_sensitive();
     for p in players {
         games.player(p);
     }
-    for r in rows {
-        games.add(&r.white, &r.black, score(r), true, None);
-    }
-    Uscf::new(UscfConfig::new()).rate(&games).ratings
+    eloworld_tournament::add_results(&mut games, rows);
+    Ok(rate(&games, &Options::new(Method::Uscf))?.values)
 }
 
 /// Picks the ratings of `wanted` players out of a run over `rated` players.
@@ -166,7 +154,7 @@ fn ratings_for(wanted: &[String], rated: &[String], ratings: &[f64]) -> anyhow::
         .collect()
 }
 
-/// The side-by-side table of the runs' final ratings, like seed 000's.
+/// The side-by-side table of the runs' final ratings, like the Squava article's.
 fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
     let width = players.iter().map(String::len).max().unwrap_or(6).max(6);
     let mut out = format!("{:<width$}", "player");
@@ -186,13 +174,11 @@ fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
 
 /// The round robin's P-wins / Q-wins table and the consistency table.
 fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run: u64) -> String {
-    let mut games = GameList::case_sensitive();
+    let mut games = Games::case_sensitive();
     for p in players {
         games.player(p);
     }
-    for r in rows {
-        games.add(&r.white, &r.black, score(r), true, None);
-    }
+    eloworld_tournament::add_results(&mut games, rows);
     let counts = games.counts();
     let width = players.iter().map(String::len).max().unwrap_or(8).max(8);
     let mut out = format!(
@@ -232,36 +218,33 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
     out
 }
 
-/// First-player wins, second-player wins and draws over every game played.
+/// The first player's wins, draws and losses over every game played.
 #[derive(Default)]
-struct OutcomeTally {
-    first: u64,
-    second: u64,
-    draws: u64,
-}
+struct OutcomeTally(Wdl);
 
 impl OutcomeTally {
     fn add_rows(&mut self, rows: &[GameRow]) {
         for r in rows {
-            match r.result {
-                GameResult::Win(Side::First) => self.first += 1,
-                GameResult::Win(Side::Second) => self.second += 1,
-                GameResult::Draw => self.draws += 1,
-            }
+            self.0.add_result(r.result, Side::First);
         }
     }
 
     fn line(&self) -> String {
-        let n = (self.first + self.second + self.draws).max(1) as f64;
+        let Wdl {
+            wins: first,
+            draws,
+            losses: second,
+        } = self.0;
+        let n = self.0.games().max(1) as f64;
         format!(
             "first player (x) won {} of {} games ({:.1}%), second player {} ({:.1}%), draws {} ({:.1}%)",
-            self.first,
-            self.first + self.second + self.draws,
-            100.0 * self.first as f64 / n,
-            self.second,
-            100.0 * self.second as f64 / n,
-            self.draws,
-            100.0 * self.draws as f64 / n
+            first,
+            self.0.games(),
+            100.0 * first as f64 / n,
+            second,
+            100.0 * second as f64 / n,
+            draws,
+            100.0 * draws as f64 / n
         )
     }
 }
