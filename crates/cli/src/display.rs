@@ -106,6 +106,7 @@ impl Progress {
                 }
             }
             Event::EngineRestarted { .. }
+            | Event::GameRecorded { .. }
             | Event::Checkpoint { .. }
             | Event::Interrupted { .. }
             | Event::ResultRejected { .. } => {}

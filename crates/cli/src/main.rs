@@ -45,6 +45,9 @@ enum Command {
     Status(commands::status::Args),
     /// Rate players (every method side by side, or one) from a database, PGN or CSV.
     Rate(commands::rate::Args),
+    /// Play two engines with the fastchess / cutechess-cli options: time controls, SPRT,
+    /// adjudication, openings, PGN with clocks (`eloworld match -help`).
+    Match(commands::match_cmd::Args),
     /// Score, Elo difference with a 95% interval, and LOS of a match result.
     MatchStats(commands::match_stats::Args),
     /// Simulate games between players of known strength (PGN or CSV).
@@ -92,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Worker(a) => commands::worker::run(a),
         Command::Status(a) => commands::status::run(a),
         Command::Rate(a) => commands::rate::run(a),
+        Command::Match(a) => commands::match_cmd::run(a),
         Command::MatchStats(a) => commands::match_stats::run(a),
         Command::Synth(a) => commands::synth::run(a),
         Command::Report(a) => commands::report::run(a),

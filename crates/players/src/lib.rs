@@ -43,6 +43,21 @@ pub trait Player<G: Game>: Send {
 
     /// Observes a move that was played from `before`, by either side.
     fn observe(&mut self, _before: &G, _mv: G::Move) {}
+
+    /// Returns the time control this player plays on and the grace past its flag (external
+    /// engines given `tc=`); the runner then keeps its clock and tells it both clocks.
+    fn time_control(&self) -> Option<(engine::TimeControl, std::time::Duration)> {
+        None
+    }
+
+    /// Tells a player on a clock both clocks, before it is asked to choose.
+    fn set_clocks(&mut self, _clocks: &engine::ClockReading) {}
+
+    /// Returns what the player reported of its last search: score (from the mover's side)
+    /// and depth, for adjudication and PGN comments.
+    fn last_report(&self) -> Option<engine::SearchInfo> {
+        None
+    }
 }
 
 /// The games that have a registry of built-in players.

@@ -1,3 +1,4 @@
+use crate::adjudication::Adjudication;
 use crate::ConfigError;
 use eloworld_games::{DrawRules, GameKind};
 use serde::{Deserialize, Serialize};
@@ -71,6 +72,16 @@ pub struct TournamentConfig {
     /// The number of games of a `random` schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games: Option<u32>,
+    /// Resign and draw adjudication from the engines' scores (`eloworld match -resign -draw`).
+    #[serde(default, skip_serializing_if = "Adjudication::is_empty")]
+    pub adjudication: Adjudication,
+    /// Directories of Syzygy tables: a chess game reaching a position they hold ends with
+    /// their result (`eloworld match -tb`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tablebases: Vec<PathBuf>,
+    /// Probe the tables only for positions with at most this many pieces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tablebase_pieces: Option<usize>,
 }
 
 /// How a tournament's games are scheduled.
@@ -112,6 +123,9 @@ impl TournamentConfig {
             db: None,
             schedule: Schedule::Pairs,
             games: None,
+            adjudication: Adjudication::default(),
+            tablebases: Vec::new(),
+            tablebase_pieces: None,
         }
     }
 

@@ -5,6 +5,8 @@ pub mod evolve;
 pub mod evolve_score;
 pub mod export;
 pub mod fates;
+pub mod match_cmd;
+mod match_options;
 pub mod ladder;
 pub mod match_stats;
 pub mod place;

@@ -20,8 +20,8 @@ pub struct Args {
     /// The game.
     #[arg(long, value_parser = crate::games::parse_kind)]
     game: Option<GameKind>,
-    /// Player specs, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    /// Player specs, comma-separated (`stockfish:nodes=1000,hash=16` stays one player).
+    #[arg(long)]
     players: Option<Vec<String>>,
     /// Games per ordered pair.
     #[arg(long)]
@@ -79,7 +79,10 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
         c.game = v;
     }
     if let Some(v) = &args.players {
-        c.players.clone_from(v);
+        c.players = v
+            .iter()
+            .flat_map(|list| eloworld_players::PlayerSpec::split_list(list))
+            .collect();
     }
     if let Some(v) = args.games_per_pair {
         c.games_per_pair = v;

@@ -64,7 +64,7 @@ impl Worstfish {
                     detail: "not running".to_owned(),
                 });
             };
-            match session.best_move(&position, &self.setup.budget, self.setup.limit) {
+            match session.best_move(&position, &self.setup.budget, None, self.setup.limit) {
                 Ok((_, info)) => scores.push(info.score.map_or(0, Score::ordinal)),
                 Err(fault) => {
                     *guard = None;
