@@ -169,7 +169,7 @@ fn by_year_and_rollason_page_layout() {
 fn consistency_family_and_errors() {
     let dir = tempfile::tempdir().expect("tmp");
     let mut csv = String::from("player1,player2,score1\n");
-    // Seed 000's tournament scaled down from 800 to 20 games per pair.
+    // The Squava article's tournament scaled down from 800 to 20 games per pair.
     for (p, q, wins) in [
         ("ab", "better", 307),
         ("ab", "mcts", 651),

@@ -1,4 +1,4 @@
-//! The generational genetic algorithm of seed 003 (sections III.B, III.C, IV): a population of
+//! The generational genetic algorithm of David–Koppel–Netanyahu (sections III.B, III.C, IV): a population of
 //! bit strings, fitness computed for all organisms at once (in parallel), elitism, parent
 //! selection, uniform crossover and per-bit mutation.
 //!
@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A chromosome: a string of bits.
 pub type Genome = Vec<bool>;
 
-/// The settings of a GA run. `Default` is seed 003's evaluation-function run.
+/// The settings of a GA run. `Default` is David–Koppel–Netanyahu's evaluation-function run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GaConfig {
     /// Organisms per generation.
@@ -45,7 +45,7 @@ pub struct GaConfig {
 }
 
 impl GaConfig {
-    /// Returns seed 003's settings for the evaluation function (section III.B): population
+    /// Returns David–Koppel–Netanyahu's settings for the evaluation function (section III.B): population
     /// 100, crossover 0.75, mutation 0.005, 200 generations, fitness-proportional selection,
     /// elitism of one; 224-bit genomes.
     #[must_use]

@@ -397,7 +397,7 @@ fn draw_positions(game: &StrongGame, count: usize, seed: u64) -> Option<Vec<(Che
     Some(chosen.into_iter().map(|i| candidates[i].clone()).collect())
 }
 
-/// Decodes an organism (224 Gray-coded bits, seed 003 section III.A) into evaluation
+/// Decodes an organism (224 Gray-coded bits, David–Koppel–Netanyahu section III.A) into evaluation
 /// parameters.
 ///
 /// # Errors

@@ -1,4 +1,4 @@
-//! Times `choose` of every simple player (seed 002 section 2.1) on a middlegame position
+//! Times `choose` of every simple player (Murphy's Elo World section 2.1) on a middlegame position
 //! and reports the time per legal move (the budget: a few microseconds).
 //!
 //! `cargo bench -p eloworld-players --bench simple_players` (criterion's table: the

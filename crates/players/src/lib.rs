@@ -2,7 +2,7 @@
 //! players by name.
 //!
 //! A player is built fresh for every game by a [`PlayerFactory`], so no state spans games
-//! (Elo World's rule, seed 002 section 2). It is asked for a move with [`Player::choose`] and
+//! (Elo World's rule, Murphy's Elo World section 2). It is asked for a move with [`Player::choose`] and
 //! told of every move played, by either side, with [`Player::observe`]; keeping the two
 //! apart lets a mixer such as [`Diluted`] keep two independent states.
 #![deny(missing_docs)]
@@ -107,7 +107,7 @@ impl PlayableGame for eloworld_games::Squava {
     }
 }
 
-/// Plays a uniformly random legal move (seed 002: `random_move`, the canonical strategy).
+/// Plays a uniformly random legal move (Murphy's Elo World: `random_move`, the canonical strategy).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomMove;
 

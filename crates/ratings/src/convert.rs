@@ -1,6 +1,6 @@
 //! Conversions between a winning rate and an Elo difference, and the statistics of a match.
 //!
-//! Seed 003, appendix B: for a rating difference RD the expected winning rate is
+//! David–Koppel–Netanyahu, appendix B: for a rating difference RD the expected winning rate is
 //! W = 1/(10^(−RD/400) + 1), and from a winning rate RD = −400·log10(1/W − 1).
 //! A match of `W` wins, `D` draws and `L` losses scores (W + D/2)/N. Its 95% interval comes
 //! from the normal approximation to the mean score per game (trinomial variance), mapped
@@ -92,7 +92,7 @@ pub struct MatchStats {
     pub opponent_points: f64,
     /// The first player's score, 0..1.
     pub score: f64,
-    /// The Elo difference for that score (seed 003's RD).
+    /// The Elo difference for that score (David–Koppel–Netanyahu's RD).
     pub elo: f64,
     /// Lower end of the 95% interval of the Elo difference.
     pub elo_low: f64,
@@ -221,7 +221,7 @@ impl MatchStats {
 mod tests {
     use super::*;
 
-    /// Seed 003, tables IV–VI: match result, W% and RD as printed.
+    /// David–Koppel–Netanyahu, tables IV–VI: match result, W% and RD as printed.
     #[test]
     fn seed_003_match_tables() {
         let table = [

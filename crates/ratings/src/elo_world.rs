@@ -1,4 +1,4 @@
-//! Balanced multi-pass Elo with medians: the rating of Elo World (seed 002, section 3).
+//! Balanced multi-pass Elo with medians: the rating of Elo World (Murphy's Elo World, section 3).
 //!
 //! n is the largest count such that every ordered (White, Black) cell of different players has
 //! at least n games. Every player starts at 1000. A pass samples exactly n games from each cell

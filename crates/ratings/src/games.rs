@@ -89,7 +89,7 @@ pub type GameList = Games;
 
 /// Games in the order they were played, with the players' names.
 ///
-/// Names are matched without regard to case by default (`Fungo` and `FunGo` in the seed 001
+/// Names are matched without regard to case by default (`Fungo` and `FunGo` in the Rollason's computer-Go ratings
 /// tables are one program): the first spelling seen is kept and the others are listed by
 /// [`Games::merged_spellings`]. [`Games::case_sensitive`] keeps them apart.
 ///

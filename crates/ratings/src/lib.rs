@@ -3,15 +3,15 @@
 //!
 //! | module | method | source |
 //! |---|---|---|
-//! | [`uscf`] | incremental Elo in game order, K = 800/N | seed 000 (US Chess) |
-//! | [`elo_world`] | balanced multi-pass Elo, median of 19 runs | seed 002, section 3 |
-//! | [`rollason`] | iterative points sharing | seed 001 |
-//! | [`markov`] | p(Champion), stationary trophy chain | seed 002, section 4 |
+//! | [`uscf`] | incremental Elo in game order, K = 800/N | the Squava article (US Chess) |
+//! | [`elo_world`] | balanced multi-pass Elo, median of 19 runs | Murphy's Elo World, section 3 |
+//! | [`rollason`] | iterative points sharing | Rollason's computer-Go ratings |
+//! | [`markov`] | p(Champion), stationary trophy chain | Murphy's Elo World, section 4 |
 //! | [`mle`] | maximum likelihood with error bars | Bradley–Terry, Davidson; BayesElo, Ordo |
-//! | [`convert`] | winning rate ↔ Elo difference, match statistics | seed 003, appendix B |
-//! | [`consistency`] | predicted vs observed score per pair | seed 000 |
+//! | [`convert`] | winning rate ↔ Elo difference, match statistics | David–Koppel–Netanyahu, appendix B |
+//! | [`consistency`] | predicted vs observed score per pair | the Squava article |
 //! | [`sprt`] | GSPRT on game pairs, normalised and logistic Elo, LOS | Van den Bergh; fishtest, fastchess |
-//! | [`interpolate`] | comparable interpolated player | seed 002, section 4 |
+//! | [`interpolate`] | comparable interpolated player | Murphy's Elo World, section 4 |
 //! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
 //! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
 //! | [`synth`] | games simulated from known strengths | for testing the above |

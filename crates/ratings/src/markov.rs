@@ -1,4 +1,4 @@
-//! p(Champion): the stationary distribution of the trophy chain of seed 002, section 4.
+//! p(Champion): the stationary distribution of the trophy chain of Murphy's Elo World, section 4.
 //!
 //! A Champion trophy is held by one player. From the holder i, it passes to opponent j with the
 //! probability that j takes it in a game between them, (j's wins + draws/2)/games (a draw

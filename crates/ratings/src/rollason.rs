@@ -1,4 +1,4 @@
-//! Jeff Rollason's iterative points-sharing rating (1995), as given in pseudo code on seed 001's
+//! Jeff Rollason's iterative points-sharing rating (1995), as given in pseudo code on Rollason's
 //! page of computer Go rankings.
 //!
 //! Every player starts at 2000. One iteration: for every game, the winner's sum gains the two
@@ -118,7 +118,7 @@ impl RollasonRatings {
     }
 }
 
-/// The iterative rating of seed 001.
+/// The iterative rating of Rollason's computer-Go ratings.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rollason {
     config: RollasonConfig,

@@ -1,4 +1,4 @@
-//! Incremental Elo in game order with K = 800/N, as in seed 000 (after Glickman and Doan,
+//! Incremental Elo in game order with K = 800/N, as in the Squava article (after Glickman and Doan,
 //! *The US Chess Rating System*, 2024).
 //!
 //! Before a game between a player rated R0 and an opponent rated R1, the player expects
@@ -30,7 +30,7 @@ pub struct UscfConfig {
 }
 
 impl UscfConfig {
-    /// Returns seed 000's settings: 1300 from 14 effective games.
+    /// Returns the Squava article's settings: 1300 from 14 effective games.
     #[must_use]
     pub const fn new() -> UscfConfig {
         UscfConfig {
@@ -57,7 +57,7 @@ pub struct UscfRatings {
     pub history: Vec<Vec<(u32, f64)>>,
 }
 
-/// The incremental rating of seed 000.
+/// The incremental rating of the Squava article.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Uscf {
     config: UscfConfig,

@@ -65,7 +65,7 @@ pub struct TournamentConfig {
     /// The database file (default `<name>.sqlite`). Not part of the plan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db: Option<String>,
-    /// How games are scheduled: `pairs` (the default) or `random` (seed 000's "random
+    /// How games are scheduled: `pairs` (the default) or `random` (the Squava article's "random
     /// pairings": `games` games, each between an ordered pair drawn from the seed).
     #[serde(default, skip_serializing_if = "Schedule::is_pairs")]
     pub schedule: Schedule,
@@ -92,7 +92,7 @@ pub enum Schedule {
     #[default]
     Pairs,
     /// `games` games, each between an ordered pair drawn at random from the seed, in that
-    /// order (seed 000 rates its players over 400 games of random pairings).
+    /// order (the Squava article rates its players over 400 games of random pairings).
     Random,
 }
 

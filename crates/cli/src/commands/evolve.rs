@@ -1,4 +1,4 @@
-//! `eloworld evolve`: the genetic evolution of seed 003 (David, Koppel and Netanyahu),
+//! `eloworld evolve`: the genetic evolution of David, Koppel and Netanyahu,
 //! phase by phase. Every phase checkpoints each finished generation in a SQLite file
 //! (`OUT/evolve.sqlite` by default): run the same command again to resume a killed run, with
 //! the same result as an uninterrupted one.
@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
+/// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu): imitate, search, coevolve, report.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
@@ -385,7 +385,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     let (data, bad) = imitate::build_dataset(&games, &data_config)?;
     println!(
         "positions where the eventual winner is to move: {} training (from {} games), {} test (from {} other games); \
-         up to {} per game, since the seed's 10,000 games are not available ({} games skipped: a move did not replay) [{:.1} s]",
+         up to {} per game, since the paper's 10,000 games are not available ({} games skipped: a move did not replay) [{:.1} s]",
         data.train.len(),
         data.train_games,
         data.test.len(),
@@ -505,7 +505,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
             &line_plot(&series, &labels, ImageFormat::Png)?,
         )?;
         println!(
-            "run {k}: best organism matches {:.1}% training, {:.1}% test (seed 003: 32.4% / 30.4%); wrote {}.params, .csv, .png",
+            "run {k}: best organism matches {:.1}% training, {:.1}% test (David–Koppel–Netanyahu: 32.4% / 30.4%); wrote {}.params, .csv, .png",
             pct(train as f64, ntrain),
             pct(test as f64, ntest),
             stem.display()
@@ -603,7 +603,7 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     };
     let config = a.ga.config(defaults)?;
     println!(
-        "suite: first {take} of {} positions of {}, at most {cap} nodes each (seed 003: all 879 ECM positions, 500,000 nodes: --paper); evaluation: {eval_name}",
+        "suite: first {take} of {} positions of {}, at most {cap} nodes each (David–Koppel–Netanyahu: all 879 ECM positions, 500,000 nodes: --paper); evaluation: {eval_name}",
         suite.positions.len(),
         a.epd.display()
     );

@@ -1,4 +1,4 @@
-//! The parametric engine of seed 003 as players: `evol` (Fig. 3 evaluation, Table II
+//! The parametric engine of David–Koppel–Netanyahu as players: `evol` (Fig. 3 evaluation, Table II
 //! search), `evol:eval=FILE,search=FILE` (parameters a genetic algorithm wrote),
 //! `ab_depth<N>` (fixed depth), `ab_<N>k` (N thousand nodes per move) and `evol_1ply` (the
 //! 1-ply search of the grandmaster-imitation phase, section III.B).
@@ -211,7 +211,7 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
 }
 
 /// Writes evaluation parameters as the `genome=HEX` of an `evol` spec: their Gray-coded
-/// chromosome (the genetic algorithm's genome, seed 003's encoding), four bits a digit, so
+/// chromosome (the genetic algorithm's genome, David–Koppel–Netanyahu's encoding), four bits a digit, so
 /// that an organism is a spec any worker can build without files.
 #[must_use]
 pub fn genome_hex(eval: &EvalParams) -> String {
@@ -281,7 +281,7 @@ pub fn register(r: &mut Registry<Chess>) {
     r.add(
         files(PlayerInfo::new(
             "evol",
-            "seed 003's parametric alpha-beta engine (Fig. 3 evaluation, Table II selective search), a node budget per move",
+            "David–Koppel–Netanyahu's parametric alpha-beta engine (Fig. 3 evaluation, Table II selective search), a node budget per move",
             flags,
         ))
         .param("nodes", EVOL_DEFAULT_NODES, "nodes per move")
@@ -296,7 +296,7 @@ pub fn register(r: &mut Registry<Chess>) {
     r.add(
         PlayerInfo::new(
             "evol_1ply",
-            "the evol evaluation over a 1-ply search (seed 003's grandmaster-imitation phase)",
+            "the evol evaluation over a 1-ply search (David–Koppel–Netanyahu's grandmaster-imitation phase)",
             flags,
         )
         .param(

@@ -1,4 +1,4 @@
-//! The built-in chess players (seed 002, section 2).
+//! The built-in chess players (Murphy's Elo World, section 2).
 
 mod alphabetical;
 mod cccp;

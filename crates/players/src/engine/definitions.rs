@@ -171,7 +171,7 @@ pub struct EngineDef {
     #[serde(default = "default_handshake_ms")]
     pub handshake_ms: u64,
     /// Sends only the current position (`position fen …`) without the moves that led to
-    /// it, as Elo World did (seed 002, section 2.3): the engine cannot see repetitions.
+    /// it, as Elo World did (Murphy's Elo World, section 2.3): the engine cannot see repetitions.
     #[serde(default)]
     pub fen_only: bool,
     /// The CECP command that limits the search depth: `sd` (the protocol's), or what the

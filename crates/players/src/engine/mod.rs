@@ -1,4 +1,4 @@
-//! External engines as players (seed 002, section 2.3): programs that speak UCI or CECP,
+//! External engines as players (Murphy's Elo World, section 2.3): programs that speak UCI or CECP,
 //! driven over pipes, one process per engine per worker thread, kept across games.
 //!
 //! A fault costs the game it happens in, never the tournament: a process that dies, hangs

@@ -40,7 +40,7 @@ pub enum FateRule {
 }
 
 impl FateRule {
-    /// Every rule, in the seed's order.
+    /// Every rule, in the paper's order.
     pub const ALL: [FateRule; 6] = [
         FateRule::Safe,
         FateRule::Popular,
