@@ -233,10 +233,18 @@ fn ratio_interval(s: f64, n: f64) -> (f64, f64) {
             p / (1.0 - p)
         }
     };
-    (
-        ratio((centre - half).max(0.0)),
-        ratio((centre + half).min(1.0)),
-    )
+    let low = if s <= 0.0 {
+        0.0
+    } else {
+        ratio((centre - half).max(0.0))
+    };
+    // A pair that never lost has no upper end (rounding would give a huge finite one).
+    let high = if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        ratio((centre + half).min(1.0))
+    };
+    (low, high)
 }
 
 /// Formats a ratio, `inf` for a pair that never lost.
