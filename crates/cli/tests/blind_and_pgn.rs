@@ -1,24 +1,10 @@
 //! The blind players end to end (training the model, playing with it) and the PGN headers
 //! of `play` and `export`. They run the real binary in a temp dir.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{eloworld, text};
 
 /// Today's date as `date -u` prints it in PGN form, computed outside eloworld.
 fn today() -> String {

@@ -6,21 +6,14 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .arg("match")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
+mod common;
+use common::text;
 
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+/// Runs `eloworld match ARGS` in `dir`.
+fn eloworld(dir: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    common::eloworld(dir, &all)
 }
 
 fn book() -> String {
