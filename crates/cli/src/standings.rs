@@ -1,5 +1,6 @@
 //! Score tables from stored results: W/D/L per player and per ordered pair.
 
+use crate::rating_table::shortened;
 use eloworld_games::{GameResult, Side, Wdl};
 use eloworld_tournament::ResultRow;
 use std::collections::BTreeMap;
@@ -62,22 +63,19 @@ impl Standings {
         v
     }
 
-    /// Renders the standings table.
+    /// Renders the standings table; names longer than
+    /// [`crate::rating_table::SHOWN_CHARS`] are shortened for display (the data keeps them).
     pub fn table(&self) -> String {
         let ranked = self.ranked();
-        let w = ranked
-            .iter()
-            .map(|(p, _)| p.len())
-            .max()
-            .unwrap_or(6)
-            .max(6);
+        let shown: Vec<String> = ranked.iter().map(|(p, _)| shortened(p)).collect();
+        let w = column_width(&shown, "player");
         let mut out = String::new();
         let _ = writeln!(
             out,
             "{:>4}  {:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7}",
             "rank", "player", "games", "wins", "draws", "losses", "score%"
         );
-        for (i, (p, l)) in ranked.iter().enumerate() {
+        for (i, ((_, l), p)) in ranked.iter().zip(&shown).enumerate() {
             let _ = writeln!(
                 out,
                 "{:>4}  {:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7.1}",
@@ -93,15 +91,10 @@ impl Standings {
         out
     }
 
-    /// Renders W/D/L per ordered pair (White first).
+    /// Renders W/D/L per ordered pair (White first), names shortened as in [`Standings::table`].
     pub fn pair_table(&self) -> String {
-        let w = self
-            .players
-            .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(5)
-            .max(5);
+        let shown: Vec<String> = self.players.iter().map(|p| shortened(p)).collect();
+        let w = column_width(&shown, "white");
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -109,6 +102,7 @@ impl Standings {
             "white", "black", "games", "1-0", "draws", "0-1"
         );
         for ((a, b), l) in &self.pairs {
+            let (a, b) = (shortened(a), shortened(b));
             let _ = writeln!(
                 out,
                 "{a:<w$}  {b:<w$}  {:>6} {:>6} {:>6} {:>6}",
@@ -120,6 +114,17 @@ impl Standings {
         }
         out
     }
+}
+
+/// Returns the width of a column of (shortened) names: the widest, in characters, or the
+/// header's. Bounded by the shortening, so a format width never overflows.
+pub fn column_width(shown: &[String], header: &str) -> usize {
+    shown
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(header.chars().count())
 }
 
 /// Returns the first side's share of wins, draws and losses in all rows.

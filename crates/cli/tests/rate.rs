@@ -369,6 +369,231 @@ fn a_name_of_seventy_thousand_characters_gives_a_correct_table() {
 }
 
 #[test]
+fn stored_names_of_seventy_thousand_characters_give_correct_tables() {
+    // A stored player and a tournament renamed to 70,000 characters: `results` (standings and
+    // pair tables), `status` and `rate --db` shorten them for display, aligned, and the data
+    // (CSV) keeps them whole.
+    let dir = tempfile::tempdir().expect("tmp");
+    ok(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "r",
+            "--players",
+            "random_move,first_move",
+            "--games-per-pair",
+            "2",
+            "--db",
+            "r.sqlite",
+            "--quiet",
+        ],
+    );
+    let long = "n".repeat(70_000);
+    let conn = rusqlite::Connection::open(dir.path().join("r.sqlite")).expect("open");
+    conn.execute(
+        "UPDATE players SET spec = ?1 WHERE spec = 'first_move'",
+        [&long],
+    )
+    .expect("rename player");
+    conn.execute("UPDATE tournaments SET name = ?1", [&long])
+        .expect("rename tournament");
+    drop(conn);
+    let shown = format!("{}…", "n".repeat(59));
+    let padded = |name: &str| format!("{name:<60}");
+    for args in [
+        &["results", "--db", "r.sqlite"][..],
+        &["status", "--db", "r.sqlite"][..],
+        &["rate", "--db", "r.sqlite", "--method", "uscf"][..],
+    ] {
+        let out = ok(dir.path(), args);
+        assert!(
+            out.contains(&shown) && !out.contains(&"n".repeat(61)),
+            "{args:?}: {} bytes",
+            out.len()
+        );
+        // Every line naming a player has the short name padded to the long one's width.
+        if args[0] == "results" {
+            let row = out
+                .lines()
+                .find(|l| l.starts_with("   ") && l.contains("random_move"))
+                .unwrap_or_default();
+            assert!(row.contains(&padded("random_move")), "{out}");
+            let header = out
+                .lines()
+                .find(|l| l.starts_with("rank"))
+                .unwrap_or_default();
+            assert!(
+                header.starts_with(&format!("rank  {}", padded("player"))),
+                "{out}"
+            );
+            let pair = out
+                .lines()
+                .find(|l| l.starts_with("random_move"))
+                .unwrap_or_default();
+            assert!(
+                pair.starts_with(&format!("{}  {shown}", padded("random_move"))),
+                "{out}"
+            );
+        }
+    }
+    let csv = ok(
+        dir.path(),
+        &[
+            "rate", "--db", "r.sqlite", "--method", "uscf", "--format", "csv",
+        ],
+    );
+    assert!(csv.contains(&long), "the data keeps the whole name");
+}
+
+#[test]
+fn each_group_shows_its_own_first_move_advantage() {
+    // Two groups that never met: x, y, z draw every game (A = 0); between u and v White wins 3
+    // of 4 both ways (A = 400·log10(3) = 190.8, 190.1 with the fit's weak prior; the value is
+    // computed independently in crates/ratings/tests/edges.rs).
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut csv = String::from("white,black,result\n");
+    for (a, b) in [("x", "y"), ("y", "z"), ("z", "x")] {
+        csv.push_str(&format!("{a},{b},1/2-1/2\n{b},{a},1/2-1/2\n"));
+    }
+    for (w, b) in [("u", "v"), ("v", "u")] {
+        csv.push_str(&format!(
+            "{w},{b},1-0\n{w},{b},1-0\n{w},{b},1-0\n{w},{b},0-1\n"
+        ));
+    }
+    std::fs::write(dir.path().join("groups.csv"), csv).expect("write");
+    let out = ok(
+        dir.path(),
+        &["rate", "--csv", "groups.csv", "--method", "mle"],
+    );
+    let note = |group: usize| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("mle: first-move advantage in group {group}: ")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(note(1).contains(": +0.0 ± "), "{out}");
+    assert!(note(2).contains(": +190.1 ± "), "{out}");
+    for p in ["u", "v"] {
+        let row = out
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(p))
+            .unwrap_or_default();
+        assert!(row.ends_with("separate-group"), "{out}");
+    }
+}
+
+#[test]
+fn newton_that_does_not_settle_reaches_the_user() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("f.csv"), unbounded_field_csv()).expect("write");
+    let capped = eloworld(
+        dir.path(),
+        &[
+            "rate",
+            "--csv",
+            "f.csv",
+            "--method",
+            "mle",
+            "--format",
+            "csv",
+            "--newton-steps",
+            "1",
+        ],
+    );
+    let (stdout, stderr) = common::text(&capped);
+    assert!(capped.status.success(), "{stderr}");
+    assert!(stdout.starts_with("rank,player,"), "{stdout}");
+    assert!(
+        stderr.lines().any(|l| l
+            .starts_with("mle: not converged: Newton's iterations did not settle within 1 step;")),
+        "{stderr}"
+    );
+    let settled = eloworld(
+        dir.path(),
+        &[
+            "rate", "--csv", "f.csv", "--method", "mle", "--format", "json",
+        ],
+    );
+    let (_, stderr) = common::text(&settled);
+    assert!(!stderr.contains("not converged"), "{stderr}");
+    let json = ok(
+        dir.path(),
+        &[
+            "rate",
+            "--csv",
+            "f.csv",
+            "--method",
+            "mle",
+            "--format",
+            "json",
+            "--newton-steps",
+            "1",
+        ],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let notes = doc["tables"][0]["notes"].as_array().expect("notes");
+    assert!(
+        notes.iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.starts_with("mle: not converged"))),
+        "{json}"
+    );
+    let err = fails(
+        dir.path(),
+        &["rate", "--csv", "f.csv", "--newton-steps", "0"],
+    );
+    assert!(err.contains("--newton-steps"), "{err}");
+}
+
+#[test]
+fn rollason_bars_do_not_move_with_an_anchor() {
+    // An anchor shifts every rating and the offset the bars start from alike: the bars (and
+    // the points) stay, the ratings move by the anchor's shift.
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("g.csv"),
+        "white,black,result\na,b,1-0\nb,a,1/2-1/2\na,c,1-0\nc,b,0-1\nb,c,1/2-1/2\nc,a,1-0\nb,a,1-0\n",
+    )
+    .expect("write");
+    let rows = |extra: &[&str]| -> Vec<Vec<String>> {
+        let mut args = vec![
+            "rate", "--csv", "g.csv", "--method", "rollason", "--format", "csv",
+        ];
+        args.extend_from_slice(extra);
+        ok(dir.path(), &args)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect()
+    };
+    let plain = rows(&[]);
+    let anchored = rows(&["--anchor", "c=3000"]);
+    assert_eq!(plain.len(), 3);
+    let c = anchored.iter().find(|r| r[1] == "c").expect("c");
+    let c_rating: f64 = c[2].parse().expect("rating");
+    assert!((c_rating - 3000.0).abs() < 1e-9, "{anchored:?}");
+    let plain_c: f64 = plain.iter().find(|r| r[1] == "c").expect("c")[2]
+        .parse()
+        .expect("rating");
+    let shift = 3000.0 - plain_c;
+    assert!(shift.abs() > 100.0, "the anchor moves the scale: {shift}");
+    for (p, a) in plain.iter().zip(&anchored) {
+        assert_eq!(
+            (&p[1], &p[3], &p[4]),
+            (&a[1], &a[3], &a[4]),
+            "player, points and bar"
+        );
+        let (x, y): (f64, f64) = (p[2].parse().expect("r"), a[2].parse().expect("r"));
+        assert!((y - x - shift).abs() < 1e-6, "{p:?} {a:?}");
+    }
+    assert!(
+        plain.iter().any(|r| r[4].len() > 1),
+        "bars of different lengths: {plain:?}"
+    );
+}
+
+#[test]
 fn a_closed_pipe_ends_the_command_quietly() {
     let dir = tempfile::tempdir().expect("tmp");
     std::fs::write(dir.path().join("f.csv"), unbounded_field_csv()).expect("write");

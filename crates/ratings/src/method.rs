@@ -333,10 +333,11 @@ fn rate_counted(
                 .collect();
             let mut notes = Vec::new();
             if !r.converged {
-                notes.push(
-                    "mle: Newton's iterations did not settle (200 steps); the ratings are the last iterate"
-                        .to_owned(),
-                );
+                let steps = options.mle.newton_steps;
+                notes.push(format!(
+                    "mle: not converged: Newton's iterations did not settle within {steps} step{}; the ratings and intervals are the last iterate's, not the maximum",
+                    if steps == 1 { "" } else { "s" }
+                ));
             }
             if r.bootstrapped && r.undefined_resamples > 0 {
                 notes.push(format!(

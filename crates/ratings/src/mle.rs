@@ -88,6 +88,9 @@ pub struct MleConfig {
     pub bootstrap: u32,
     /// Seed of the bootstrap.
     pub seed: u64,
+    /// Newton's steps allowed per fit before [`MleRatings::converged`] says it did not settle
+    /// (200; the fit usually settles in under 20).
+    pub newton_steps: u32,
 }
 
 impl MleConfig {
@@ -102,6 +105,7 @@ impl MleConfig {
             anchor: None,
             bootstrap: 0,
             seed: 1,
+            newton_steps: NEWTON_STEPS,
         }
     }
 }
@@ -388,12 +392,16 @@ fn softplus(x: f64) -> f64 {
     }
 }
 
+/// Newton's steps allowed per fit by default.
+pub const NEWTON_STEPS: u32 = 200;
+
 /// Maximises the likelihood from `theta`; returns the parameters, the negated Hessian and
-/// whether Newton's steps settled (the largest step below 10⁻⁷ Elo within 200 iterations).
+/// whether Newton's steps settled (the largest step below 10⁻⁷ Elo within `steps` steps).
 fn maximise(
     layout: &Layout,
     cells: &[Cell],
     mut theta: Vec<f64>,
+    steps: u32,
 ) -> Result<(Vec<f64>, Vec<f64>, bool), RatingError> {
     let q = layout.len();
     if q == 0 {
@@ -401,7 +409,7 @@ fn maximise(
     }
     let (mut ll, mut grad, mut hess) = evaluate(layout, cells, &theta, true);
     let mut converged = false;
-    for _ in 0..200 {
+    for _ in 0..steps {
         let information: Vec<f64> = hess.iter().map(|h| -h).collect();
         let step = linalg::cholesky(&information, q)
             .map(|l| linalg::cholesky_solve(&l, q, &grad))
@@ -683,7 +691,8 @@ impl Mle {
             theta[e] = (2.0 * draws / (total - draws).max(1.0)).max(1e-6).ln();
         }
         // First the core alone.
-        let (t, mut information, mut converged) = maximise(&layout, &core_cells[..inside], theta)?;
+        let (t, mut information, mut converged) =
+            maximise(&layout, &core_cells[..inside], theta, cfg.newton_steps)?;
         theta = t;
         let q = layout.len();
         let advantage_fit = match layout.advantage() {
@@ -746,7 +755,12 @@ impl Mle {
                         fixed_eta: layout.fixed_eta,
                         fixed: Vec::new(),
                     };
-                    let (t, _, c) = maximise(&own_layout, &own, vec![0.0; own_layout.len()])?;
+                    let (t, _, c) = maximise(
+                        &own_layout,
+                        &own,
+                        vec![0.0; own_layout.len()],
+                        cfg.newton_steps,
+                    )?;
                     converged &= c;
                     let r = own_layout.ratings(&t);
                     let mean = r.iter().sum::<f64>() / r.len() as f64;
@@ -792,7 +806,7 @@ impl Mle {
             let mut settled = false;
             for _ in 0..500 {
                 layout.fixed = peeled.iter().map(|&p| values[p]).collect();
-                let (t, info, c) = maximise(&layout, &core_cells, theta)?;
+                let (t, info, c) = maximise(&layout, &core_cells, theta, cfg.newton_steps)?;
                 theta = t;
                 information = info;
                 converged &= c;

@@ -188,3 +188,91 @@ fn the_three_dispatchers_agreed_on_nothing_and_now_there_is_one() {
     let e = "Elo-World".parse::<Method>().err().map(|e| e.to_string());
     assert!(e.is_some_and(|e| e.contains("mle, uscf, elo-world, rollason, markov")));
 }
+
+/// The first-move advantage two equal players show when White scores 3 of 4 in each colour
+/// direction: the maximum of 6·ln E(A) + 2·ln(1 − E(A)) − A²/(2·400²) (the fit's weak prior
+/// on A), E(A) = 1/(1 + 10^(−A/400)), found by bisection on its derivative.
+fn advantage_of_white_scoring_three_in_four() -> f64 {
+    let c = std::f64::consts::LN_10 / 400.0;
+    let slope = |a: f64| {
+        let e = 1.0 / (1.0 + 10f64.powf(-a / 400.0));
+        c * (6.0 * (1.0 - e) - 2.0 * e) - a / (400.0 * 400.0)
+    };
+    let (mut low, mut high) = (0.0, 400.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (low + high);
+        if slope(mid) > 0.0 {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    0.5 * (low + high)
+}
+
+#[test]
+fn each_group_reports_its_own_first_move_advantage() {
+    // Group 1 (x, y, z): every game drawn, one with each colour per pair, so A = 0.
+    // Group 2 (u, v): White wins 3 of 4 both ways, so u = v and A is 400·log10(3) pulled
+    // a little towards 0 by the prior (190.1 rather than 190.8).
+    let mut g = Games::new();
+    for (a, b) in [("x", "y"), ("y", "z"), ("z", "x")] {
+        g.add(a, b, Score::Draw, true, None);
+        g.add(b, a, Score::Draw, true, None);
+    }
+    for (white, black) in [("u", "v"), ("v", "u")] {
+        for s in [Score::Win, Score::Win, Score::Win, Score::Loss] {
+            g.add(white, black, s, true, None);
+        }
+    }
+    let r = rated(&g, &Options::new(Method::Mle));
+    let Detail::Mle(m) = &r.detail else {
+        panic!("not mle")
+    };
+    let want = advantage_of_white_scoring_three_in_four();
+    assert!((want - 190.1).abs() < 0.1, "{want}");
+    assert_eq!(m.group_advantages.len(), 2);
+    assert!(
+        m.group_advantages[0].0.abs() < 1e-6,
+        "{:?}",
+        m.group_advantages
+    );
+    assert!(
+        (m.group_advantages[1].0 - want).abs() < 1e-4,
+        "{:?} against {want}",
+        m.group_advantages
+    );
+    assert!(m.group_advantages.iter().all(|&(_, se)| se > 0.0));
+    assert_eq!(m.advantage, m.group_advantages[0]);
+    let [u, v] = [3, 4];
+    assert_eq!(g.names()[u], "u");
+    assert!((r.values[u] - r.values[v]).abs() < 1e-6);
+    assert_eq!(r.flags[v], Some(Flag::SeparateGroup));
+}
+
+#[test]
+fn newton_that_does_not_settle_is_reported() {
+    // One Newton step from all-equal ratings cannot reach the maximum of this field: the fit
+    // says it did not converge and the user gets a note; with the default cap it settles.
+    let g = unbounded_field();
+    let mut options = Options::new(Method::Mle);
+    let settled = rated(&g, &options);
+    assert!(!settled.notes.iter().any(|n| n.contains("not converged")));
+    options.mle = MleConfig {
+        newton_steps: 1,
+        ..MleConfig::new()
+    };
+    let r = rated(&g, &options);
+    let Detail::Mle(m) = &r.detail else {
+        panic!("not mle")
+    };
+    assert!(!m.converged);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.starts_with("mle: not converged") && n.contains("within 1 step;")),
+        "{:?}",
+        r.notes
+    );
+    assert!(r.values[1] != settled.values[1]);
+}

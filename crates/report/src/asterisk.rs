@@ -93,9 +93,10 @@ pub fn asterisk_table(title: &str, rows: &[AsteriskRow], options: &AsteriskOptio
         .map(|r| r.rating)
         .fold(f64::NEG_INFINITY, f64::max);
     let floor = options.floor.unwrap_or(lowest);
-    let name_width = sorted
+    let shown: Vec<String> = sorted.iter().map(|r| shortened(&r.player)).collect();
+    let name_width = shown
         .iter()
-        .map(|r| r.player.chars().count())
+        .map(|p| p.chars().count())
         .max()
         .unwrap_or(0)
         .max(12);
@@ -106,18 +107,32 @@ pub fn asterisk_table(title: &str, rows: &[AsteriskRow], options: &AsteriskOptio
         "     {:<name_width$}{:>8}{:>10}\n",
         "Player", "Rating", "Points"
     );
-    for (i, r) in sorted.iter().enumerate() {
+    for (i, (r, player)) in sorted.iter().zip(&shown).enumerate() {
         let _ = writeln!(
             out,
             "{:>3}. {:<name_width$}{:>8.0}  ({:>7.1} pts) {}",
             i + 1,
-            r.player,
+            player,
             r.rating,
             r.points,
             "*".repeat(stars(r.rating, floor, top, options.width))
         );
     }
     out
+}
+
+/// The most characters of a name the table shows (a format width above 65,535 panics).
+const SHOWN_CHARS: usize = 60;
+
+/// Returns `name` cut to [`SHOWN_CHARS`] characters, ending in `…` when cut (display only).
+fn shortened(name: &str) -> String {
+    if name.chars().count() <= SHOWN_CHARS {
+        name.to_owned()
+    } else {
+        let mut out: String = name.chars().take(SHOWN_CHARS - 1).collect();
+        out.push('…');
+        out
+    }
 }
 
 #[cfg(test)]
@@ -176,5 +191,28 @@ mod tests {
             )
         );
         assert_eq!(lines[7], "  4. Northernstar    1500  (    0.0 pts) *");
+    }
+
+    #[test]
+    fn a_name_of_seventy_thousand_characters_is_shortened_for_display() {
+        let long = "g".repeat(70_000);
+        let rows = [(long.as_str(), 2000.0, 3.0), ("b", 1500.0, 1.0)].map(|(p, rating, points)| {
+            AsteriskRow {
+                player: p.to_owned(),
+                rating,
+                points,
+            }
+        });
+        let text = asterisk_table("t", &rows, &AsteriskOptions::new());
+        let lines: Vec<&str> = text.lines().collect();
+        let shown = format!("{}…", "g".repeat(59));
+        assert_eq!(
+            lines[4],
+            format!("  1. {shown}    2000  (    3.0 pts) {}", "*".repeat(40))
+        );
+        assert_eq!(
+            lines[5],
+            format!("  2. b{}    1500  (    1.0 pts) *", " ".repeat(59))
+        );
     }
 }

@@ -108,6 +108,9 @@ pub struct Args {
     /// mle: first-move advantage in Elo, or "fit".
     #[arg(long, default_value = "fit")]
     white_advantage: String,
+    /// mle: Newton's steps per fit before the fit is reported as not converged.
+    #[arg(long, default_value_t = eloworld_ratings::mle::NEWTON_STEPS, value_parser = clap::value_parser!(u32).range(1..))]
+    newton_steps: u32,
     /// uscf: every player's initial rating.
     #[arg(long, default_value_t = 1300.0)]
     initial_rating: f64,
@@ -190,6 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             advantage,
             bootstrap: args.bootstrap,
             seed: args.seed,
+            newton_steps: args.newton_steps,
             ..MleConfig::new()
         },
         uscf: UscfConfig {
@@ -642,6 +646,8 @@ fn chosen_ratings(r: &Rated, choice: Choice) -> Option<(String, Vec<f64>)> {
 
 fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<String>) {
     let advantage = |(a, se): (f64, f64)| {
+        // Shown to 0.1 Elo: a value that rounds to zero is +0.0, never -0.0.
+        let a = if a.abs() < 0.05 { 0.0 } else { a };
         if se > 0.0 {
             format!("{a:+.1} ± {:.1} Elo (fitted)", 1.96 * se)
         } else {

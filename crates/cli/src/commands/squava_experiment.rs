@@ -4,6 +4,8 @@
 //! (R_P/Q next to 10^(D/400)) computed with the last run's ratings.
 
 use crate::display::{self, Mode};
+use crate::rating_table::shortened;
+use crate::standings::column_width;
 use anyhow::Context;
 use eloworld_games::{Side, Squava, Wdl};
 use eloworld_players::PlayableGame;
@@ -177,13 +179,14 @@ fn ratings_for(wanted: &[String], rated: &[String], ratings: &[f64]) -> anyhow::
 
 /// The side-by-side table of the runs' final ratings, like the Squava article's.
 fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
-    let width = players.iter().map(String::len).max().unwrap_or(6).max(6);
+    let shown: Vec<String> = players.iter().map(|p| shortened(p)).collect();
+    let width = column_width(&shown, "player");
     let mut out = format!("{:<width$}", "player");
     for k in 1..=runs.len() {
         out.push_str(&format!(" {:>6}", format!("run {k}")));
     }
     out.push('\n');
-    for (i, p) in players.iter().enumerate() {
+    for (i, p) in shown.iter().enumerate() {
         out.push_str(&format!("{p:<width$}"));
         for run in runs {
             out.push_str(&format!(" {:>6.0}", run[i]));
@@ -265,7 +268,8 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
     }
     eloworld_tournament::add_results(&mut games, rows);
     let counts = games.counts();
-    let width = players.iter().map(String::len).max().unwrap_or(8).max(8);
+    let shown: Vec<String> = players.iter().map(|p| shortened(p)).collect();
+    let width = column_width(&shown, "player P");
     let mut out = format!(
         "\nRound robin ({} games)\n{:<width$} {:<width$} {:>7} {:>7} {:>6}\n",
         rows.len(),
@@ -283,7 +287,7 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
             wins[q] += l as u64;
             out.push_str(&format!(
                 "{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n",
-                players[p], players[q]
+                shown[p], shown[q]
             ));
         }
     }
@@ -308,8 +312,8 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
         let interval = format!("{}–{}", fmt_ratio(low), fmt_ratio(high));
         out.push_str(&format!(
             "{:<width$} {:<width$} {:>7} {:>15} {:>7} {:>6.0} {:>10.2}\n",
-            players[r.p],
-            players[r.q],
+            shown[r.p],
+            shown[r.q],
             fmt_ratio(r.observed),
             interval,
             article,

@@ -1,3 +1,5 @@
+use crate::rating_table::shortened;
+use crate::standings::column_width;
 use eloworld_tournament::open_store;
 use std::process::ExitCode;
 
@@ -13,36 +15,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = open_store(&args.db, false)?;
     let (tournaments, workers) = store.status()?;
     println!("{}", store.location());
-    let w = tournaments
-        .iter()
-        .map(|t| t.name.len())
-        .max()
-        .unwrap_or(10)
-        .max(10);
+    let names: Vec<String> = tournaments.iter().map(|t| shortened(&t.name)).collect();
+    let w = column_width(&names, "tournament");
     println!(
         "{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}",
         "tournament", "done", "running", "dead-lease", "pending", "total"
     );
-    for t in &tournaments {
+    for (t, name) in tournaments.iter().zip(&names) {
         let total = t.done + t.running + t.dead_leases + t.pending;
         println!(
             "{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}",
-            t.name, t.done, t.running, t.dead_leases, t.pending, total
+            name, t.done, t.running, t.dead_leases, t.pending, total
         );
     }
     if !workers.is_empty() {
         println!();
-        let w = workers
-            .iter()
-            .map(|x| x.name.len())
-            .max()
-            .unwrap_or(6)
-            .max(6);
+        let names: Vec<String> = workers.iter().map(|x| shortened(&x.name)).collect();
+        let w = column_width(&names, "worker");
         println!(
             "{:<w$}  {:>12} {:>12} {:>9}  cannot run",
             "worker", "last seen", "games/min", "games"
         );
-        for x in &workers {
+        for (x, name) in workers.iter().zip(&names) {
             let seen = if x.seen_secs_ago < 0.0 {
                 "?".to_owned()
             } else {
@@ -50,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             println!(
                 "{:<w$}  {:>12} {:>12} {:>9}  {}",
-                x.name, seen, x.games_last_minute, x.games_total, x.cannot_run
+                name, seen, x.games_last_minute, x.games_total, x.cannot_run
             );
         }
     }
