@@ -96,26 +96,41 @@ pub struct EloWorld {
 
 /// Expected score by rating difference, tabulated every `STEP` Elo over ±`RANGE`.
 struct ExpectedTable {
-    values: Vec<f32>,
+    values: Box<[f32; TABLE_LEN]>,
 }
 
 const RANGE: f64 = 4000.0;
 const STEP: f64 = 2.0;
+/// Entries of the table: every `STEP` Elo from −`RANGE` to +`RANGE`, and one more.
+const TABLE_LEN: usize = (2.0 * RANGE / STEP) as usize + 2;
+/// 1.5·2⁵²: adding it to a double of magnitude below 2⁵¹ rounds it to an integer held in
+/// the low bits of the sum (the fast float-to-index conversion of [`ExpectedTable::expected`]).
+const ROUND: f64 = 6_755_399_441_055_744.0;
 
 impl ExpectedTable {
     fn new() -> ExpectedTable {
-        let len = (2.0 * RANGE / STEP) as usize + 2;
-        let values = (0..len)
-            .map(|i| crate::convert::expected_score(i as f64 * STEP - RANGE) as f32)
-            .collect();
+        let mut values = Box::new([0.0f32; TABLE_LEN]);
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = crate::convert::expected_score(i as f64 * STEP - RANGE) as f32;
+        }
         ExpectedTable { values }
     }
 
+    /// Returns 1/(1 + 10^(−difference/400)), interpolated linearly between the two entries
+    /// around `difference`.
+    ///
+    /// The entry index is ⌊x⌋, found as x − ½ rounded to the nearest integer (ties to even)
+    /// by [`ROUND`]; at an integer x this gives x − 1 for odd x, and then the fraction is 1
+    /// and a + 1·(b − a) is b exactly (b − a of two `f32` is exact in `f64`), so the value is
+    /// the same as with ⌊x⌋, bit for bit.
     #[inline]
     fn expected(&self, difference: f64) -> f64 {
         let x = ((difference + RANGE) * (1.0 / STEP)).clamp(0.0, 2.0 * RANGE / STEP);
-        let i = x as usize;
-        let f = x - i as f64;
+        let rounded = (x - 0.5) + ROUND;
+        // The low 32 bits of the sum hold the integer (0 ..= 4000 here).
+        #[allow(clippy::cast_possible_truncation)] // reason: the index is in the low bits
+        let i = (rounded.to_bits() as u32 as usize).min(TABLE_LEN - 2);
+        let f = x - (rounded - ROUND);
         let a = f64::from(self.values[i]);
         let b = f64::from(self.values[i + 1]);
         a + f * (b - a)
@@ -254,10 +269,12 @@ impl EloWorld {
             c.seed ^ u64::from(repetition).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );
         let mut ratings = vec![c.initial_rating; players];
-        let per_bucket = cells.len() * n as usize / BUCKETS + 64;
-        let mut buckets: Vec<Vec<C>> = (0..BUCKETS)
-            .map(|_| Vec::with_capacity(per_bucket * 5 / 4))
-            .collect();
+        // The buckets side by side in one buffer, each with room for `capacity` games: a
+        // quarter more than its expected share (a bucket's count is binomial, its standard
+        // deviation the square root of the share, so overflowing is vanishingly rare).
+        let mut capacity = cells.len() * n as usize / BUCKETS * 5 / 4 + 64;
+        let mut slots: Vec<C> = vec![C::from_usize(0); BUCKETS * capacity];
+        let mut lens = [0usize; BUCKETS];
         // Players of each cell as two u16 (`rate` refuses more players): 10 KB for 50
         // players, so the decoding, the expected-score table and a bucket share the L1 cache.
         let decode: Vec<[u16; 2]> = cells
@@ -269,56 +286,96 @@ impl EloWorld {
                 ]
             })
             .collect();
-        let score = [0.0, 0.5, 1.0, 0.0];
         for pass in 0..c.passes {
             let k = if c.passes > 1 {
                 c.k_first + (c.k_last - c.k_first) * f64::from(pass) / f64::from(c.passes - 1)
             } else {
                 c.k_first
             };
-            buckets.iter_mut().for_each(Vec::clear);
-            let mut bits = 0u64;
-            let mut bits_left = 0;
-            for (index, cell) in cells.iter().enumerate() {
-                let kept = sample_without_replacement(&mut rng, cell.wdl, n);
-                for (result, &count) in kept.iter().enumerate() {
-                    let code = C::from_usize(index << 2 | result);
-                    for _ in 0..count {
-                        if bits_left == 0 {
-                            bits = rng.next_u64();
-                            bits_left = 64 / BUCKET_BITS;
-                        }
-                        buckets[(bits as usize) & (BUCKETS - 1)].push(code);
-                        bits >>= BUCKET_BITS;
-                        bits_left -= 1;
-                    }
-                }
+            // A bucket that would overflow makes the pass draw again with twice the room: a
+            // fresh draw, so the order stays a uniform random permutation.
+            while !scatter(&mut rng, cells, n, &mut slots, &mut lens, capacity) {
+                capacity *= 2;
+                slots = vec![C::from_usize(0); BUCKETS * capacity];
             }
-            for bucket in &mut buckets {
-                // Fisher–Yates drawing from the end: a uniformly chosen remaining game is
-                // played and the last one takes its place. Two 32-bit draws per 64-bit word.
-                let mut len = bucket.len();
-                while len > 0 {
-                    let word = rng.next_u64();
-                    for half in [word & 0xFFFF_FFFF, word >> 32] {
-                        if len == 0 {
-                            break;
-                        }
-                        let j = ((half * len as u64) >> 32) as usize;
-                        let code = bucket[j].to_usize();
-                        len -= 1;
-                        bucket[j] = bucket[len];
-                        let [w, b] = decode[code >> 2];
-                        let (w, b) = (usize::from(w), usize::from(b));
-                        let expected = table.expected(ratings[w] - ratings[b]);
-                        let delta = k * (score[code & 3] - expected);
-                        ratings[w] += delta;
-                        ratings[b] -= delta;
-                    }
-                }
+            for (b, &len) in lens.iter().enumerate() {
+                let bucket = &mut slots[b * capacity..b * capacity + len];
+                play(&mut rng, bucket, &decode, &mut ratings, table, k);
             }
         }
         ratings
+    }
+}
+
+/// Samples `n` games from each cell and deals each, with its result, to a bucket chosen
+/// uniformly at random (8 random bits a game); `lens` gets the buckets' counts. Returns false,
+/// leaving the pass unfinished, when a bucket would hold more than `capacity` games.
+fn scatter<C: Code>(
+    rng: &mut Xoshiro256PlusPlus,
+    cells: &[Cell],
+    n: u32,
+    slots: &mut [C],
+    lens: &mut [usize; BUCKETS],
+    capacity: usize,
+) -> bool {
+    lens.fill(0);
+    let mut bits = 0u64;
+    let mut bits_left = 0;
+    for (index, cell) in cells.iter().enumerate() {
+        let kept = sample_without_replacement(rng, cell.wdl, n);
+        for (result, &count) in kept.iter().enumerate() {
+            let code = C::from_usize(index << 2 | result);
+            for _ in 0..count {
+                if bits_left == 0 {
+                    bits = rng.next_u64();
+                    bits_left = 64 / BUCKET_BITS;
+                }
+                let bucket = (bits as usize) & (BUCKETS - 1);
+                let len = &mut lens[bucket];
+                if *len == capacity {
+                    return false;
+                }
+                slots[bucket * capacity + *len] = code;
+                *len += 1;
+                bits >>= BUCKET_BITS;
+                bits_left -= 1;
+            }
+        }
+    }
+    true
+}
+
+/// Plays one bucket's games in a uniformly random order: Fisher–Yates drawing from the end,
+/// a uniformly chosen remaining game is played and the last one takes its place; two 32-bit
+/// draws per 64-bit word. Each game moves both ratings by K·(S − E) (zero-sum).
+#[inline]
+fn play<C: Code>(
+    rng: &mut Xoshiro256PlusPlus,
+    bucket: &mut [C],
+    decode: &[[u16; 2]],
+    ratings: &mut [f64],
+    table: &ExpectedTable,
+    k: f64,
+) {
+    let score = [0.0, 0.5, 1.0, 0.0];
+    let mut len = bucket.len();
+    while len > 0 {
+        let word = rng.next_u64();
+        for half in [word & 0xFFFF_FFFF, word >> 32] {
+            if len == 0 {
+                break;
+            }
+            let j = ((half * len as u64) >> 32) as usize;
+            let code = bucket[j].to_usize();
+            len -= 1;
+            bucket[j] = bucket[len];
+            let [w, b] = decode[code >> 2];
+            let (w, b) = (usize::from(w), usize::from(b));
+            let expected = table.expected(ratings[w] - ratings[b]);
+            let delta = k * (score[code & 3] - expected);
+            ratings[w] += delta;
+            ratings[b] -= delta;
+        }
     }
 }
 

@@ -14,7 +14,8 @@
 //! # Ok::<_, eloworld_ratings::io::ReadError>(())
 //! ```
 
-use crate::games::{Games, NameCase, Score};
+use crate::games::{GameRecord, Games, NameCase, PlayerId, Score};
+use rustc_hash::FxHashMap;
 use memchr::memchr;
 use std::io::Read;
 
@@ -177,26 +178,45 @@ pub fn parse_pgn(bytes: &[u8], names: NameCase) -> Result<ReadGames, ReadError> 
     scanner.finish()
 }
 
+/// One header's value, kept between games so that reading allocates nothing per game.
+#[derive(Default)]
+struct Field {
+    value: Vec<u8>,
+    set: bool,
+}
+
+impl Field {
+    fn get(&self) -> Option<&[u8]> {
+        self.set.then_some(self.value.as_slice())
+    }
+
+    fn put(&mut self, value: &[u8]) {
+        self.value.clear();
+        self.value.extend_from_slice(value);
+        self.set = true;
+    }
+}
+
 /// The headers of the game being read.
 #[derive(Default)]
 struct Headers {
-    white: Option<Vec<u8>>,
-    black: Option<Vec<u8>>,
-    result: Option<Vec<u8>>,
-    date: Option<Vec<u8>>,
+    white: Field,
+    black: Field,
+    result: Field,
+    date: Field,
     any: bool,
     line: usize,
 }
 
 impl Headers {
     fn clear(&mut self) {
-        for v in [
+        for field in [
             &mut self.white,
             &mut self.black,
             &mut self.result,
             &mut self.date,
         ] {
-            *v = None;
+            field.set = false;
         }
         self.any = false;
     }
@@ -210,7 +230,8 @@ struct PgnScanner {
     line_number: usize,
     bytes: u64,
     binary: bool,
-    tag_lines: u64,
+    /// Players by the bytes of their name as read (a fast hash: names repeat every game).
+    players: FxHashMap<Box<[u8]>, PlayerId>,
 }
 
 impl PgnScanner {
@@ -225,7 +246,7 @@ impl PgnScanner {
             line_number: 0,
             bytes: 0,
             binary: false,
-            tag_lines: 0,
+            players: FxHashMap::default(),
         }
     }
 
@@ -249,18 +270,17 @@ impl PgnScanner {
                     self.headers.any = true;
                     self.headers.line = self.line_number;
                 }
-                if let Some((name, value)) = tag(line) {
-                    self.tag_lines += 1;
-                    let slot = match name {
-                        b"White" => &mut self.headers.white,
-                        b"Black" => &mut self.headers.black,
-                        b"Result" => &mut self.headers.result,
-                        b"Date" => &mut self.headers.date,
-                        _ => continue,
-                    };
-                    let v = slot.get_or_insert_with(Vec::new);
-                    v.clear();
-                    v.extend_from_slice(value);
+                let field = match line.get(1) {
+                    Some(b'W') => tag_value(line, b"[White ").map(|v| (&mut self.headers.white, v)),
+                    Some(b'B') => tag_value(line, b"[Black ").map(|v| (&mut self.headers.black, v)),
+                    Some(b'R') => {
+                        tag_value(line, b"[Result ").map(|v| (&mut self.headers.result, v))
+                    }
+                    Some(b'D') => tag_value(line, b"[Date ").map(|v| (&mut self.headers.date, v)),
+                    _ => None,
+                };
+                if let Some((field, value)) = field {
+                    field.put(value);
                 }
             } else if !line.is_empty() && self.headers.any {
                 self.in_moves = true;
@@ -297,7 +317,7 @@ impl PgnScanner {
     fn finish_game(&mut self) -> Result<(), ReadError> {
         let h = &self.headers;
         self.in_moves = false;
-        let score = match h.result.as_deref() {
+        let score = match h.result.get() {
             Some(b"1-0") => Some(Score::Win),
             Some(b"0-1") => Some(Score::Loss),
             Some(b"1/2-1/2") => Some(Score::Draw),
@@ -309,12 +329,18 @@ impl PgnScanner {
                 })
             }
         };
-        match (score, h.white.as_deref(), h.black.as_deref()) {
+        match (score, h.white.get(), h.black.get()) {
             (Some(score), Some(white), Some(black)) if !white.is_empty() && !black.is_empty() => {
-                let period = h.date.as_deref().and_then(year_of);
-                let white = String::from_utf8_lossy(white);
-                let black = String::from_utf8_lossy(black);
-                self.read.games.add(&white, &black, score, true, period);
+                let period = h.date.get().and_then(year_of);
+                let white = player(&mut self.players, &mut self.read.games, white);
+                let black = player(&mut self.players, &mut self.read.games, black);
+                self.read.games.push(GameRecord {
+                    first: white,
+                    second: black,
+                    score,
+                    coloured: true,
+                    period,
+                });
             }
             _ => self.read.unfinished += 1,
         }
@@ -323,16 +349,29 @@ impl PgnScanner {
     }
 }
 
-/// Splits `[Name "value"]` into name and value (PGN escapes `\"` are left as they are).
-fn tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
-    let inner = line.strip_prefix(b"[")?;
-    let space = memchr(b' ', inner)?;
-    let name = &inner[..space];
-    let rest = &inner[space + 1..];
-    let open = memchr(b'"', rest)?;
+/// Returns the player named by `name` (bytes as read; not UTF-8 is replaced), looked up by
+/// its bytes first so that a name seen before costs one fast hash.
+fn player(
+    known: &mut FxHashMap<Box<[u8]>, PlayerId>,
+    games: &mut Games,
+    name: &[u8],
+) -> PlayerId {
+    if let Some(&id) = known.get(name) {
+        return id;
+    }
+    let id = games.player(&String::from_utf8_lossy(name));
+    known.insert(name.into(), id);
+    id
+}
+
+/// Returns the value of a tag line that starts with `start` (`[White `, the name and a
+/// space), from the first `"` after it to the last `"` on the line.
+fn tag_value<'a>(line: &'a [u8], start: &[u8]) -> Option<&'a [u8]> {
+    let rest = line.strip_prefix(start)?;
+    let open = rest.iter().position(|&c| c == b'"')?;
     let value = &rest[open + 1..];
-    let close = memchr::memrchr(b'"', value)?;
-    Some((name, &value[..close]))
+    let close = value.iter().rposition(|&c| c == b'"')?;
+    Some(&value[..close])
 }
 
 /// Reads a CSV source with a header line: `white,black,result` (result `1-0`, `0-1`,
