@@ -15,8 +15,8 @@
 //! ```
 
 use crate::games::{GameRecord, Games, NameCase, PlayerId, Score};
-use rustc_hash::FxHashMap;
 use memchr::memchr;
+use rustc_hash::FxHashMap;
 use std::io::Read;
 
 /// What can be wrong with a source of games.
@@ -351,11 +351,7 @@ impl PgnScanner {
 
 /// Returns the player named by `name` (bytes as read; not UTF-8 is replaced), looked up by
 /// its bytes first so that a name seen before costs one fast hash.
-fn player(
-    known: &mut FxHashMap<Box<[u8]>, PlayerId>,
-    games: &mut Games,
-    name: &[u8],
-) -> PlayerId {
+fn player(known: &mut FxHashMap<Box<[u8]>, PlayerId>, games: &mut Games, name: &[u8]) -> PlayerId {
     if let Some(&id) = known.get(name) {
         return id;
     }

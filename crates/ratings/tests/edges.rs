@@ -213,8 +213,8 @@ fn advantage_of_white_scoring_three_in_four() -> f64 {
 #[test]
 fn each_group_reports_its_own_first_move_advantage() {
     // Group 1 (x, y, z): every game drawn, one with each colour per pair, so A = 0.
-    // Group 2 (u, v): White wins 3 of 4 both ways, so u = v and A is 400·log10(3) pulled
-    // a little towards 0 by the prior (190.1 rather than 190.8).
+    // Group 2 (u, v): White wins 3 of 4 both ways, so u = v and A is 400·log10(3) = 190.8
+    // pulled towards 0 by the fit's weak prior on A, which weighs on 8 games (170.1).
     let mut g = Games::new();
     for (a, b) in [("x", "y"), ("y", "z"), ("z", "x")] {
         g.add(a, b, Score::Draw, true, None);
@@ -230,7 +230,7 @@ fn each_group_reports_its_own_first_move_advantage() {
         panic!("not mle")
     };
     let want = advantage_of_white_scoring_three_in_four();
-    assert!((want - 190.1).abs() < 0.1, "{want}");
+    assert!((want - 170.1).abs() < 0.05, "{want}");
     assert_eq!(m.group_advantages.len(), 2);
     assert!(
         m.group_advantages[0].0.abs() < 1e-6,
