@@ -35,7 +35,9 @@ fn the_shipped_ladders_rank_like_the_papers_table() {
     let o = eloworld(dir.path(), &["ladder", "compare", "elo-world"]);
     let out = stdout_of(&o);
     assert!(
-        out.contains("not in this ladder: blind_yolo, blind_kings, blind_spycheck, chessmaster.nes_lv1"),
+        out.contains(
+            "not in this ladder: blind_yolo, blind_kings, blind_spycheck, chessmaster.nes_lv1"
+        ),
         "{out}"
     );
 }
@@ -43,7 +45,11 @@ fn the_shipped_ladders_rank_like_the_papers_table() {
 #[test]
 fn a_bad_reference_table_is_named_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("t.csv"), "player,elo\nrandom_move,439\nswarm,lots\n").unwrap();
+    std::fs::write(
+        dir.path().join("t.csv"),
+        "player,elo\nrandom_move,439\nswarm,lots\n",
+    )
+    .unwrap();
     let o = eloworld(
         dir.path(),
         &["ladder", "compare", "elo-world", "--reference", "t.csv"],

@@ -49,7 +49,11 @@ fn no_user_facing_text_cites_a_seed_number() {
     files(&root.join("tournaments"), ".toml", &mut checked);
     let mut sources = Vec::new();
     files(&root.join("crates"), ".rs", &mut sources);
-    assert!(sources.len() > 50, "the crates were not found from {}", root.display());
+    assert!(
+        sources.len() > 50,
+        "the crates were not found from {}",
+        root.display()
+    );
     let mut found = Vec::new();
     for path in checked.iter().chain(&sources) {
         let text = std::fs::read_to_string(path).unwrap();
@@ -57,7 +61,10 @@ fn no_user_facing_text_cites_a_seed_number() {
         for (n, line) in text.lines().enumerate() {
             // In Rust, only comments and strings reach a reader (test names may keep old labels);
             // this file's own list of phrases is not a citation.
-            if is_rust && (!(line.contains("//") || line.contains('"')) || path.ends_with("sources_by_name.rs")) {
+            if is_rust
+                && (!(line.contains("//") || line.contains('"'))
+                    || path.ends_with("sources_by_name.rs"))
+            {
                 continue;
             }
             let lower = line.to_lowercase();
@@ -66,5 +73,9 @@ fn no_user_facing_text_cites_a_seed_number() {
             }
         }
     }
-    assert!(found.is_empty(), "sources cited as seeds:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "sources cited as seeds:\n{}",
+        found.join("\n")
+    );
 }

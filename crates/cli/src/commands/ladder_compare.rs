@@ -132,8 +132,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     let ladder: Ladder = crate::ladders::load(&args.ladder)?;
     let (text, origin) = match &args.reference {
         Some(path) => (
-            std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?,
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
             path.clone(),
         ),
         None => (PAPER_TABLE.to_owned(), PathBuf::from(PAPER_TABLE_NAME)),
@@ -167,7 +166,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     let rho = spearman(&ours, &theirs);
     let (our_rank, their_rank) = (ranks(&ours), ranks(&theirs));
     let anchor = pairs.iter().find(|p| p.ours == args.anchor);
-    let offset = |p: &Pair| anchor.map(|a| (p.rating - a.rating, p.published.elo - a.published.elo));
+    let offset =
+        |p: &Pair| anchor.map(|a| (p.rating - a.rating, p.published.elo - a.published.elo));
     let rho_text = rho.map_or("undefined".to_owned(), |r| format!("{r:.3}"));
     match args.format {
         CompareFormat::Csv => {
@@ -181,7 +181,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
                     p.ours, p.published.name, p.rating, p.published.elo, our_rank[i], their_rank[i]
                 );
             }
-            eprintln!("Spearman rank correlation over {} players: {rho_text}", pairs.len());
+            eprintln!(
+                "Spearman rank correlation over {} players: {rho_text}",
+                pairs.len()
+            );
         }
         CompareFormat::Text => {
             println!(
@@ -192,21 +195,29 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
                 table.len(),
                 pairs.len()
             );
-            let width = pairs.iter().map(|p| p.ours.chars().count()).max().unwrap_or(6).max(6);
+            let width = pairs
+                .iter()
+                .map(|p| p.ours.chars().count())
+                .max()
+                .unwrap_or(6)
+                .max(6);
             let anchored = anchor.is_some();
-            print!("{:<width$}  {:>8}  {:>9}  {:>4}  {:>4}", "player", "ours", "published", "rank", "pub.");
+            print!(
+                "{:<width$}  {:>8}  {:>9}  {:>4}  {:>4}",
+                "player", "ours", "published", "rank", "pub."
+            );
             if anchored {
-                print!("  {:>9}  {:>9}", format!("ours−{}", short(&args.anchor)), format!("pub.−{}", short(&args.anchor)));
+                print!(
+                    "  {:>9}  {:>9}",
+                    format!("ours−{}", short(&args.anchor)),
+                    format!("pub.−{}", short(&args.anchor))
+                );
             }
             println!();
             for (i, p) in pairs.iter().enumerate() {
                 print!(
                     "{:<width$}  {:>8.1}  {:>9.1}  {:>4}  {:>4}",
-                    p.ours,
-                    p.rating,
-                    p.published.elo,
-                    our_rank[i],
-                    their_rank[i]
+                    p.ours, p.rating, p.published.elo, our_rank[i], their_rank[i]
                 );
                 if let Some((a, b)) = offset(p) {
                     print!("  {a:>+9.0}  {b:>+9.0}");
