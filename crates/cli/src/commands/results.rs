@@ -25,7 +25,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.tournament.as_deref().is_none_or(|n| n == t.name) {
             println!(
                 "tournament {} ({}): {} of {} games stored",
-                t.name, t.game, t.done, t.total
+                crate::rating_table::shortened(&t.name),
+                t.game,
+                t.done,
+                t.total
             );
         }
     }
