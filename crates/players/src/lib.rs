@@ -53,6 +53,12 @@ pub trait Player<G: Game>: Send {
     /// Tells a player on a clock both clocks, before it is asked to choose.
     fn set_clocks(&mut self, _clocks: &engine::ClockReading) {}
 
+    /// Whether every move this player returns is taken from `game.legal_moves()` as it
+    /// stands, so the game loop need not look it up again (a debug build still checks).
+    fn picks_from_legal_moves(&self) -> bool {
+        false
+    }
+
     /// Returns what the player reported of its last search: score (from the mover's side)
     /// and depth, for adjudication and PGN comments.
     fn last_report(&self) -> Option<engine::SearchInfo> {
@@ -119,6 +125,10 @@ impl<G: Game> Player<G> for RandomMove {
             return Err(PlayerError::NoMove);
         }
         Ok(rng.pick(moves))
+    }
+
+    fn picks_from_legal_moves(&self) -> bool {
+        true
     }
 }
 

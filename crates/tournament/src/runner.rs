@@ -1,6 +1,7 @@
 use crate::adjudication::Adjudication;
 use crate::store::{ClaimedJob, FinishedGame, Store, TournamentRow};
 use crate::tablebase::Tablebases;
+use crate::work::{work, Pass, WorkEnd, WorkSettings};
 use crate::{
     play_game_with, ConfigError, Event, GameRules, MoveNote, Plan, RunError, StoreError,
     TournamentConfig,
@@ -197,30 +198,26 @@ pub fn drive<G: PlayableGame>(
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
     let mut summary = play_stored(tournament, factories, rules, store, opts)?;
-    if until == Until::Done && store.lease().is_some() {
-        loop {
-            if summary.interrupted || opts.stop.load(Ordering::Relaxed) {
-                summary.interrupted = true;
-                break;
-            }
-            let row = store
-                .tournaments()?
-                .into_iter()
-                .find(|t| t.id == tournament.id)
-                .ok_or_else(|| {
-                    StoreError::NotFound(format!("tournament {:?} vanished", tournament.name))
-                })?;
-            if row.done >= row.total {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(500));
-            store.reap()?;
-            store.heartbeat(&opts.worker, &opts.cannot_run)?;
-            let current = StoredTournament::from_row(&row)?;
-            let more = play_stored(&current, factories, rules, store, opts)?;
-            summary.stored += more.stored;
-            summary.interrupted = more.interrupted;
-        }
+    if until == Until::Done && !summary.interrupted {
+        // What other workers hold is waited for (and played here if their lease expires)
+        // by the same loop `eloworld worker` runs.
+        let settings = WorkSettings {
+            worker: &opts.worker,
+            stop: &opts.stop,
+            wait_for_more: false,
+            poll: Duration::from_millis(500),
+        };
+        let id = tournament.id;
+        let (more, end) = work(store, &settings, &|row| row.id == id, |current, store| {
+            let more = play_stored(current, factories, rules, store, opts)?;
+            Ok::<_, RunError>(Pass {
+                stored: more.stored,
+                cannot_run: Vec::new(),
+                interrupted: more.interrupted,
+            })
+        })?;
+        summary.stored += more;
+        summary.interrupted = end == WorkEnd::Interrupted;
     }
     summary.elapsed = started.elapsed();
     summary.playing = summary.elapsed;
