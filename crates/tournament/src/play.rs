@@ -28,6 +28,8 @@ pub struct MoveNote {
     pub depth: Option<u32>,
     /// The time the move took.
     pub elapsed: Duration,
+    /// Whether the move came from an opening book (no search).
+    pub book: bool,
 }
 
 /// The rules a game is played under beyond the game's own: a length limit and adjudication.
@@ -138,6 +140,7 @@ pub fn play_game_with<G: Game>(
         let elapsed = asked.map_or(Duration::ZERO, |t| t.elapsed());
         let listed = player.picks_from_legal_moves();
         let report = player.last_report();
+        let book = player.last_move_from_book();
         if let Some((clock, margin)) = &mut clocks[side.index()] {
             let had = clock.remaining();
             let flagged = match (&answer, clock.charge(elapsed, *margin)) {
@@ -170,6 +173,7 @@ pub fn play_game_with<G: Game>(
                         score: report.and_then(|r| r.score),
                         depth: report.and_then(|r| r.depth),
                         elapsed,
+                        book,
                     });
                 }
                 let chess = (&*game as &dyn Any).downcast_ref::<eloworld_games::Chess>();
