@@ -59,6 +59,12 @@ pub trait Player<G: Game>: Send {
         false
     }
 
+    /// Whether the player may report searches (scores, depths, book moves) worth keeping as
+    /// per-move notes; a player that never does spares the game loop timing every move.
+    fn reports_searches(&self) -> bool {
+        true
+    }
+
     /// Returns what the player reported of its last search: score (from the mover's side)
     /// and depth, for adjudication and PGN comments.
     fn last_report(&self) -> Option<engine::SearchInfo> {
@@ -135,6 +141,10 @@ impl<G: Game> Player<G> for RandomMove {
 
     fn picks_from_legal_moves(&self) -> bool {
         true
+    }
+
+    fn reports_searches(&self) -> bool {
+        false
     }
 }
 

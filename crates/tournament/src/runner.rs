@@ -329,7 +329,8 @@ pub fn play_stored<G: PlayableGame>(
                             &game_rules,
                             stop,
                             &mut moves,
-                            Some(&mut notes),
+                            &mut notes,
+                            record,
                         )
                     }));
                     let msg = match played {
@@ -512,7 +513,8 @@ fn play_job<G: Game>(
     game_rules: &GameRules<'_>,
     stop: &AtomicBool,
     moves: &mut Vec<G::Move>,
-    notes: Option<&mut Vec<MoveNote>>,
+    notes: &mut Vec<MoveNote>,
+    record: bool,
 ) -> Option<FinishedGame> {
     let t0 = Instant::now();
     let finished = |result, termination, plies, moves: String, detail| FinishedGame {
@@ -555,6 +557,8 @@ fn play_job<G: Game>(
     }
     let mut black = players.pop()?;
     let mut white = players.pop()?;
+    // Notes need every move timed: only for a live record or a player that reports.
+    let keep_notes = record || white.reports_searches() || black.reports_searches();
     moves.clear();
     let played = play_game_with(
         &mut game,
@@ -564,7 +568,7 @@ fn play_job<G: Game>(
         game_rules,
         stop,
         moves,
-        notes,
+        keep_notes.then_some(notes),
     )?;
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, &m) in moves.iter().enumerate() {
