@@ -82,6 +82,10 @@ pub struct TournamentConfig {
     /// Probe the tables only for positions with at most this many pieces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tablebase_pieces: Option<usize>,
+    /// The PGN `TimeControl` tag of the games, when the players play on a clock
+    /// (`eloworld match -each tc=…`); exported PGN carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
 }
 
 /// How a tournament's games are scheduled.
@@ -126,6 +130,7 @@ impl TournamentConfig {
             adjudication: Adjudication::default(),
             tablebases: Vec::new(),
             tablebase_pieces: None,
+            time_control: None,
         }
     }
 
