@@ -347,10 +347,20 @@ pub fn evolve(
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_defaults_are_the_papers_phase_one_settings() {
+        // David, Koppel and Netanyahu, section III.B: population 100, crossover 0.75,
+        // mutation 0.005, 200 generations, roulette selection, one elite, 224 bits (35 genes).
+        assert_eq!(
+            GaConfig::new().describe(),
+            "population=100 generations=200 crossover=0.75 mutation=0.005 selection=roulette elitism=1 bits=224 seed=1"
+        );
+    }
+
     /// Fitness of a 20-bit genome: 1 + the number of ones, squared (OneMax); optimum 441.
     fn one_max() -> Individually<impl Fn(&[bool]) -> f64 + Sync> {
         Individually(|g: &[bool]| {
-            #[allow(clippy::cast_precision_loss)]
+            #[allow(clippy::cast_precision_loss)] // at most a genome's length of ones
             let ones = g.iter().filter(|&&b| b).count() as f64;
             (1.0 + ones).powi(2)
         })
@@ -371,7 +381,7 @@ mod tests {
     fn finds_the_maximum_of_a_gray_coded_function() {
         // f(x) = -(x - 700)² over x in 0..1024, x Gray-coded in 10 bits: optimum at 700.
         let fitness = Individually(|g: &[bool]| {
-            #[allow(clippy::cast_precision_loss)]
+            #[allow(clippy::cast_precision_loss)] // a short gray-coded number
             let x = crate::gray::read_gray(g) as f64;
             1e6 - (x - 700.0).powi(2)
         });
