@@ -52,6 +52,8 @@ enum Command {
     Fates(commands::fates::Args),
     /// Run an EPD test suite (bm/am) with an evol-family player: solved positions, nodes to solution.
     Suite(commands::suite::Args),
+    /// Serve a live, read-only web dashboard of the tournaments in a store.
+    Serve(commands::serve::Args),
     /// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
 }
@@ -85,5 +87,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fates(a) => commands::fates::run(a),
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
+        Command::Serve(a) => commands::serve::run(a),
     }
 }

@@ -21,6 +21,7 @@ mod html;
 mod image;
 mod matrix;
 mod outcomes;
+mod sections;
 
 pub use asterisk::{asterisk_table, AsteriskOptions, AsteriskRow};
 pub use diagram::Diagram;
@@ -30,3 +31,6 @@ pub use html::{html_report, ConsistencyRow, HtmlReport, RatingColumn, RatingValu
 pub use image::ImageFormat;
 pub use matrix::{matrix_cell_colour, outcome_matrix, MatrixLayout, MatrixOptions};
 pub use outcomes::{OutcomeTable, Wdl};
+pub use sections::{
+    crosstable_section, diagram_html, ordered_matrix, ratings_section, report_stylesheet, strongest_first,
+};

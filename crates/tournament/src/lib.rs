@@ -22,6 +22,6 @@ pub use plan::{JobSpec, Plan};
 pub use play::{play_game, PlayedGame};
 pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
 pub use store::{
-    open_store, ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
-    TournamentStatus, WorkerStatus,
+    open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,
+    Store, TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
 };
