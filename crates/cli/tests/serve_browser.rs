@@ -166,7 +166,14 @@ fn rate_values(doc: &serde_json::Value) -> Vec<(String, Vec<(String, f64)>)> {
     let rows = table["rows"].as_array().expect("rows");
     rows.iter()
         .map(|r| {
-            let player = r["player"].as_str().expect("player").to_owned();
+            // A flag mark (`*` unbounded, ` [gN]` another group) may follow the name.
+            let label = r["player"].as_str().expect("player");
+            let player = label
+                .split(" [g")
+                .next()
+                .unwrap_or(label)
+                .trim_end_matches('*')
+                .to_owned();
             let mut values = vec![("games".to_owned(), r["games"].as_f64().unwrap_or(f64::NAN))];
             for (json, page) in [
                 ("mle", "mle"),
