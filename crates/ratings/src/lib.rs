@@ -10,6 +10,7 @@
 //! | [`mle`] | maximum likelihood with error bars | Bradley–Terry, Davidson; BayesElo, Ordo |
 //! | [`convert`] | winning rate ↔ Elo difference, match statistics | seed 003, appendix B |
 //! | [`consistency`] | predicted vs observed score per pair | seed 000 |
+//! | [`sprt`] | GSPRT on game pairs, normalised and logistic Elo, LOS | Van den Bergh; fishtest, fastchess |
 //! | [`interpolate`] | comparable interpolated player | seed 002, section 4 |
 //! | [`synth`] | games simulated from known strengths | for testing the above |
 //!
@@ -38,6 +39,7 @@ mod linalg;
 pub mod markov;
 pub mod mle;
 pub mod rollason;
+pub mod sprt;
 pub mod synth;
 pub mod uscf;
 
