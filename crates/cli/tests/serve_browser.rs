@@ -81,7 +81,15 @@ fn a_finished_tournament_shows_the_numbers_of_eloworld_rate() {
     ));
     let rated = ok(&eloworld(
         dir.path(),
-        &["rate", "--db", "t.sqlite", "--tournament", "done", "--format", "json"],
+        &[
+            "rate",
+            "--db",
+            "t.sqlite",
+            "--tournament",
+            "done",
+            "--format",
+            "json",
+        ],
     ));
     let rated: serde_json::Value = serde_json::from_str(&rated).expect("rate's JSON");
     let expected = rate_values(&rated);
@@ -136,19 +144,30 @@ fn a_finished_tournament_shows_the_numbers_of_eloworld_rate() {
     assert!(compared >= 4 * 4, "every method compared ({compared})");
     let shown = b.eval("document.getElementById('games-done').textContent");
     assert_eq!(shown, "72");
-    assert_eq!(b.eval("document.querySelector('#matrix img').naturalWidth > 100"), true);
-    assert_eq!(b.eval("document.querySelector('#evolution img').naturalWidth > 100"), true);
+    assert_eq!(
+        b.eval("document.querySelector('#matrix img').naturalWidth > 100"),
+        true
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#evolution img').naturalWidth > 100"),
+        true
+    );
     if let Some(path) = std::env::var_os("ELOWORLD_SERVE_SCREENSHOT") {
         std::fs::write(path, b.screenshot()).expect("write the screenshot");
     }
     // The game viewer steps through a game on a board.
     b.eval("document.querySelector('#latest a').click()");
     std::thread::sleep(Duration::from_millis(300));
-    assert!(wait_for(Duration::from_secs(10), || b
+    assert!(wait_for(Duration::from_secs(10), || {
+        b
         .eval("location.pathname.startsWith('/game/') && document.readyState === 'complete' && !!document.getElementById('viewer')")
-        == true));
+        == true
+    }));
     b.eval("document.querySelector('[data-step=first]').click()");
-    assert_eq!(b.eval("document.getElementById('ply').textContent"), "start position");
+    assert_eq!(
+        b.eval("document.getElementById('ply').textContent"),
+        "start position"
+    );
     assert_eq!(b.eval("document.querySelectorAll('#board td').length"), 64);
     b.eval("document.querySelector('[data-step=next]').click()");
     assert!(b
@@ -201,12 +220,20 @@ fn a_page_open_during_a_run_shows_the_count_rising() {
     std::fs::write(dir.path().join("secret.txt"), token).expect("write");
     let server = Serving::start(
         dir.path(),
-        &["--db", "live.sqlite", "--poll", "0.25", "--token-file", "secret.txt"],
+        &[
+            "--db",
+            "live.sqlite",
+            "--poll",
+            "0.25",
+            "--token-file",
+            "secret.txt",
+        ],
     );
     let mut b = Browser::open(&browser, &server.url(&format!("/t/live?token={token}")));
     assert_eq!(b.eval("location.pathname + location.search"), "/t/live");
     b.eval("window.stillTheSamePage = true");
-    let count = |b: &mut Browser| number(&b.eval("document.getElementById('games-done').textContent"));
+    let count =
+        |b: &mut Browser| number(&b.eval("document.getElementById('games-done').textContent"));
     let first = count(&mut b);
     let version = number(&b.eval("Number(document.body.dataset.version)"));
     assert!(
@@ -220,9 +247,16 @@ fn a_page_open_during_a_run_shows_the_count_rising() {
         "the page never showed all 16 games (shows {})",
         count(&mut b)
     );
-    assert_eq!(b.eval("window.stillTheSamePage === true"), true, "no reload");
+    assert_eq!(
+        b.eval("window.stillTheSamePage === true"),
+        true,
+        "no reload"
+    );
     assert!(number(&b.eval("Number(document.body.dataset.version)")) > version);
-    assert_eq!(b.eval("document.getElementById('state').textContent"), "finished");
+    assert_eq!(
+        b.eval("document.getElementById('state').textContent"),
+        "finished"
+    );
 }
 
 #[test]
@@ -253,27 +287,51 @@ fn names_like_scripts_are_shown_and_never_run() {
     }
     let server = Serving::start(dir.path(), &["--db", "live.sqlite", "--poll", "0.25"]);
     let mut b = Browser::open(&browser, &server.url("/"));
-    let text = |b: &mut Browser| b.eval("document.body.innerText").as_str().unwrap_or("").to_owned();
+    let text = |b: &mut Browser| {
+        b.eval("document.body.innerText")
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
     assert!(text(&mut b).contains(tournament), "{}", text(&mut b));
-    assert_eq!(b.eval("typeof window.pwned"), "undefined", "a script ran on the index");
+    assert_eq!(
+        b.eval("typeof window.pwned"),
+        "undefined",
+        "a script ran on the index"
+    );
     b.eval("document.querySelector('#tournaments a').click()");
-    assert!(wait_for(Duration::from_secs(10), || b
-        .eval("location.pathname.startsWith('/t/') && document.readyState === 'complete'")
-        == true));
-    assert_eq!(b.eval("document.querySelector('h1').textContent"), tournament);
+    assert!(wait_for(Duration::from_secs(10), || b.eval(
+        "location.pathname.startsWith('/t/') && document.readyState === 'complete'"
+    ) == true));
+    assert_eq!(
+        b.eval("document.querySelector('h1').textContent"),
+        tournament
+    );
     // Live updates arrive (the parts are replaced with new HTML) while games are stored.
-    let count = |b: &mut Browser| number(&b.eval("document.getElementById('games-done').textContent"));
+    let count =
+        |b: &mut Browser| number(&b.eval("document.getElementById('games-done').textContent"));
     let first = count(&mut b);
     assert!(wait_for(Duration::from_secs(30), || count(&mut b) > first));
     let page = text(&mut b);
     assert!(page.contains(white) && page.contains(black), "{page}");
-    assert_eq!(b.eval("typeof window.pwned"), "undefined", "a script ran on the tournament page");
+    assert_eq!(
+        b.eval("typeof window.pwned"),
+        "undefined",
+        "a script ran on the tournament page"
+    );
     let game = db_first_game(&db);
     b.navigate(&server.url(&format!("/game/{game}")));
     let page = text(&mut b);
-    assert!(page.contains(white) && page.contains(black) && page.contains(detail), "{page}");
+    assert!(
+        page.contains(white) && page.contains(black) && page.contains(detail),
+        "{page}"
+    );
     assert!(page.contains(tournament));
-    assert_eq!(b.eval("typeof window.pwned"), "undefined", "a script ran on the game page");
+    assert_eq!(
+        b.eval("typeof window.pwned"),
+        "undefined",
+        "a script ran on the game page"
+    );
     let status = run.wait().expect("the tournament ends");
     assert!(status.success());
 }
@@ -281,11 +339,9 @@ fn names_like_scripts_are_shown_and_never_run() {
 fn db_first_game(db: &Path) -> i64 {
     rusqlite::Connection::open(db)
         .and_then(|c| {
-            c.query_row(
-                "SELECT job_id FROM games ORDER BY seq LIMIT 1",
-                [],
-                |r| r.get(0),
-            )
+            c.query_row("SELECT job_id FROM games ORDER BY seq LIMIT 1", [], |r| {
+                r.get(0)
+            })
         })
         .expect("first game")
 }

@@ -41,7 +41,8 @@ fn a_non_local_address_needs_a_token() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("refusing to listen on 0.0.0.0:0 without a token") && err.contains("--token-file"),
+        err.contains("refusing to listen on 0.0.0.0:0 without a token")
+            && err.contains("--token-file"),
         "{err}"
     );
     // A token file too short to be a secret is refused, naming the file.
@@ -52,7 +53,10 @@ fn a_non_local_address_needs_a_token() {
     );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("weak.txt") && err.contains("at least 16"), "{err}");
+    assert!(
+        err.contains("weak.txt") && err.contains("at least 16"),
+        "{err}"
+    );
     // With a token it starts on every interface (reached here through the loopback).
     std::fs::write(dir.path().join("secret.txt"), format!("{TOKEN}\n")).expect("write");
     let server = Serving::start(
@@ -97,7 +101,10 @@ fn every_request_needs_the_token_when_one_is_set() {
     ] {
         let missing = get(a, path, &[]);
         assert_eq!(missing.status, 401, "{path} without a token");
-        assert_eq!(missing.header("www-authenticate"), Some("Bearer realm=\"eloworld\""));
+        assert_eq!(
+            missing.header("www-authenticate"),
+            Some("Bearer realm=\"eloworld\"")
+        );
         assert_eq!(get(a, path, &[wrong]).status, 401, "{path} wrong token");
         assert_eq!(
             get(a, path, &["Cookie: eloworld_token=nope-nope-nope-nope"]).status,
@@ -122,9 +129,15 @@ fn every_request_needs_the_token_when_one_is_set() {
     assert_eq!(first.status, 303);
     assert_eq!(first.header("location"), Some("/t/small"));
     let cookie = first.header("set-cookie").expect("cookie set");
-    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
     let pair = cookie.split(';').next().expect("name=value");
-    assert_eq!(get(a, "/t/small", &[&format!("Cookie: {pair}")]).status, 200);
+    assert_eq!(
+        get(a, "/t/small", &[&format!("Cookie: {pair}")]).status,
+        200
+    );
 }
 
 #[test]
@@ -143,7 +156,10 @@ fn routes_only_read_and_say_what_is_missing() {
     let page = get(a, "/", &[]);
     assert_eq!(page.status, 200);
     let csp = page.header("content-security-policy").expect("CSP");
-    assert!(csp.contains("script-src 'self'") && csp.contains("default-src 'none'"), "{csp}");
+    assert!(
+        csp.contains("script-src 'self'") && csp.contains("default-src 'none'"),
+        "{csp}"
+    );
     assert!(page.text().contains("href=\"/t/small\""), "{}", page.text());
     let missing = get(a, "/t/nothing-here", &[]);
     assert_eq!(missing.status, 404);
@@ -187,7 +203,13 @@ fn a_game_page_shows_the_game_and_its_pgn_as_export_writes_it() {
         .to_owned();
     let exported_game = exported
         .split("\n\n[Event")
-        .map(|g| if g.starts_with("[Event") { g.to_owned() } else { format!("[Event{g}") })
+        .map(|g| {
+            if g.starts_with("[Event") {
+                g.to_owned()
+            } else {
+                format!("[Event{g}")
+            }
+        })
         .find(|g| g.contains(&seed_tag))
         .expect("the game is exported");
     assert_eq!(pgn.trim_end(), exported_game.trim_end());

@@ -32,7 +32,8 @@ pub use html::{html_report, ConsistencyRow, HtmlReport, RatingColumn, RatingValu
 pub use image::ImageFormat;
 pub use matrix::{matrix_cell_colour, outcome_matrix, MatrixLayout, MatrixOptions};
 pub use outcomes::{OutcomeTable, Wdl};
-pub use sprt_plot::{sprt_plot, SprtTrace};
 pub use sections::{
-    crosstable_section, diagram_html, ordered_matrix, ratings_section, report_stylesheet, strongest_first,
+    crosstable_section, diagram_html, ordered_matrix, ratings_section, report_stylesheet,
+    strongest_first,
 };
+pub use sprt_plot::{sprt_plot, SprtTrace};

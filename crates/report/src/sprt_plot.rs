@@ -81,7 +81,10 @@ fn paint<DB: DrawingBackend>(
     line.push((0.0, 0.0));
     line.extend(trace.points.iter().copied());
     chart
-        .draw_series(LineSeries::new(line, RGBColor(31, 119, 180).stroke_width(2)))
+        .draw_series(LineSeries::new(
+            line,
+            RGBColor(31, 119, 180).stroke_width(2),
+        ))
         .map_err(ReportError::draw)?;
     Ok(())
 }
@@ -93,14 +96,17 @@ mod tests {
     #[test]
     fn draws_a_trace_and_refuses_an_empty_one() {
         let trace = SprtTrace {
-            points: (1..=50).map(|k| (f64::from(2 * k), f64::from(k) * 0.05)).collect(),
+            points: (1..=50)
+                .map(|k| (f64::from(2 * k), f64::from(k) * 0.05))
+                .collect(),
             lower: -2.94,
             upper: 2.94,
             title: "SPRT".to_owned(),
         };
         let png = sprt_plot(&trace, ImageFormat::Png).expect("drawn");
         assert!(png.starts_with(b"\x89PNG"));
-        let svg = String::from_utf8(sprt_plot(&trace, ImageFormat::Svg).expect("svg")).expect("utf-8");
+        let svg =
+            String::from_utf8(sprt_plot(&trace, ImageFormat::Svg).expect("svg")).expect("utf-8");
         assert!(svg.contains("LLR"));
         let empty = SprtTrace {
             points: Vec::new(),

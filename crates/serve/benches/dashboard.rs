@@ -21,7 +21,9 @@ const STORED: usize = 100_000;
 
 /// A result that favours the stronger (higher-numbered) player, varied by a hash.
 fn result(white: u32, black: u32, round: u32) -> GameResult {
-    let h = (u64::from(white) * 0x9E37_79B9 ^ u64::from(black) * 0x85EB_CA6B ^ u64::from(round) * 0xC2B2_AE35)
+    let h = (u64::from(white) * 0x9E37_79B9
+        ^ u64::from(black) * 0x85EB_CA6B
+        ^ u64::from(round) * 0xC2B2_AE35)
         .wrapping_mul(0x2545_F491_4F6C_DD1D)
         >> 40;
     let edge = i64::from(white) - i64::from(black);
@@ -72,10 +74,18 @@ fn build(db: &Path) -> (Box<dyn Store>, i64) {
 
 fn get(addr: SocketAddr, path: &str) -> usize {
     let mut s = TcpStream::connect(addr).expect("connect");
-    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").expect("send");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
     let mut body = Vec::with_capacity(1 << 20);
     s.read_to_end(&mut body).expect("read");
-    assert!(body.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&body[..80.min(body.len())]));
+    assert!(
+        body.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&body[..80.min(body.len())])
+    );
     body.len()
 }
 
@@ -93,7 +103,9 @@ fn dashboard(c: &mut Criterion) {
         started.elapsed().as_secs_f64() * 1000.0
     );
     let mut group = c.benchmark_group("dashboard 100k games 40 players");
-    group.sample_size(30).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(10));
     group.bench_function("render the tournament page", |b| {
         b.iter(|| dash.tournament_page("big").expect("page").len());
     });

@@ -3,9 +3,10 @@
 //! nothing here reads the store.
 
 use eloworld_games::GameResult;
+use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig, SprtModel};
 use eloworld_report::{OutcomeTable, Wdl};
 use eloworld_tournament::{JobInFlight, ResultEntry, TournamentRow};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// How many of the latest games a page lists.
 pub(crate) const LATEST: usize = 20;
@@ -29,6 +30,85 @@ pub(crate) struct WorkerTally {
     pub last_ms: i64,
     /// When it stored its recent games (the last minute or so).
     pub recent: VecDeque<i64>,
+}
+
+/// A match (a tournament of two players): its game pairs and the SPRT over them.
+///
+/// The two games of a round are one pair: they start from the same opening with the colours
+/// swapped, so the pentanomial counts and the generalised SPRT of fishtest and fastchess apply.
+#[derive(Clone, Debug)]
+pub(crate) struct Duel {
+    /// The test: the tournament file's `[sprt]` (elo0, elo1, alpha, beta, model), else
+    /// fishtest's usual [0, 5] normalised Elo with α = β = 0.05.
+    pub sprt: Sprt,
+    /// Whether the bounds come from the tournament file.
+    pub configured: bool,
+    /// Pairs by the first player's points in each game.
+    pub pairs: Pentanomial,
+    /// The first player's wins, draws and losses.
+    pub wdl: [u64; 3],
+    /// `(games stored, LLR)` after every completed pair.
+    pub trace: Vec<(f64, f64)>,
+    /// Rounds with one game stored: the first player's points in it.
+    open: HashMap<u32, f64>,
+}
+
+impl Duel {
+    /// Reads the SPRT settings from a tournament file's `[sprt]` table, if it has one.
+    fn new(config: &str) -> Duel {
+        let table: Option<toml::Table> = config.parse::<toml::Table>().ok();
+        let sprt = table.as_ref().and_then(|t| t.get("sprt")).and_then(|s| {
+            let num = |k: &str| {
+                s.get(k)
+                    .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+            };
+            let mut c = SprtConfig::new();
+            c.elo0 = num("elo0")?;
+            c.elo1 = num("elo1")?;
+            c.alpha = num("alpha").unwrap_or(c.alpha);
+            c.beta = num("beta").unwrap_or(c.beta);
+            if s.get("model").and_then(toml::Value::as_str) == Some("logistic") {
+                c.model = SprtModel::Logistic;
+            }
+            Sprt::new(c).ok()
+        });
+        let configured = sprt.is_some();
+        Duel {
+            sprt: sprt.unwrap_or_else(|| {
+                // The defaults are valid by construction.
+                Sprt::new(SprtConfig::new()).unwrap_or_else(|_| unreachable!("valid defaults"))
+            }),
+            configured,
+            pairs: Pentanomial::default(),
+            wdl: [0; 3],
+            trace: Vec::new(),
+            open: HashMap::new(),
+        }
+    }
+
+    /// Counts a game; `first_points` is the first player's score in it.
+    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
+    fn add(&mut self, round: u32, first_points: f64, stored: u64) {
+        match first_points {
+            p if p > 0.75 => self.wdl[0] += 1,
+            p if p < 0.25 => self.wdl[2] += 1,
+            _ => self.wdl[1] += 1,
+        }
+        match self.open.remove(&round) {
+            Some(earlier) => {
+                self.pairs.add_pair(earlier, first_points);
+                self.trace.push((stored as f64, self.sprt.llr(&self.pairs)));
+            }
+            None => {
+                self.open.insert(round, first_points);
+            }
+        }
+    }
+
+    /// Returns the LLR now.
+    pub fn llr(&self) -> f64 {
+        self.trace.last().map_or(0.0, |p| p.1)
+    }
 }
 
 /// A tournament followed live.
@@ -58,12 +138,15 @@ pub(crate) struct Live {
     pub in_flight: Vec<JobInFlight>,
     /// Plies of all games, for the average length.
     pub plies: u64,
+    /// The match statistics, for a tournament of two players.
+    pub duel: Option<Duel>,
 }
 
 impl Live {
     /// Starts following a tournament with no game seen yet.
     pub fn new(row: TournamentRow) -> Live {
         let n = row.players.len();
+        let duel = (n == 2).then(|| Duel::new(&row.config));
         Live {
             row,
             cells: vec![Wdl::default(); n * n],
@@ -77,6 +160,7 @@ impl Live {
             latest: VecDeque::with_capacity(LATEST + 1),
             in_flight: Vec::new(),
             plies: 0,
+            duel,
         }
     }
 
@@ -109,6 +193,21 @@ impl Live {
             GameResult::Win(_) => cell.losses += 1,
             GameResult::Draw => cell.draws += 1,
         }
+        if let Some(duel) = &mut self.duel {
+            if w != b {
+                let white_points = match e.result {
+                    GameResult::Win(eloworld_games::Side::First) => 1.0,
+                    GameResult::Win(_) => 0.0,
+                    GameResult::Draw => 0.5,
+                };
+                let first = if w == 0 {
+                    white_points
+                } else {
+                    1.0 - white_points
+                };
+                duel.add(e.round, first, self.played.len() as u64 + 1);
+            }
+        }
         self.played.push(Played {
             white: e.white,
             black: e.black,
@@ -119,7 +218,10 @@ impl Live {
             .terminations
             .entry(e.termination.code().to_owned())
             .or_default() += 1;
-        self.first_ms = Some(self.first_ms.map_or(e.finished_ms, |f| f.min(e.finished_ms)));
+        self.first_ms = Some(
+            self.first_ms
+                .map_or(e.finished_ms, |f| f.min(e.finished_ms)),
+        );
         self.last_ms = Some(self.last_ms.map_or(e.finished_ms, |l| l.max(e.finished_ms)));
         self.recent.push_back(e.finished_ms);
         let newest = self.last_ms.unwrap_or(e.finished_ms);
@@ -182,7 +284,9 @@ fn per_minute(times: &VecDeque<i64>, started: Option<i64>, now_ms: i64) -> f64 {
     if count == 0 {
         return 0.0;
     }
-    let span_ms = started.map_or(RATE_WINDOW_MS, |s| (now_ms - s).clamp(1_000, RATE_WINDOW_MS));
+    let span_ms = started.map_or(RATE_WINDOW_MS, |s| {
+        (now_ms - s).clamp(1_000, RATE_WINDOW_MS)
+    });
     count as f64 * 60_000.0 / span_ms as f64
 }
 
@@ -213,6 +317,7 @@ mod tests {
             tournament_id: 1,
             white,
             black,
+            round: 0,
             result,
             termination: Termination::Checkmate,
             plies: 10,
@@ -235,12 +340,56 @@ mod tests {
         let t = live.table();
         assert_eq!(t.cell(0, 1), Wdl::new(1, 0, 0));
         assert_eq!(t.cell(1, 0), Wdl::new(0, 1, 1));
-        assert_eq!(live.latest.front().map(|e| e.seq), Some(3), "a skipped game is not listed");
+        assert_eq!(
+            live.latest.front().map(|e| e.seq),
+            Some(3),
+            "a skipped game is not listed"
+        );
         assert_eq!(live.terminations.get("checkmate"), Some(&3));
         // At 60 s: games at 0, 30 and 60 s are within the minute → 3 per minute.
         assert!((live.rate_per_minute(60_000) - 3.0).abs() < 1e-9);
         // Two minutes later nothing is recent.
         assert!(live.rate_per_minute(180_000).abs() < 1e-9);
         assert_eq!(live.workers["w1"].games, 3);
+    }
+
+    #[test]
+    fn a_match_pairs_the_two_games_of_a_round() {
+        let mut r = row(&["a", "b"], 8);
+        r.config = "[sprt]\nelo0 = 0\nelo1 = 10\nalpha = 0.1\nbeta = 0.1\n".to_owned();
+        let mut live = Live::new(r);
+        let mut game = |seq: i64, white: u32, round: u32, result: GameResult| {
+            let mut e = entry(seq, white, 1 - white, result, seq * 1000);
+            e.round = round;
+            live.add(&e);
+        };
+        // Round 0: a wins with White, draws with Black → 1½. Round 1: a loses both → 0.
+        game(1, 0, 0, GameResult::Win(Side::First));
+        game(2, 0, 1, GameResult::Win(Side::Second));
+        game(3, 1, 0, GameResult::Draw);
+        game(4, 1, 1, GameResult::Win(Side::First));
+        // Round 2: a wins with White, loses with Black → 1 (a win and a loss).
+        game(5, 1, 2, GameResult::Win(Side::First));
+        game(6, 0, 2, GameResult::Win(Side::First));
+        // Round 3: one game so far: no pair yet.
+        game(7, 0, 3, GameResult::Draw);
+        let duel = live.duel.as_ref().expect("two players make a match");
+        assert!(duel.configured);
+        assert_eq!(duel.sprt.config().elo1, 10.0);
+        assert_eq!(duel.pairs.counts(), [1, 0, 1, 1, 0]);
+        assert_eq!((duel.pairs.wl, duel.pairs.dd), (1, 0));
+        assert_eq!(duel.wdl, [2, 2, 3]);
+        assert_eq!(
+            duel.trace.iter().map(|p| p.0).collect::<Vec<_>>(),
+            [3.0, 4.0, 6.0],
+            "a point after each completed pair"
+        );
+        assert!((duel.llr() - duel.sprt.llr(&duel.pairs)).abs() < 1e-12);
+        assert!(Live::new(row(&["a", "b", "c"], 1)).duel.is_none());
+        let plain = Live::new(row(&["a", "b"], 1));
+        assert!(
+            !plain.duel.as_ref().is_some_and(|d| d.configured),
+            "defaults without [sprt]"
+        );
     }
 }

@@ -5,8 +5,8 @@
 use crate::live::Live;
 use crate::rating::Rated;
 use eloworld_report::{
-    crosstable_section, evolution_plot, ordered_matrix, ratings_section, EvolutionOptions,
-    ImageFormat, OutcomeTable, RatingColumn, RatingHistory,
+    crosstable_section, evolution_plot, ordered_matrix, ratings_section, sprt_plot,
+    EvolutionOptions, ImageFormat, OutcomeTable, RatingColumn, RatingHistory, SprtTrace,
 };
 use eloworld_tournament::WorkerSeen;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
@@ -144,6 +144,7 @@ pub(crate) fn fragments(
     vec![
         ("notice", notice(error).into_string()),
         ("progress", progress(live, now_ms).into_string()),
+        ("sprt", duel(live).into_string()),
         ("ratings", ratings(&table, rated)),
         ("crosstable", crosstable(&table, rated)),
         ("workers", workers_part(live, workers, now_ms).into_string()),
@@ -191,14 +192,54 @@ fn progress(live: &Live, now_ms: i64) -> Markup {
     }
 }
 
+/// The title of a match's SPRT: its hypotheses and error rates.
+fn sprt_title(d: &crate::live::Duel) -> String {
+    let c = d.sprt.config();
+    format!(
+        "SPRT [{}, {}] ({} Elo), α = {}, β = {}",
+        c.elo0, c.elo1, c.model, c.alpha, c.beta
+    )
+}
+
+/// A match's pentanomial counts and SPRT (tournaments of two players only).
+fn duel(live: &Live) -> Markup {
+    let Some(d) = &live.duel else {
+        return html! {};
+    };
+    let llr = d.llr();
+    let p = &d.pairs;
+    let [w, dr, l] = d.wdl;
+    html! {
+        section #sprt-section {
+            h2 { "Match: SPRT" }
+            p.note {
+                (sprt_title(d))
+                @if d.configured { ", from the tournament file." }
+                @else { " — fishtest's usual test; give the tournament file an [sprt] table (elo0, elo1, alpha, beta, model) for others." }
+                " Pairs are the two games of a round (same opening, colours swapped), from "
+                (live.row.players[0]) "'s side."
+            }
+            table {
+                tr { th.name { "LLR" } td #llr { (format!("{llr:.2}")) } td.name { "bounds " (format!("[{:.2}, {:.2}]", d.sprt.lower_bound(), d.sprt.upper_bound())) ", " (format!("{:.0}", d.sprt.progress_percent(llr))) "% of the way" } }
+                tr { th.name { "decision" } td colspan="2" { (d.sprt.decide(llr).to_string()) } }
+                tr { th.name { "games" } td colspan="2" { "+" (w) " =" (dr) " −" (l) } }
+                tr { th.name { "pairs (0, ½, 1, 1½, 2 points)" } td #pentanomial colspan="2" { (p.to_string()) " — 1 point: " (p.wl) " win+loss, " (p.dd) " two draws" } }
+            }
+            @if !d.trace.is_empty() {
+                img.picture data-picture="sprt" alt="LLR over the games"
+                    src=(format!("{}/sprt.png?v=0", tournament_path(&live.row.name)));
+            }
+        }
+    }
+}
+
 fn ratings(table: &OutcomeTable, rated: &Rated) -> String {
     if table.total_games() == 0 {
         return html! { section #ratings { h2 { "Ratings" } p.note { "No game stored yet." } } }
             .into_string();
     }
-    let mut out = ratings_section(table, &rated.columns).unwrap_or_else(|e| {
-        html! { p.warn { "ratings: " (e.to_string()) } }.into_string()
-    });
+    let mut out = ratings_section(table, &rated.columns)
+        .unwrap_or_else(|e| html! { p.warn { "ratings: " (e.to_string()) } }.into_string());
     let total = table.total_games();
     let lagging: Vec<String> = rated
         .columns
@@ -391,8 +432,10 @@ pub(crate) struct Pictures {
     table: OutcomeTable,
     columns: Vec<RatingColumn>,
     histories: Vec<RatingHistory>,
+    sprt: Option<SprtTrace>,
     matrix: OnceLock<Result<Vec<u8>, String>>,
     evolution: OnceLock<Result<Vec<u8>, String>>,
+    sprt_drawn: OnceLock<Result<Vec<u8>, String>>,
 }
 
 impl Pictures {
@@ -403,9 +446,28 @@ impl Pictures {
             table: live.table(),
             columns: rated.columns.clone(),
             histories: rated.histories.clone(),
+            sprt: live.duel.as_ref().map(|d| SprtTrace {
+                points: d.trace.clone(),
+                lower: d.sprt.lower_bound(),
+                upper: d.sprt.upper_bound(),
+                title: sprt_title(d),
+            }),
             matrix: OnceLock::new(),
             evolution: OnceLock::new(),
+            sprt_drawn: OnceLock::new(),
         }
+    }
+
+    /// Returns the match's LLR plot as PNG, drawn once.
+    pub fn sprt(&self) -> Result<&[u8], String> {
+        self.sprt_drawn
+            .get_or_init(|| match &self.sprt {
+                Some(t) => sprt_plot(t, ImageFormat::Png).map_err(|e| e.to_string()),
+                None => Err("not a match of two players".to_owned()),
+            })
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(Clone::clone)
     }
 
     /// Returns the outcome matrix as PNG, drawn once.

@@ -100,7 +100,10 @@ impl Poller {
     ///
     /// # Errors
     /// Store errors.
-    pub fn new(store: Box<dyn Store>, stop: &Arc<AtomicBool>) -> Result<(Arc<Hub>, Poller), ServeError> {
+    pub fn new(
+        store: Box<dyn Store>,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<(Arc<Hub>, Poller), ServeError> {
         let hub = Arc::new(Hub {
             index: watch::Sender::new(Arc::new(IndexView::default())),
             tournaments: RwLock::new(BTreeMap::new()),
@@ -174,10 +177,13 @@ impl Poller {
             for e in &found {
                 self.holes.remove(&e.seq);
             }
-            self.holes.retain(|_, since| since.elapsed() < HOLE_PATIENCE);
+            self.holes
+                .retain(|_, since| since.elapsed() < HOLE_PATIENCE);
             fresh.extend(found);
         }
-        let unknown = fresh.iter().any(|e| !self.lives.contains_key(&e.tournament_id));
+        let unknown = fresh
+            .iter()
+            .any(|e| !self.lives.contains_key(&e.tournament_id));
         if unknown || self.tournaments_read.elapsed() >= TOURNAMENTS_EVERY {
             if self.read_tournaments()? {
                 changed.extend(self.lives.keys().copied());
@@ -308,11 +314,7 @@ impl Poller {
 
     fn publish_index(&mut self) {
         self.version += 1;
-        let html = pages::index_list(
-            self.lives.values(),
-            self.last_error.as_deref(),
-            now_ms(),
-        );
+        let html = pages::index_list(self.lives.values(), self.last_error.as_deref(), now_ms());
         self.hub.index.send_replace(Arc::new(IndexView {
             version: self.version,
             html,

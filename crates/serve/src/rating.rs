@@ -7,14 +7,14 @@
 //! take at most ~1/`COST_FACTOR` of a core), and every method runs once more when the last
 //! game is stored. The page says how many games each column counts.
 
+use crate::compat::{rate, Games, Method, Options, Ratings, Score};
 use crate::live::Live;
 use eloworld_games::{GameResult, Side};
-use crate::compat::{rate, Games, Method, Options, Ratings, Score};
 use eloworld_report::{RatingColumn, RatingHistory, RatingValue};
 use std::time::{Duration, Instant};
 
 /// A method waits this many times its last duration before running again on new games.
-const COST_FACTOR: u32 = 50;
+const COST_FACTOR: u32 = 100;
 /// Pictures are drawn again at most this often while games arrive.
 const PICTURES_EVERY: Duration = Duration::from_secs(15);
 
@@ -168,11 +168,14 @@ impl Rater {
                     });
                     rated.counted.push(c.games);
                     if let crate::compat::Detail::Uscf(u) = &r.detail {
-                        rated.histories = histories(live, &ids, u, Options::new(method).uscf.initial_rating);
+                        rated.histories =
+                            histories(live, &ids, u, Options::new(method).uscf.initial_rating);
                     }
                 }
                 Err(_) if games.games().is_empty() => {}
-                Err(e) => rated.notes.push(format!("{}: not computed: {e}", method.name())),
+                Err(e) => rated
+                    .notes
+                    .push(format!("{}: not computed: {e}", method.name())),
             }
         }
         rated

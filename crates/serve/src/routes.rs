@@ -7,7 +7,7 @@
 //! | `/events` | the index's updates (server-sent events) |
 //! | `/t/NAME` | a tournament's page |
 //! | `/t/NAME/events` | its updates: the parts that changed, as JSON |
-//! | `/t/NAME/matrix.png`, `/t/NAME/evolution.png` | its pictures |
+//! | `/t/NAME/matrix.png`, `/t/NAME/evolution.png`, `/t/NAME/sprt.png` | its pictures |
 //! | `/game/ID`, `/game/ID/pgn` | a stored game, and its PGN |
 //! | `/assets/style.css`, `/assets/app.js` | the page's style and script |
 
@@ -58,6 +58,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/t/{name}/events", get(tournament_events))
         .route("/t/{name}/matrix.png", get(matrix))
         .route("/t/{name}/evolution.png", get(evolution))
+        .route("/t/{name}/sprt.png", get(sprt))
         .route("/game/{id}", get(game))
         .route("/game/{id}/pgn", get(game_pgn))
         .route("/assets/style.css", get(style))
@@ -85,8 +86,14 @@ async fn headers(req: Request, next: Next) -> Response {
              connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         ),
     );
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     res
 }
@@ -210,7 +217,12 @@ async fn not_found_route(req: Request) -> Response {
 fn internal(e: &str) -> Response {
     html_response(
         StatusCode::INTERNAL_SERVER_ERROR,
-        layout("error — eloworld", None, 0, html! { h1 { "Error" } p.warn { (e) } }),
+        layout(
+            "error — eloworld",
+            None,
+            0,
+            html! { h1 { "Error" } p.warn { (e) } },
+        ),
     )
 }
 
@@ -223,7 +235,12 @@ async fn index(State(state): State<AppState>) -> Response {
     };
     html_response(
         StatusCode::OK,
-        layout("eloworld — tournaments", Some("/events"), view.version, body),
+        layout(
+            "eloworld — tournaments",
+            Some("/events"),
+            view.version,
+            body,
+        ),
     )
 }
 
@@ -263,7 +280,8 @@ impl Published for View {
     fn update_from(&self, before: Option<&View>) -> Option<String> {
         let mut parts = serde_json::Map::new();
         for (id, html) in &self.fragments {
-            let same = before.is_some_and(|b| b.fragments.iter().any(|(i, h)| i == id && h == html));
+            let same =
+                before.is_some_and(|b| b.fragments.iter().any(|(i, h)| i == id && h == html));
             if !same {
                 parts.insert((*id).to_owned(), serde_json::Value::String(html.clone()));
             }
@@ -391,17 +409,26 @@ fn png(bytes: &[u8]) -> Response {
         .into_response()
 }
 
-async fn picture(state: AppState, name: String, evolution: bool) -> Response {
+/// The pictures of a tournament's page.
+#[derive(Clone, Copy)]
+enum Picture {
+    Matrix,
+    Evolution,
+    Sprt,
+}
+
+async fn picture(state: AppState, name: String, which: Picture) -> Response {
     let Some(rx) = state.hub.tournament(&name) else {
         return not_found(&format!("The store holds no tournament {name:?}."));
     };
     let pictures = Arc::clone(&rx.borrow().pictures);
     let drawn = tokio::task::spawn_blocking(move || {
-        if evolution {
-            pictures.evolution().map(<[u8]>::to_vec)
-        } else {
-            pictures.matrix().map(<[u8]>::to_vec)
+        match which {
+            Picture::Matrix => pictures.matrix(),
+            Picture::Evolution => pictures.evolution(),
+            Picture::Sprt => pictures.sprt(),
         }
+        .map(<[u8]>::to_vec)
     })
     .await;
     match drawn {
@@ -412,11 +439,15 @@ async fn picture(state: AppState, name: String, evolution: bool) -> Response {
 }
 
 async fn matrix(State(state): State<AppState>, Path(name): Path<String>) -> Response {
-    picture(state, name, false).await
+    picture(state, name, Picture::Matrix).await
 }
 
 async fn evolution(State(state): State<AppState>, Path(name): Path<String>) -> Response {
-    picture(state, name, true).await
+    picture(state, name, Picture::Evolution).await
+}
+
+async fn sprt(State(state): State<AppState>, Path(name): Path<String>) -> Response {
+    picture(state, name, Picture::Sprt).await
 }
 
 /// Reads one stored game on the blocking pool.

@@ -265,8 +265,7 @@ impl Browser {
         let started = Instant::now();
         let page_socket = loop {
             let list = get(devtools, "/json/list", &[]);
-            let targets: serde_json::Value =
-                serde_json::from_slice(&list.body).unwrap_or_default();
+            let targets: serde_json::Value = serde_json::from_slice(&list.body).unwrap_or_default();
             let found = targets.as_array().and_then(|a| {
                 a.iter()
                     .find(|t| t["type"] == "page")

@@ -154,6 +154,8 @@ pub struct ResultEntry {
     pub white: u32,
     /// Black's index.
     pub black: u32,
+    /// The game's index within its pair.
+    pub round: u32,
     /// The result.
     pub result: GameResult,
     /// Why it ended.

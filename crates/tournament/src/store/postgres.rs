@@ -784,7 +784,7 @@ impl Store for PgStore {
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.
 const RESULT_ENTRY: &str = "SELECT g.seq, g.job_id, g.tournament_id, j.white, j.black, g.result, \
-     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker FROM games g JOIN jobs j ON j.id = g.job_id";
+     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round FROM games g JOIN jobs j ON j.id = g.job_id";
 
 fn result_entry(r: &Row) -> ResultEntry {
     ResultEntry {
@@ -799,5 +799,6 @@ fn result_entry(r: &Row) -> ResultEntry {
         wall_ms: r.get(8),
         finished_ms: r.get(9),
         worker: r.get(10),
+        round: r.get::<_, i32>(11) as u32,
     }
 }

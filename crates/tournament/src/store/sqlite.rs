@@ -626,7 +626,10 @@ impl Store for SqliteStore {
         }
         let list = format!(
             "[{}]",
-            seqs.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            seqs.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
         );
         let mut st = self
             .conn
@@ -703,7 +706,7 @@ impl Store for SqliteStore {
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.
 const RESULT_ENTRY: &str = "SELECT g.seq, g.job_id, g.tournament_id, j.white, j.black, g.result, \
-     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker FROM games g JOIN jobs j ON j.id = g.job_id";
+     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round FROM games g JOIN jobs j ON j.id = g.job_id";
 
 fn result_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResultEntry> {
     Ok(ResultEntry {
@@ -718,5 +721,6 @@ fn result_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResultEntry> {
         wall_ms: r.get(8)?,
         finished_ms: r.get(9)?,
         worker: r.get(10)?,
+        round: r.get(11)?,
     })
 }
