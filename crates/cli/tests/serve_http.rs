@@ -163,7 +163,11 @@ fn routes_only_read_and_say_what_is_missing() {
     assert!(page.text().contains("href=\"/t/small\""), "{}", page.text());
     let missing = get(a, "/t/nothing-here", &[]);
     assert_eq!(missing.status, 404);
-    assert!(missing.text().contains("no tournament \"nothing-here\""));
+    assert!(
+        missing.text().contains("no tournament &quot;nothing-here&quot;"),
+        "{}",
+        missing.text()
+    );
     assert_eq!(get(a, "/game/999999", &[]).status, 404);
     assert_eq!(get(a, "/game/abc", &[]).status, 404);
     let matrix = get(a, "/t/small/matrix.png", &[]);

@@ -130,8 +130,27 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, extra: &[&str]) -> Re
     }
     req.push_str("Content-Length: 0\r\n\r\n");
     s.write_all(req.as_bytes()).expect("send");
+    // Read to the end of the body: the connection's end, or Content-Length (a server may
+    // keep the connection open despite `Connection: close`, as Chromium's DevTools does).
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read");
+    let mut chunk = [0u8; 65536];
+    loop {
+        let n = s.read(&mut chunk).expect("read");
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&chunk[..n]);
+        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|len| raw.len() >= split + 4 + len) {
+                break;
+            }
+        }
+    }
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
