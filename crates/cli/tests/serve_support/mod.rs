@@ -256,7 +256,7 @@ impl Browser {
                 "--window-size=1280,2000",
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg(url)
+            .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -310,7 +310,7 @@ impl Browser {
             socket,
             next_id: 0,
         };
-        b.wait_loaded();
+        b.navigate(url);
         b
     }
 
@@ -357,7 +357,9 @@ impl Browser {
 
     fn wait_loaded(&mut self) {
         let started = Instant::now();
-        while self.eval("document.readyState") != "complete" {
+        while self.eval("location.href !== 'about:blank' && document.readyState === 'complete'")
+            != true
+        {
             assert!(
                 started.elapsed() < Duration::from_secs(30),
                 "page never loaded"
