@@ -1,4 +1,4 @@
-//! The live tournament display (Elo World's "attractive ANSI graphics", seed 002 section 3).
+//! The live tournament display (Elo World's "attractive ANSI graphics", Murphy's Elo World section 3).
 //!
 //! On a terminal: a progress bar with games/s and ETA, and under it a standings panel (the
 //! leading players by current score, and the games in flight), redrawn in place a few times a
@@ -106,6 +106,7 @@ impl Progress {
                 }
             }
             Event::EngineRestarted { .. }
+            | Event::GameRecorded { .. }
             | Event::Checkpoint { .. }
             | Event::Interrupted { .. }
             | Event::ResultRejected { .. } => {}

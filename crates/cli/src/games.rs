@@ -1,14 +1,13 @@
 //! What the command needs to know of each game, and dispatch from a game name to code
 //! generic over the game.
 
-use anyhow::Context;
 use eloworld_games::{Chess, DrawRules, GameKind, Squava};
 use eloworld_players::PlayableGame;
 
 /// A game the command can run.
 pub trait CliGame: PlayableGame {
-    /// Reads the rule variations from a tournament's `draw_rules` setting.
-    fn rules(draw_rules: &str) -> anyhow::Result<Self::Rules>;
+    /// The rule variations a tournament's `draw_rules` setting picks.
+    fn rules(draw_rules: DrawRules) -> Self::Rules;
 
     /// Returns the built-in players plus the engines defined in `engines` (a TOML file).
     fn registry_with(
@@ -20,21 +19,41 @@ pub trait CliGame: PlayableGame {
         }
         Ok(registry)
     }
+
+    /// Resolves a stored tournament's players with the built-in players and `engines`:
+    /// `None` for each player this machine cannot run (its jobs are left to other workers),
+    /// with why in the second list.
+    fn factories(
+        players: &[String],
+        engines: Option<&std::path::Path>,
+    ) -> anyhow::Result<(Factories<Self>, Vec<String>)> {
+        let registry = Self::registry_with(engines)?;
+        let mut cannot = Vec::new();
+        let mut out = Vec::new();
+        for p in players {
+            match registry.resolve_str(p) {
+                Ok(f) => out.push(Some(f)),
+                Err(e) => {
+                    cannot.push(format!("{p}: {e}"));
+                    out.push(None);
+                }
+            }
+        }
+        Ok((out, cannot))
+    }
 }
 
+/// A factory per player of a tournament, `None` where this machine cannot run the player.
+pub type Factories<G> = Vec<Option<std::sync::Arc<dyn eloworld_players::PlayerFactory<G>>>>;
+
 impl CliGame for Chess {
-    fn rules(draw_rules: &str) -> anyhow::Result<DrawRules> {
+    fn rules(draw_rules: DrawRules) -> DrawRules {
         draw_rules
-            .parse::<DrawRules>()
-            .map_err(anyhow::Error::msg)
-            .context("draw_rules")
     }
 }
 
 impl CliGame for Squava {
-    fn rules(_draw_rules: &str) -> anyhow::Result<()> {
-        Ok(())
-    }
+    fn rules(_draw_rules: DrawRules) {}
 }
 
 /// Calls `$body` with `$g` bound to the game type named by `$kind`.

@@ -1,9 +1,12 @@
 //! The `eloworld` command: the only part of eloworld that prints or exits.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)] // reason: the command is the one part of eloworld that prints and exits
 
+mod closed_pipe;
 mod commands;
 mod display;
 mod games;
 mod interrupt;
+mod ladders;
 mod rating_input;
 mod rating_table;
 mod standings;
@@ -34,7 +37,7 @@ enum Command {
     Export(commands::export::Args),
     /// Measure games per second of the runner against a bare game loop.
     Bench(commands::bench::Args),
-    /// Run seed 000's squava experiment (three rating runs, a round robin) and print its tables.
+    /// Run the Squava article's experiment (bediger4000) (three rating runs, a round robin) and print its tables.
     SquavaExperiment(commands::squava_experiment::Args),
     /// Play jobs of the tournaments in a shared database until none is left (many machines).
     Worker(commands::worker::Args),
@@ -42,6 +45,9 @@ enum Command {
     Status(commands::status::Args),
     /// Rate players (every method side by side, or one) from a database, PGN or CSV.
     Rate(commands::rate::Args),
+    /// Play two engines with the fastchess / cutechess-cli options: time controls, SPRT,
+    /// adjudication, openings, PGN with clocks (`eloworld match -help`).
+    Match(commands::match_cmd::Args),
     /// Score, Elo difference with a 95% interval, and LOS of a match result.
     MatchStats(commands::match_stats::Args),
     /// Simulate games between players of known strength (PGN or CSV).
@@ -54,18 +60,28 @@ enum Command {
     Suite(commands::suite::Args),
     /// Serve a live, read-only web dashboard of the tournaments in a store.
     Serve(commands::serve::Args),
-    /// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
+    /// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu's papers): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
+    /// Train the blind players' model (position from the occupancy mask) on PGN games.
+    TrainBlind(commands::train_blind::Args),
+    /// Build a ladder (a fixed rating scale in a file) from a database; list the shipped ones.
+    Ladder(commands::ladder::Args),
+    /// Place a player on a ladder: its rating on the fixed scale, playing the rungs that tell most.
+    Place(commands::place::Args),
 }
 
 fn main() -> ExitCode {
+    closed_pipe::install_hook();
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => code,
-        Err(e) => {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) if closed_pipe::is_closed_stdout_error(&e) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+        Err(payload) if closed_pipe::is_closed_pipe_panic(&*payload) => ExitCode::SUCCESS,
+        Err(payload) => std::panic::resume_unwind(payload),
     }
 }
 
@@ -81,6 +97,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Worker(a) => commands::worker::run(a),
         Command::Status(a) => commands::status::run(a),
         Command::Rate(a) => commands::rate::run(a),
+        Command::Match(a) => commands::match_cmd::run(a),
         Command::MatchStats(a) => commands::match_stats::run(a),
         Command::Synth(a) => commands::synth::run(a),
         Command::Report(a) => commands::report::run(a),
@@ -88,5 +105,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
         Command::Serve(a) => commands::serve::run(a),
+        Command::TrainBlind(a) => commands::train_blind::run(a),
+        Command::Ladder(a) => commands::ladder::run(a),
+        Command::Place(a) => commands::place::run(a),
     }
 }

@@ -3,6 +3,33 @@
 use serde_json::{json, Map, Value as Json};
 use std::fmt::Write;
 
+/// The most characters of a text cell shown in aligned text (CSV and JSON keep it whole).
+pub const SHOWN_CHARS: usize = 60;
+
+/// Returns `s` cut to [`SHOWN_CHARS`] characters, ending in `…` when cut.
+pub fn shortened(s: &str) -> String {
+    if s.chars().count() <= SHOWN_CHARS {
+        s.to_owned()
+    } else {
+        let mut out: String = s.chars().take(SHOWN_CHARS - 1).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// Appends `v` padded with spaces to `width` characters, on the right (`left`) or the left.
+/// (Padding by hand: a format width above 65,535 panics.)
+pub fn pad(out: &mut String, v: &str, width: usize, left: bool) {
+    let fill = " ".repeat(width.saturating_sub(v.chars().count()));
+    if left {
+        out.push_str(v);
+        out.push_str(&fill);
+    } else {
+        out.push_str(&fill);
+        out.push_str(v);
+    }
+}
+
 /// One cell.
 #[derive(Clone, Debug)]
 pub enum Cell {
@@ -83,7 +110,14 @@ impl Table {
         let cells: Vec<Vec<String>> = self
             .rows
             .iter()
-            .map(|r| r.iter().map(Cell::text).collect())
+            .map(|r| {
+                r.iter()
+                    .map(|c| match c {
+                        Cell::Text(t) => shortened(t),
+                        other => other.text(),
+                    })
+                    .collect()
+            })
             .collect();
         let widths: Vec<usize> = (0..self.columns.len())
             .map(|c| {
@@ -119,12 +153,7 @@ impl Table {
                 if c > 0 {
                     s.push_str("  ");
                 }
-                let w = widths[c];
-                if left[c] {
-                    let _ = write!(s, "{v:<w$}");
-                } else {
-                    let _ = write!(s, "{v:>w$}");
-                }
+                pad(&mut s, v, widths[c], left[c]);
             }
             let _ = writeln!(out, "{}", s.trim_end());
         };
@@ -201,5 +230,25 @@ mod tests {
         assert_eq!(t.text(), "t\n\nplayer  elo\na, b    1.2\nc         -\n");
         assert_eq!(t.csv(), "player,elo\n\"a, b\",1.234\nc,\n");
         assert_eq!(t.json()["rows"][1]["elo"], Json::Null);
+    }
+
+    #[test]
+    fn a_name_of_seventy_thousand_characters_is_shortened_in_text_only() {
+        let long = "x".repeat(70_000);
+        let mut t = Table::new("", &["player", "elo"]);
+        t.rows
+            .push(vec![Cell::Text(long.clone()), Cell::Num(1500.0, 0)]);
+        t.rows
+            .push(vec![Cell::Text("b".into()), Cell::Num(1400.0, 0)]);
+        // Widths 60 (59 characters and an ellipsis) and 4, two spaces between.
+        let expected = format!(
+            "player{}elo\n{}…  1500\nb{}1400\n",
+            " ".repeat(54 + 2 + 1),
+            "x".repeat(59),
+            " ".repeat(59 + 2)
+        );
+        assert_eq!(t.text(), expected);
+        assert!(t.csv().contains(&long));
+        assert_eq!(t.json()["rows"][0]["player"], Json::String(long));
     }
 }

@@ -1,47 +1,15 @@
 //! Score tables from stored results: W/D/L per player and per ordered pair.
 
-use eloworld_games::{GameResult, Side};
+use eloworld_games::{GameResult, Side, Wdl};
 use eloworld_tournament::ResultRow;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// One player's games, wins, draws and losses.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Line {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-}
-
-impl Line {
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Returns the score in percent (wins + draws/2 over games).
-    pub fn score_pct(&self) -> f64 {
-        if self.games() == 0 {
-            return 0.0;
-        }
-        100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
-    }
-
-    pub fn add(&mut self, score: f64) {
-        if score > 0.75 {
-            self.wins += 1;
-        } else if score < 0.25 {
-            self.losses += 1;
-        } else {
-            self.draws += 1;
-        }
-    }
-}
-
 /// Tallies per player (in the given order, then any others seen) and per ordered pair.
 pub struct Standings {
     pub players: Vec<String>,
-    pub totals: BTreeMap<String, Line>,
-    pub pairs: BTreeMap<(String, String), Line>,
+    pub totals: BTreeMap<String, Wdl>,
+    pub pairs: BTreeMap<(String, String), Wdl>,
 }
 
 impl Standings {
@@ -80,8 +48,8 @@ impl Standings {
     }
 
     /// Returns players sorted by score, best first.
-    pub fn ranked(&self) -> Vec<(&str, &Line)> {
-        let mut v: Vec<(&str, &Line)> = self
+    pub fn ranked(&self) -> Vec<(&str, &Wdl)> {
+        let mut v: Vec<(&str, &Wdl)> = self
             .players
             .iter()
             .filter_map(|p| self.totals.get(p).map(|l| (p.as_str(), l)))

@@ -1,34 +1,13 @@
 //! Tests of the `eloworld` command for the backbone: determinism, resume after a kill,
 //! and a clear error for every kind of bad input. They run the real binary in a temp dir.
 
+mod common;
+
+use common::{count, eloworld, text, write};
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-fn write(dir: &Path, name: &str, body: &str) {
-    std::fs::write(dir.join(name), body).expect("write");
-}
-
-fn count(db: &Path, sql: &str) -> i64 {
-    let c = rusqlite::Connection::open(db).expect("open db");
-    c.query_row(sql, [], |r| r.get(0)).expect(sql)
-}
 
 #[test]
 fn same_seed_gives_the_same_pgn_and_another_seed_does_not() {

@@ -3,24 +3,12 @@
 //! the right termination, and no engine process is left behind; a missing engine is refused
 //! before the tournament starts.
 
+mod common;
+
+use common::{eloworld, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+use std::process::{Command, Stdio};
 
 /// Copies the fixture engines into `dir`, so that their command lines name `dir` and any
 /// process left behind can be found.

@@ -1,20 +1,13 @@
 //! `eloworld evolve`: the phases run end to end on tiny settings, write their files, and resume
-//! from the checkpoint with the same result.
+//! from the checkpoint with the same result; the coevolution's games go through the
+//! tournament runner into a store, never repeat an opening within a pair, and resume after
+//! `kill -9` from what is stored.
+
+mod common;
+
+use common::{count, ok_with_notes};
 
 use std::path::Path;
-use std::process::Command;
-
-fn eloworld(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("runs eloworld");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "eloworld {args:?} failed:\n{text}");
-    text
-}
 
 const GAME: &str = r#"[White "A"]
 [Black "B"]
@@ -48,7 +41,7 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
         "--out",
         "out",
     ];
-    let first = eloworld(dir.path(), &args);
+    let first = ok_with_notes(dir.path(), &args);
     assert!(
         first.contains("20 training (from 2 games), 20 test (from 2 other games)"),
         "{first}"
@@ -61,7 +54,7 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
     assert_eq!(csv.lines().count(), 5, "a header and 4 generations:\n{csv}");
     assert!(dir.path().join("out/imitate-run1.png").exists());
 
-    let again = eloworld(dir.path(), &args);
+    let again = ok_with_notes(dir.path(), &args);
     assert!(again.contains("from the checkpoint"), "{again}");
     assert!(!again.contains("generations computed"), "{again}");
     assert_eq!(
@@ -77,10 +70,11 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
     .expect("copy");
     std::fs::write(
         dir.path().join("book.epd"),
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n",
     )
     .expect("book");
-    let co = eloworld(
+    let co = ok_with_notes(
         dir.path(),
         &[
             "evolve",
@@ -103,7 +97,7 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
     // Phase 3 on two suite positions, then the report: EVOL* against the other organisms
     // and against a reference player through the tournament's game loop.
     let ecm = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/epd/ECM.epd");
-    let search = eloworld(
+    let search = ok_with_notes(
         dir.path(),
         &[
             "evolve",
@@ -122,7 +116,7 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
         .collect::<Vec<_>>(),
     );
     assert!(dir.path().join("out/search.params").exists(), "{search}");
-    let report = eloworld(
+    let report = ok_with_notes(
         dir.path(),
         &[
             "evolve",
@@ -156,5 +150,97 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
     assert!(
         report.contains("EVOL* - nosuchplayer") && report.contains("skipped: unknown chess player"),
         "{report}"
+    );
+}
+
+const BOOK: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/books/2moves_v1.first2000.epd"
+);
+
+/// Three starting organisms: Fig. 3's evaluation and two variations of it.
+fn organisms(dir: &Path) -> Vec<String> {
+    let bodies = ["", "KNIGHT_VALUE = 0\n", "QUEEN_VALUE = 500\n"];
+    bodies
+        .iter()
+        .enumerate()
+        .map(|(i, body)| {
+            let name = format!("o{i}.params");
+            std::fs::write(dir.join(&name), body).expect("write organism");
+            name
+        })
+        .collect()
+}
+
+fn coevolve_args<'a>(organisms: &'a [String], out: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["evolve", "coevolve", "--out", out, "--book", BOOK, "--from"];
+    args.extend(organisms.iter().map(String::as_str));
+    args.extend([
+        "--generations",
+        "3",
+        "--nodes",
+        "400",
+        "--games-per-pair",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    args
+}
+
+#[test]
+fn coevolution_killed_with_sigkill_resumes_from_its_games_store() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let names = organisms(dir.path());
+    // An uninterrupted run for reference.
+    let whole = ok_with_notes(dir.path(), &coevolve_args(&names, "whole"));
+    assert!(whole.contains("generation  2/2: standings"), "{whole}");
+    let reference = std::fs::read_to_string(dir.path().join("whole/coevolve.csv")).expect("csv");
+
+    // The same run, killed once games are stored, then run again.
+    let args = coevolve_args(&names, "killed");
+    let mut child = common::command()
+        .args(&args)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let db = dir.path().join("killed/games.sqlite");
+    let stored = || {
+        rusqlite::Connection::open(&db)
+            .and_then(|c| c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0)
+    };
+    common::wait_until("games stored", std::time::Duration::from_secs(120), || {
+        stored() >= 3 || child.try_wait().ok().flatten().is_some()
+    });
+    common::signal(&child, "-KILL");
+    let _ = child.wait();
+    let before = stored();
+    let planned = 3 * 3 * 4; // generations × pairs × games per pair
+    assert!(
+        before > 0 && before < planned,
+        "stored {before} of {planned} before the kill"
+    );
+    ok_with_notes(dir.path(), &args);
+    let resumed = std::fs::read_to_string(dir.path().join("killed/coevolve.csv")).expect("csv");
+    assert_eq!(
+        resumed, reference,
+        "a resumed run scores as an uninterrupted one"
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM games"), planned);
+    assert_eq!(
+        count(&db, "SELECT count(DISTINCT job_id) FROM games"),
+        planned
+    );
+    // No pair of organisms plays an opening twice in a generation.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM (SELECT j.tournament_id, min(j.white, j.black) a, max(j.white, j.black) b, j.opening \
+             FROM jobs j GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)"
+        ),
+        0
     );
 }

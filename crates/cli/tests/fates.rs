@@ -1,24 +1,10 @@
 //! Tests of `eloworld fates` and of the fate players' table errors, on the real binary.
 
+mod common;
+
+use common::{eloworld, text};
+
 use eloworld_players::fate::{Fate, FateTable, PieceId};
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 const GAMES: &str = r#"[Event "Fool's mate"]
 [Result "0-1"]

@@ -3,8 +3,13 @@
 //! killed mid-game, a worker frozen past its lease, a late worker, the server crashed and
 //! restarted mid-run. Exactly-once is checked in the database afterwards.
 //!
-//! Needs Debian's `postgresql` (`.ci/run` installs it). Without it the tests fail on CI
+//! Needs Debian's `postgresql` (`scripts/test` installs it). Without it the tests fail on CI
 //! (`CI` set) and are skipped with a note elsewhere.
+#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
+
+mod common;
+
+use common::{eloworld, signal, wait_until};
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -41,7 +46,7 @@ impl Cluster {
         let Some(bin) = pg_bin() else {
             assert!(
                 std::env::var_os("CI").is_none(),
-                "PostgreSQL is not installed; .ci/run installs Debian's postgresql"
+                "PostgreSQL is not installed; scripts/test installs Debian's postgresql"
             );
             eprintln!("note: PostgreSQL is not installed here; skipping (CI installs it)");
             return None;
@@ -186,15 +191,6 @@ impl Drop for Cluster {
     }
 }
 
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
 fn spawn_worker(dir: &Path, url: &str, name: &str) -> Child {
     Command::new(env!("CARGO_BIN_EXE_eloworld"))
         .args([
@@ -214,22 +210,6 @@ fn spawn_worker(dir: &Path, url: &str, name: &str) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn worker")
-}
-
-fn signal(child: &Child, sig: &str) {
-    let ok = Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(ok.success(), "kill {sig}");
-}
-
-fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 fn finish(mut child: Child, limit: Duration) -> (bool, String) {
@@ -499,4 +479,91 @@ fn passwords_are_never_printed() {
     assert!(!o.status.success());
     assert!(!err.contains("hunter2"), "{err}");
     assert!(err.contains("postgres://ann:***@127.0.0.1:9/elo"), "{err}");
+}
+
+#[test]
+fn coevolution_generations_are_played_by_workers_on_postgres() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let book = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/books/2moves_v1.first2000.epd"
+    );
+    let mut organisms = Vec::new();
+    for (i, body) in ["", "KNIGHT_VALUE = 0\n", "QUEEN_VALUE = 500\n"]
+        .iter()
+        .enumerate()
+    {
+        let name = format!("o{i}.params");
+        std::fs::write(dir.path().join(&name), body).expect("organism");
+        organisms.push(name);
+    }
+    let args = |out: &'static str| {
+        let mut a = vec!["evolve", "coevolve", "--out", out, "--book", book, "--from"];
+        a.extend(organisms.iter().map(String::as_str));
+        a.extend([
+            "--generations",
+            "2",
+            "--nodes",
+            "400",
+            "--games-per-pair",
+            "4",
+            "--threads",
+            "1",
+        ]);
+        a
+    };
+    // The same evolution in a local SQLite store, for reference.
+    let o = eloworld(dir.path(), &args("local"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reference = std::fs::read_to_string(dir.path().join("local/coevolve.csv")).expect("csv");
+
+    // On the shared store, with a worker on "another machine" helping from the start.
+    let url = cluster.url();
+    let helper = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args([
+            "worker",
+            "--db",
+            &url,
+            "--threads",
+            "1",
+            "--lease",
+            "2",
+            "--name",
+            "helper",
+            "--wait",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn worker");
+    let mut shared = args("shared");
+    shared.extend(["--db", &url, "--lease", "2"]);
+    let o = eloworld(dir.path(), &shared);
+    signal(&helper, "-INT");
+    let (_, log) = finish(helper, Duration::from_secs(60));
+    assert!(
+        o.status.success(),
+        "{}\nworker: {log}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let result = std::fs::read_to_string(dir.path().join("shared/coevolve.csv")).expect("csv");
+    assert_eq!(
+        result, reference,
+        "the same fitness whoever plays the games"
+    );
+    let planned = 2 * 3 * 4; // generations × pairs × games per pair
+    assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
+    assert_eq!(
+        cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"),
+        planned
+    );
+    assert!(
+        cluster.query_i64("SELECT count(*) FROM games WHERE worker = 'helper'") > 0,
+        "the worker played none of the generations' games: {log}"
+    );
 }

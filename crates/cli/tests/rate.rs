@@ -1,32 +1,9 @@
 //! Tests of `eloworld rate`, `synth` and `match-stats`: they run the real binary in a temp dir.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let o = eloworld(dir, args);
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    );
-    assert!(o.status.success(), "{args:?}: {out}\n{err}");
-    out
-}
-
-fn fails(dir: &Path, args: &[&str]) -> String {
-    let o = eloworld(dir, args);
-    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{eloworld, fails, ok};
+use std::process::Stdio;
 
 #[test]
 fn match_stats_reproduces_seed_003() {
@@ -192,7 +169,7 @@ fn by_year_and_rollason_page_layout() {
 fn consistency_family_and_errors() {
     let dir = tempfile::tempdir().expect("tmp");
     let mut csv = String::from("player1,player2,score1\n");
-    // Seed 000's tournament scaled down from 800 to 20 games per pair.
+    // The Squava article's tournament scaled down from 800 to 20 games per pair.
     for (p, q, wins) in [
         ("ab", "better", 307),
         ("ab", "mcts", 651),
@@ -274,4 +251,193 @@ fn a_tournament_ends_with_the_ratings_and_rate_reads_its_database() {
         &["rate", "--db", "r.sqlite", "--tournament", "nope"],
     );
     assert!(err.contains("nope"), "{err}");
+}
+
+/// The field of `crates/ratings/tests/fixtures/unbounded_field.py` as CSV (colours unknown):
+/// S beats everyone, Z loses to everyone.
+fn unbounded_field_csv() -> String {
+    let mut csv = String::from("player1,player2,score1\n");
+    for (a, b, s, times) in [
+        ("S", "a", "1", 2),
+        ("S", "b", "1", 2),
+        ("S", "c", "1", 1),
+        ("S", "Z", "1", 1),
+        ("a", "b", "1", 2),
+        ("a", "b", "0", 1),
+        ("a", "b", "0.5", 1),
+        ("b", "c", "1", 1),
+        ("b", "c", "0", 2),
+        ("a", "c", "1", 1),
+        ("a", "c", "0.5", 2),
+        ("a", "c", "0", 1),
+        ("a", "Z", "1", 2),
+        ("b", "Z", "1", 1),
+        ("c", "Z", "1", 1),
+    ] {
+        for _ in 0..times {
+            csv.push_str(&format!("{a},{b},{s}\n"));
+        }
+    }
+    csv
+}
+
+#[test]
+fn csv_and_json_carry_the_flag_in_its_own_column_and_notes_go_to_stderr() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("f.csv"), unbounded_field_csv()).expect("write");
+    let o = eloworld(
+        dir.path(),
+        &[
+            "rate", "--csv", "f.csv", "--method", "mle", "--format", "csv",
+        ],
+    );
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("rank,player,games,score%,elo,error,low95,high95,flag")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 5, "{out}");
+    assert!(rows.iter().all(|r| r.len() == 9), "{out}");
+    // Ranked by rating: S first at its bound (fixtures/unbounded_field.py: 1385.33), Z last.
+    assert_eq!((rows[0][1], rows[0][8]), ("S", "unbounded-above"));
+    assert!(rows[0][4].starts_with("1385.32"), "{out}");
+    assert_eq!((rows[4][1], rows[4][8]), ("Z", "unbounded-below"));
+    assert!(rows[1..4].iter().all(|r| r[8].is_empty()), "{out}");
+    assert!(!out.contains('*'));
+    assert!(err.contains("no finite maximum for S"), "{err}");
+    let out = ok(dir.path(), &["rate", "--csv", "f.csv", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json alone on stdout");
+    let rows = doc["tables"][0]["rows"].as_array().expect("rows");
+    assert_eq!(rows[0]["player"], "S");
+    assert_eq!(rows[0]["flag"], "unbounded-above");
+    assert_eq!(rows[2]["flag"], "");
+}
+
+#[test]
+fn a_source_without_games_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("empty.pgn"), "").expect("write");
+    std::fs::write(
+        dir.path().join("blob.pgn"),
+        [0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0],
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("header.csv"), "white,black,result\n").expect("write");
+    for (args, what) in [
+        (
+            ["rate", "--pgn", "empty.pgn"],
+            "empty.pgn: no games to rate: the source is empty",
+        ),
+        (
+            ["rate", "--pgn", "blob.pgn"],
+            "blob.pgn: no games to rate: 9 bytes of binary data, not PGN text",
+        ),
+        (
+            ["rate", "--csv", "header.csv"],
+            "header.csv: no games to rate: a header line and no game lines",
+        ),
+    ] {
+        let err = fails(dir.path(), &args);
+        assert_eq!(err, format!("error: {what}\n"));
+    }
+}
+
+#[test]
+fn a_name_of_seventy_thousand_characters_gives_a_correct_table() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let long = "n".repeat(70_000);
+    let pgn = format!(
+        "[White \"{long}\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n\n[White \"b\"]\n[Black \"{long}\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n"
+    );
+    std::fs::write(dir.path().join("long.pgn"), pgn).expect("write");
+    let out = ok(dir.path(), &["rate", "--pgn", "long.pgn"]);
+    let shown = format!("{}…", "n".repeat(59));
+    assert!(
+        out.contains(&shown) && !out.contains(&"n".repeat(61)),
+        "{}",
+        out.len()
+    );
+    let out = ok(
+        dir.path(),
+        &["rate", "--pgn", "long.pgn", "--format", "csv"],
+    );
+    assert!(out.contains(&long), "the data keeps the whole name");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("f.csv"), unbounded_field_csv()).expect("write");
+    for args in [
+        &["players", "--game", "chess"][..],
+        &["rate", "--csv", "f.csv"][..],
+        &["match-stats", "10", "0", "0"][..],
+    ] {
+        let mut child = common::command()
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        // The reader goes away before the command writes: as `… | head -0`.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn match_stats_gives_one_sided_bounds_at_the_edges() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // 10/10: p ≥ 0.05^(1/10) = 0.7411 → +182.7 Elo; 0/10 mirrored; 10 draws: δ = 0.3085,
+    // 0.5 ± δ/2 → ±110.8 Elo (values computed in crates/ratings' tests).
+    let out = ok(dir.path(), &["match-stats", "10", "0", "0"]);
+    assert!(
+        out.contains("unbounded above") && out.contains("one-sided 95% lower bound +182.7"),
+        "{out}"
+    );
+    let out = ok(dir.path(), &["match-stats", "0", "0", "10"]);
+    assert!(
+        out.contains("unbounded below") && out.contains("one-sided 95% upper bound -182.7"),
+        "{out}"
+    );
+    let out = ok(dir.path(), &["match-stats", "0", "10", "0"]);
+    assert!(
+        out.contains("Elo difference +0.0 (95% interval -110.8 .. +110.8"),
+        "{out}"
+    );
+    assert!(!out.contains("inf") && !out.contains("-0.0 "), "{out}");
+}
+
+#[test]
+fn methods_have_one_spelling_with_elo_world_as_an_alias() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("f.csv"), unbounded_field_csv()).expect("write");
+    let a = ok(
+        dir.path(),
+        &["rate", "--csv", "f.csv", "--method", "elo-world"],
+    );
+    let b = ok(
+        dir.path(),
+        &["rate", "--csv", "f.csv", "--method", "elo_world"],
+    );
+    assert_eq!(a, b);
+    let o = eloworld(dir.path(), &["rate", "--csv", "f.csv", "--method", "elo"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success());
+    assert!(
+        err.contains("expected all, mle, uscf, elo-world, rollason, markov"),
+        "{err}"
+    );
 }

@@ -3,27 +3,16 @@
 //! `--ignored`) the 40-player, 100,000-game timing.
 //!
 //! Set `UPDATE_GOLDEN=1` to rewrite the golden files after an intended change.
+#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
+
+mod common;
+
+use common::{eloworld, stdout_of};
 
 use eloworld_games::{GameKind, GameResult, Side, Termination};
 use eloworld_tournament::{open_store, FinishedGame, Plan, TournamentConfig};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::time::Instant;
-
-fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-fn ok(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "eloworld failed: {err}");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn golden(name: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -129,7 +118,7 @@ fn known_db(dir: &Path) -> PathBuf {
 fn asterisk_table_matches_golden_file() {
     let dir = tempfile::tempdir().expect("tmp");
     known_db(dir.path());
-    let out = ok(&eloworld(
+    let out = stdout_of(&eloworld(
         dir.path(),
         &["report", "table", "--db", "known.sqlite"],
     ));
@@ -150,7 +139,7 @@ fn asterisk_table_matches_golden_file() {
 fn asterisk_table_by_year_prints_combined_then_each_year_newest_first() {
     let dir = tempfile::tempdir().expect("tmp");
     known_db(dir.path());
-    let out = ok(&eloworld(
+    let out = stdout_of(&eloworld(
         dir.path(),
         &[
             "report",
@@ -182,7 +171,7 @@ fn matrix_and_evolution_write_png_and_svg() {
         ("evolution", "e.png"),
         ("evolution", "e.svg"),
     ] {
-        ok(&eloworld(
+        stdout_of(&eloworld(
             dir.path(),
             &["report", cmd, "--db", "known.sqlite", "--out", out],
         ));
@@ -205,7 +194,7 @@ fn matrix_and_evolution_write_png_and_svg() {
     let svg = std::fs::read_to_string(dir.path().join("m.svg")).expect("svg");
     assert!(svg.find("many_faces").expect("name") < svg.find("go4pp").expect("name"));
     assert!(
-        svg.contains("weakest first by elo_world rating"),
+        svg.contains("weakest first by elo-world rating"),
         "caption names the sort"
     );
 }
@@ -229,7 +218,7 @@ fn evolution_overlays_runs_from_several_databases() {
         },
         |_| (String::new(), 0),
     );
-    ok(&eloworld(
+    stdout_of(&eloworld(
         dir.path(),
         &[
             "report",
@@ -300,7 +289,7 @@ fn bad_input_gets_a_clear_error() {
 #[test]
 fn html_report_of_a_real_tournament_is_self_contained() {
     let dir = tempfile::tempdir().expect("tmp");
-    ok(&eloworld(
+    stdout_of(&eloworld(
         dir.path(),
         &[
             "tournament",
@@ -319,7 +308,7 @@ fn html_report_of_a_real_tournament_is_self_contained() {
         dir.path(),
         &["report", "html", "--db", "t.sqlite", "--out", "r.html"],
     );
-    ok(&o);
+    stdout_of(&o);
     let page = std::fs::read_to_string(dir.path().join("r.html")).expect("page");
     for id in [
         "settings",
@@ -335,7 +324,7 @@ fn html_report_of_a_real_tournament_is_self_contained() {
             "section {id} missing"
         );
     }
-    for method in ["elo_world", "mle", "uscf", "rollason", "markov"] {
+    for method in ["elo-world", "mle", "uscf", "rollason", "markov"] {
         assert!(
             page.contains(&format!(">{method}</th>")),
             "rating column {method} missing"
@@ -422,7 +411,7 @@ fn report_of_40_players_and_100000_games_takes_under_2_seconds() {
         vec!["report", "table", "--db", "big.sqlite"],
     ] {
         let (t, cpu) = (Instant::now(), children_cpu_seconds());
-        ok(&eloworld(dir, &args));
+        stdout_of(&eloworld(dir, &args));
         let (wall, cpu) = (t.elapsed().as_secs_f64(), children_cpu_seconds() - cpu);
         eprintln!("{}: {wall:.2} s wall, {cpu:.2} s CPU", args[1]);
         // CPU time, not wall time, is asserted: on a machine shared with other jobs the wall

@@ -164,7 +164,9 @@ fn routes_only_read_and_say_what_is_missing() {
     let missing = get(a, "/t/nothing-here", &[]);
     assert_eq!(missing.status, 404);
     assert!(
-        missing.text().contains("no tournament &quot;nothing-here&quot;"),
+        missing
+            .text()
+            .contains("no tournament &quot;nothing-here&quot;"),
         "{}",
         missing.text()
     );

@@ -1,15 +1,13 @@
 //! The `human` player through the real binary, with moves on piped stdin.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn eloworld() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-}
+use std::io::Write;
+use std::process::Stdio;
 
 /// Runs `eloworld play` with `input` on stdin and returns (stdout, stderr, success).
 fn play_with_input(args: &[&str], input: &str) -> (String, String, bool) {
-    let mut child = eloworld()
+    let mut child = common::command()
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())
@@ -104,4 +102,78 @@ fn a_human_plays_chess_in_san_and_uci() {
         "an illegal entry is refused: {out}"
     );
     assert!(out.contains("result: 0-1 (checkmate)"), "{out}");
+}
+
+#[test]
+fn players_shows_the_authors_defaults() {
+    let out = common::command()
+        .args(["players", "--game", "squava"])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("depth=schedule (8 from 0 stones, 10 from 4 stones, 12 from 11 stones)"),
+        "{text}"
+    );
+    assert!(text.contains("playouts=500000"), "{text}");
+    assert!(text.contains("c=1.414"), "{text}");
+}
+
+#[test]
+fn a_shorter_experiment_prints_its_order_and_intervals() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let players = r#"players = ["alphabeta:depth=1", "mcts:playouts=30", "mcts_uct:playouts=30"]"#;
+    std::fs::write(
+        dir.path().join("elo.toml"),
+        format!(
+            "name = \"e\"\ngame = \"squava\"\n{players}\nschedule = \"random\"\ngames = 400\nseed = 1\ndb = \"s.sqlite\"\n"
+        ),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("rr.toml"),
+        format!(
+            "name = \"rr\"\ngame = \"squava\"\n{players}\ngames_per_pair = 400\nseed = 1\ndb = \"s.sqlite\"\n"
+        ),
+    )
+    .expect("write");
+    let out = common::command()
+        .current_dir(dir.path())
+        .args([
+            "squava-experiment",
+            "--elo",
+            "elo.toml",
+            "--round-robin",
+            "rr.toml",
+            "--runs",
+            "1",
+            "--games",
+            "12",
+            "--games-per-pair",
+            "3",
+            "--quiet",
+        ])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 3 pairs × 2 colours × 3 games, not the files' 400 per ordered pair.
+    assert!(text.contains("Round robin (18 games)"), "{text}");
+    assert!(text.contains("order by games won: "), "{text}");
+    assert!(text.contains("95% interval"), "{text}");
+    // The rating run was 12 games, under its own name.
+    assert!(text.contains("12 games a run"), "{text}");
+    assert!(
+        common::command()
+            .current_dir(dir.path())
+            .args(["squava-experiment", "--games-per-pair", "0"])
+            .output()
+            .is_ok_and(|o| !o.status.success()),
+        "zero games per pair is refused"
+    );
 }

@@ -1,13 +1,8 @@
 //! `eloworld suite` runs the real binary on a small EPD file.
 
-use std::process::Command;
+mod common;
 
-fn eloworld(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .output()
-        .expect("eloworld runs")
-}
+use common::eloworld;
 
 #[test]
 fn suite_counts_solved_positions_and_reports_bad_lines() {
@@ -22,16 +17,19 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
     )
     .expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(&[
-        "suite",
-        "--epd",
-        path,
-        "--player",
-        "evol",
-        "--nodes",
-        "20000",
-        "--verbose",
-    ]);
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            path,
+            "--player",
+            "evol",
+            "--nodes",
+            "20000",
+            "--verbose",
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -55,30 +53,36 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
 
 #[test]
 fn suite_refuses_players_that_do_not_search() {
-    let out = eloworld(&[
-        "suite",
-        "--epd",
-        "/nonexistent.epd",
-        "--player",
-        "evol",
-        "--nodes",
-        "10",
-    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            "/nonexistent.epd",
+            "--player",
+            "evol",
+            "--nodes",
+            "10",
+        ],
+    );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent.epd"));
-    let dir = tempfile::tempdir().expect("temp dir");
     let epd = dir.path().join("one.epd");
     std::fs::write(&epd, "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#;\n").expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(&[
-        "suite",
-        "--epd",
-        path,
-        "--player",
-        "random_move",
-        "--nodes",
-        "10",
-    ]);
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            path,
+            "--player",
+            "random_move",
+            "--nodes",
+            "10",
+        ],
+    );
     assert!(!out.status.success());
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("evol-family"),

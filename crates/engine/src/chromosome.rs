@@ -1,5 +1,5 @@
 //! What the two parameter sets share: the description of one parameter, the bit-string
-//! encoding a genetic algorithm works on (seed 003, sections III.A and IV), and the text format
+//! encoding a genetic algorithm works on (David, Koppel and Netanyahu's evolution paper, sections III.A and IV), and the text format
 //! `NAME = value` the GA writes and the players read.
 
 use crate::EngineError;
@@ -7,9 +7,9 @@ use crate::EngineError;
 /// One tunable parameter: its name, its default, its range and its width in the chromosome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParamDef {
-    /// The name as the seed prints it (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`).
+    /// The name as the paper prints it (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`).
     pub name: &'static str,
-    /// The default value (Fig. 3 or Table II of seed 003).
+    /// The default value (Fig. 3 or Table II of David, Koppel and Netanyahu's paper).
     pub default: i32,
     /// The smallest allowed value.
     pub min: i32,
@@ -27,7 +27,7 @@ pub enum Coding {
     /// Plain binary, most significant bit first.
     #[default]
     Binary,
-    /// Reflected Gray code, most significant bit first (seed 003 uses Gray-coded chromosomes).
+    /// Reflected Gray code, most significant bit first (David, Koppel and Netanyahu use Gray-coded chromosomes).
     Gray,
 }
 
@@ -37,9 +37,47 @@ pub fn chromosome_len(defs: &[ParamDef]) -> usize {
     defs.iter().map(|d| d.bits as usize).sum()
 }
 
+/// The largest integer a gene of `bits` bits holds.
+const fn gene_top(bits: u32) -> i64 {
+    (1i64 << bits) - 1
+}
+
+/// Maps a gene's integer `g` (0 ..= 2^bits − 1) onto the parameter's range.
+///
+/// When the range has exactly as many values as the gene (most parameters) this is
+/// `min + g`. When it has fewer — Table I's extensions take 0–4 in 3 bits — the gene's whole
+/// range is spread linearly over the parameter's, rounding to the nearest value, so that every
+/// gene value means something and neighbouring genes (one Gray-code step) decode to the same
+/// or neighbouring values; the 8 genes of an extension give 0, 1, 1, 2, 2, 3, 3, 4 rather
+/// than 0, 1, 2, 3, 4, 4, 4, 4 (which made the largest extension half of all random genes).
+fn gene_value(d: &ParamDef, g: i64) -> i32 {
+    let top = gene_top(d.bits);
+    let span = i64::from(d.max) - i64::from(d.min);
+    let offset = if span >= top {
+        g
+    } else {
+        // Nearest, halves rounded up: (2·g·span + top) / (2·top).
+        (2 * g * span + top) / (2 * top)
+    };
+    i32::try_from(i64::from(d.min) + offset.min(span)).unwrap_or(d.max)
+}
+
+/// The gene that decodes to `value` by [`gene_value`] (the nearest when several do).
+fn gene_of(d: &ParamDef, value: i32) -> i64 {
+    let top = gene_top(d.bits);
+    let span = i64::from(d.max) - i64::from(d.min);
+    let offset = (i64::from(value) - i64::from(d.min)).clamp(0, span.max(0));
+    if span >= top || span == 0 {
+        offset.min(top)
+    } else {
+        (2 * offset * top + span) / (2 * span)
+    }
+}
+
 /// Appends the bits of `values` (one per def) to a new bit string.
 ///
-/// A value is stored as `value - min`, clamped to what the gene's width holds.
+/// A value is stored as the gene [`decode`] reads back as that value (`value - min` for
+/// genes as wide as their range).
 #[must_use]
 pub fn encode(defs: &[ParamDef], values: &[i32], coding: Coding) -> Vec<bool> {
     let mut bits = Vec::with_capacity(chromosome_len(defs));
@@ -47,10 +85,7 @@ pub fn encode(defs: &[ParamDef], values: &[i32], coding: Coding) -> Vec<bool> {
         if d.bits == 0 {
             continue;
         }
-        let top = (1u32 << d.bits) - 1;
-        let mut raw = u32::try_from(v.saturating_sub(d.min).max(0))
-            .unwrap_or(0)
-            .min(top);
+        let mut raw = u32::try_from(gene_of(d, v)).unwrap_or(0);
         if coding == Coding::Gray {
             raw ^= raw >> 1;
         }
@@ -63,8 +98,8 @@ pub fn encode(defs: &[ParamDef], values: &[i32], coding: Coding) -> Vec<bool> {
 
 /// Reads one value per def from a bit string; genes of width 0 take their default.
 ///
-/// A gene's integer `g` decodes to `min + g`, clamped to `max` (Table I's extensions hold 0–4
-/// in 3 bits, so 5–7 read as 4).
+/// A gene's integer `g` decodes to `min + g` when the range is as wide as the gene, and is
+/// otherwise spread over the range (see [`gene_value`]: Table I's extensions hold 0–4 in 3 bits).
 ///
 /// # Errors
 /// [`EngineError::ChromosomeLength`] when the string has the wrong length.
@@ -95,11 +130,7 @@ pub fn decode(defs: &[ParamDef], bits: &[bool], coding: Coding) -> Result<Vec<i3
                 shift <<= 1;
             }
         }
-        let value = d
-            .min
-            .saturating_add(i32::try_from(raw).unwrap_or(i32::MAX))
-            .min(d.max);
-        values.push(value);
+        values.push(gene_value(d, i64::from(raw)));
     }
     Ok(values)
 }
@@ -184,7 +215,16 @@ macro_rules! param_struct {
                 $( $crate::chromosome::ParamDef { name: $name, default: $default, min: $min, max: $max, bits: $bits, help: $help }, )*
             ];
 
-            /// Creates the default parameter set (the seed's published values).
+            /// The number of parameters.
+            pub const COUNT: usize = [$($name),*].len();
+
+            /// Returns the values in [`Self::DEFS`] order, without allocating.
+            #[must_use]
+            pub const fn to_array(&self) -> [i32; Self::COUNT] {
+                [ $( self.$field, )* ]
+            }
+
+            /// Creates the default parameter set (the paper's published values).
             #[must_use]
             pub const fn new() -> $ty {
                 $ty { $( $field: $default, )* }
@@ -225,7 +265,7 @@ macro_rules! param_struct {
                 Err($crate::EngineError::UnknownParam(name.to_owned()))
             }
 
-            /// Encodes the parameters as a chromosome (seed 003: fixed width per parameter).
+            /// Encodes the parameters as a chromosome (the paper: fixed width per parameter).
             #[must_use]
             pub fn encode(&self, coding: $crate::Coding) -> Vec<bool> {
                 $crate::chromosome::encode(Self::DEFS, &self.values(), coding)
@@ -319,16 +359,29 @@ mod tests {
         }
     }
 
+    /// The 3-bit gene of a 0–4 parameter (Table I's extensions): every gene value decodes to
+    /// the nearest point of the range spread over 0..=7, so each of 0–4 is reachable, no value
+    /// takes more than a quarter of the genes, and the decoding is monotone.
     #[test]
-    fn out_of_range_gene_clamps_to_max() {
-        let bits = [true, true, true]
-            .into_iter()
-            .chain(std::iter::repeat_n(false, 10))
-            .collect::<Vec<_>>();
-        assert_eq!(
-            decode(DEFS, &bits, Coding::Binary).expect("length"),
-            vec![4, 0, 0]
-        );
+    fn a_narrow_range_is_spread_over_the_whole_gene() {
+        let mut decoded = Vec::new();
+        for g in 0..8u32 {
+            let bits: Vec<bool> = (0..3)
+                .rev()
+                .map(|i| g >> i & 1 == 1)
+                .chain(std::iter::repeat_n(false, 10))
+                .collect();
+            decoded.push(decode(DEFS, &bits, Coding::Binary).expect("length")[0]);
+        }
+        assert_eq!(decoded, vec![0, 1, 1, 2, 2, 3, 3, 4]);
+        // Encoding picks a gene that decodes back to the value.
+        for v in 0..=4 {
+            let bits = encode(DEFS, &[v, 0, 0], Coding::Binary);
+            let g = bits[..3]
+                .iter()
+                .fold(0, |acc, &b| acc << 1 | usize::from(b));
+            assert_eq!(decoded[g], v, "value {v} -> gene {g}");
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The 35 evaluation parameters of seed 003 (Fig. 3), by the seed's names.
+//! The 35 evaluation parameters of David, Koppel and Netanyahu's evolution paper (Fig. 3),
+//! by the paper's names.
 //!
 //! Section III.A: the pawn is fixed at 100 and is not part of the chromosome; the four other
 //! material values take wider genes; every positional parameter takes 6 bits (0–63). Fig. 3
@@ -9,7 +10,7 @@
 use crate::chromosome::param_struct;
 
 param_struct! {
-    /// The evaluation function's parameters; `Default` is seed 003's Fig. 3 (the average
+    /// The evaluation function's parameters; `Default` is the paper's Fig. 3 (the average
     /// evolved values after coevolution, rounded).
     pub struct EvalParams;
     pawn_value: "PAWN_VALUE" = 100, 100..=100, bits 0, "Value of a pawn: the fixed unit of every other value.";
@@ -50,8 +51,28 @@ param_struct! {
 }
 
 impl EvalParams {
-    /// The chromosome length (seed 003, section III.A: 224 bits).
+    /// The chromosome length (the paper, section III.A: 224 bits).
     pub const CHROMOSOME_BITS: usize = 224;
+
+    /// Returns parameters drawn uniformly within each parameter's range from `seed` (as a
+    /// GA's random first generation has them), for tests and measurements.
+    #[must_use]
+    pub fn random(seed: u64) -> EvalParams {
+        let mut state = seed;
+        let mut p = EvalParams::new();
+        for d in EvalParams::DEFS {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            let span = u64::from((d.max - d.min).unsigned_abs()) + 1;
+            let offset = i32::try_from(z % span).unwrap_or(0);
+            let _ = p.set(d.name, d.min + offset);
+        }
+        p
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! The static evaluation: material plus the positional terms of seed 003's Fig. 3.
+//! The static evaluation: material plus the positional terms of Fig. 3 of David, Koppel
+//! and Netanyahu's evolution paper.
 //!
-//! The seed names its 35 parameters but does not define the terms; each is implemented here
+//! The paper names its 35 parameters but does not define the terms; each is implemented here
 //! as its name says, in the way the classical engines of the time (Crafty, Falcon) do. The
 //! exact rule of each term is the doc line of its field in [`EvalParams`]. All terms are
 //! computed for each side from its own point of view (ranks are relative: a side's 1st rank is
@@ -137,6 +138,122 @@ fn count(b: u64) -> i32 {
     b.count_ones() as i32
 }
 
+/// The 35 terms of the evaluation, in [`EvalParams::DEFS`] order: each term of a position is
+/// a count (of pawns, squares, files …) times one parameter, so the evaluation is linear in
+/// the parameters. [`features`] returns the counts; [`evaluate`] their dot product with the
+/// parameters. Both are computed by the same code, through a [`Terms`] sink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+#[allow(missing_docs)] // each is the parameter of the same name (see EvalParams)
+pub enum Term {
+    PawnValue,
+    KnightValue,
+    BishopValue,
+    RookValue,
+    QueenValue,
+    PawnAdvanceA,
+    PawnAdvanceB,
+    PassedPawnMult,
+    DoubledPawnPenalty,
+    IsolatedPawnPenalty,
+    BackwardPawnPenalty,
+    WeakSquarePenalty,
+    PassedPawnEnemyKingDist,
+    KnightSqMult,
+    KnightOutpostMult,
+    BishopMobility,
+    BishopPair,
+    RookAttackKingFile,
+    RookAttackKingAdjFile,
+    RookAttackKingAdjFileAbgh,
+    Rook7thRank,
+    RookConnected,
+    RookMobility,
+    RookBehindPassedPawn,
+    RookOpenFile,
+    RookSemiOpenFile,
+    RookAtckWeakPawnOpenColumn,
+    RookColumnMult,
+    QueenMobility,
+    KingNoFriendlyPawn,
+    KingNoFriendlyPawnAdj,
+    KingFriendlyPawnAdvanced1,
+    KingNoEnemyPawn,
+    KingNoEnemyPawnAdj,
+    KingPressureMult,
+}
+
+/// The number of evaluation terms (and parameters, Fig. 3).
+pub const TERMS: usize = EvalParams::COUNT;
+
+/// The feature vector of a position: the count of each [`Term`], White's minus Black's.
+pub type Features = [i32; TERMS];
+
+/// Where the terms of an evaluation go.
+trait Terms {
+    /// Adds `count` times the parameter of `term`.
+    fn add(&mut self, term: Term, count: i32);
+}
+
+/// Applies the parameters: the evaluation itself.
+struct Score<'a> {
+    weights: &'a [i32; TERMS],
+    total: i32,
+}
+
+impl Terms for Score<'_> {
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.total += count * self.weights[term as usize];
+    }
+}
+
+/// Counts each term: the feature vector.
+struct Counts(Features);
+
+impl Terms for Counts {
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.0[term as usize] += count;
+    }
+}
+
+/// Black's terms count against White.
+struct Negated<'a, T: Terms>(&'a mut T);
+
+impl<T: Terms> Terms for Negated<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.0.add(term, -count);
+    }
+}
+
+/// Returns the feature vector of a board (White's point of view): the evaluation with every
+/// parameter at 1 for its own term, so that [`evaluate_white`] is its dot product with
+/// [`EvalParams::to_array`].
+#[must_use]
+pub fn features(board: &Board) -> Features {
+    let mut counts = Counts([0; TERMS]);
+    let white = pawn_info(board, Color::White, &mut counts);
+    let black = pawn_info(board, Color::Black, &mut Negated(&mut counts));
+    side_terms(board, Color::White, &white, &black, &mut counts);
+    side_terms(
+        board,
+        Color::Black,
+        &black,
+        &white,
+        &mut Negated(&mut counts),
+    );
+    counts.0
+}
+
+/// Returns the dot product of a feature vector and parameters in [`EvalParams::DEFS`] order.
+#[must_use]
+#[inline]
+pub fn dot(features: &Features, weights: &[i32; TERMS]) -> i32 {
+    features.iter().zip(weights).map(|(&f, &w)| f * w).sum()
+}
+
 /// The pawn facts of one side that the other terms reuse.
 #[derive(Clone, Copy, Default)]
 struct PawnInfo {
@@ -169,13 +286,22 @@ pub fn evaluate(pos: &shakmaty::Chess, p: &EvalParams) -> i32 {
 /// Evaluates a board from White's point of view, in centipawns.
 #[must_use]
 pub fn evaluate_white(board: &Board, p: &EvalParams) -> i32 {
-    let pawns = PawnEntry::compute(board, p);
-    pieces_white(board, p, &pawns)
+    let weights = p.to_array();
+    let pawns = PawnEntry::compute(board, &weights);
+    pieces_white(board, &weights, &pawns)
 }
 
-fn pieces_white(board: &Board, p: &EvalParams, pawns: &PawnEntry) -> i32 {
-    side_score(board, Color::White, p, &pawns.white, &pawns.black) + pawns.score
-        - side_score(board, Color::Black, p, &pawns.black, &pawns.white)
+fn pieces_white(board: &Board, weights: &[i32; TERMS], pawns: &PawnEntry) -> i32 {
+    let mut score = Score { weights, total: 0 };
+    side_terms(board, Color::White, &pawns.white, &pawns.black, &mut score);
+    side_terms(
+        board,
+        Color::Black,
+        &pawns.black,
+        &pawns.white,
+        &mut Negated(&mut score),
+    );
+    score.total + pawns.score
 }
 
 /// The pawn-structure part of an evaluation, which depends only on the pawns and kings.
@@ -191,15 +317,16 @@ struct PawnEntry {
 }
 
 impl PawnEntry {
-    fn compute(board: &Board, p: &EvalParams) -> PawnEntry {
-        let (ws, white) = pawn_info(board, Color::White, p);
-        let (bs, black) = pawn_info(board, Color::Black, p);
+    fn compute(board: &Board, weights: &[i32; TERMS]) -> PawnEntry {
+        let mut score = Score { weights, total: 0 };
+        let white = pawn_info(board, Color::White, &mut score);
+        let black = pawn_info(board, Color::Black, &mut Negated(&mut score));
         let (white_pawns, black_pawns, kings) = pawn_key(board);
         PawnEntry {
             white_pawns,
             black_pawns,
             kings,
-            score: ws - bs,
+            score: score.total,
             white,
             black,
         }
@@ -223,6 +350,7 @@ fn pawn_key(board: &Board) -> (u64, u64, u64) {
 #[derive(Clone)]
 pub struct Evaluator {
     params: EvalParams,
+    weights: [i32; TERMS],
     entries: Vec<PawnEntry>,
 }
 
@@ -243,6 +371,7 @@ impl Evaluator {
     pub fn new(params: EvalParams) -> Evaluator {
         Evaluator {
             params,
+            weights: params.to_array(),
             entries: vec![
                 PawnEntry {
                     kings: u64::MAX,
@@ -277,11 +406,11 @@ impl Evaluator {
         let entry = if e.white_pawns == w && e.black_pawns == b && e.kings == k {
             *e
         } else {
-            let fresh = PawnEntry::compute(board, &self.params);
+            let fresh = PawnEntry::compute(board, &self.weights);
             self.entries[slot] = fresh;
             fresh
         };
-        let white = pieces_white(board, &self.params, &entry);
+        let white = pieces_white(board, &self.weights, &entry);
         match pos.turn() {
             Color::White => white,
             Color::Black => -white,
@@ -289,19 +418,18 @@ impl Evaluator {
     }
 }
 
-/// Returns the pawn-structure score of `us` and its pawn facts.
-fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
+/// Adds the pawn-structure terms of `us` and returns its pawn facts.
+fn pawn_info<T: Terms>(board: &Board, us: Color, out: &mut T) -> PawnInfo {
     let them = !us;
     let ci = us as usize ^ 1; // shakmaty: Black = 0, White = 1; tables: White = 0
     let own = (board.pawns() & board.by_color(us)).0;
     let enemy = (board.pawns() & board.by_color(them)).0;
     let enemy_king = board.king_of(them).map(Square::to_u32);
     let mut info = PawnInfo::default();
-    let mut score = 0;
     for file in 0..8 {
         let n = count(own & file_mask(file));
         if n > 1 {
-            score -= (n - 1) * p.doubled_pawn_penalty;
+            out.add(Term::DoubledPawnPenalty, -(n - 1));
         }
     }
     let mut attack_span_all = 0u64;
@@ -309,16 +437,16 @@ fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
         let file = s % 8;
         let rr = relative_rank(us, s) as i32;
         let advance = rr - 1;
-        score += advance
-            * if CENTRE_FILES >> s & 1 == 1 {
-                p.pawn_advance_a
-            } else {
-                p.pawn_advance_b
-            };
+        let advance_term = if CENTRE_FILES >> s & 1 == 1 {
+            Term::PawnAdvanceA
+        } else {
+            Term::PawnAdvanceB
+        };
+        out.add(advance_term, advance);
         attack_span_all |= TABLES.attack_span[ci][s as usize];
         let isolated = own & adjacent_files(file) == 0;
         if isolated {
-            score -= p.isolated_pawn_penalty;
+            out.add(Term::IsolatedPawnPenalty, -1);
             info.weak |= 1 << s;
         } else if own & TABLES.support_span[ci][s as usize] == 0 {
             let stop = if us == Color::White {
@@ -327,16 +455,19 @@ fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
                 s.wrapping_sub(8)
             };
             if stop < 64 && (attacks::pawn_attacks(us, sq(stop)).0 & enemy) != 0 {
-                score -= p.backward_pawn_penalty;
+                out.add(Term::BackwardPawnPenalty, -1);
                 info.weak |= 1 << s;
             }
         }
         if enemy & TABLES.passed_span[ci][s as usize] == 0 {
             info.passed |= 1 << s;
-            score += rr * p.passed_pawn_mult;
+            out.add(Term::PassedPawnMult, rr);
             if let Some(k) = enemy_king {
                 let promotion = if us == Color::White { 56 + file } else { file };
-                score += sq(promotion).distance(sq(k)) as i32 * p.passed_pawn_enemy_king_dist;
+                out.add(
+                    Term::PassedPawnEnemyKingDist,
+                    sq(promotion).distance(sq(k)) as i32,
+                );
             }
         }
     }
@@ -346,18 +477,22 @@ fn pawn_info(board: &Board, us: Color, p: &EvalParams) -> (i32, PawnInfo) {
     } else {
         0xFFFF_0000_0000u64
     };
-    score -= count(home_ranks & !attack_span_all) * p.weak_square_penalty;
-    (score, info)
+    out.add(
+        Term::WeakSquarePenalty,
+        -count(home_ranks & !attack_span_all),
+    );
+    info
 }
 
-/// Returns the material and piece terms of `us` (pawn structure apart).
-fn side_score(
+/// Adds the material and piece terms of `us` (pawn structure apart).
+#[inline]
+fn side_terms<T: Terms>(
     board: &Board,
     us: Color,
-    p: &EvalParams,
     own_info: &PawnInfo,
     enemy_info: &PawnInfo,
-) -> i32 {
+    out: &mut T,
+) {
     let them = !us;
     let ci = us as usize ^ 1;
     let occupied = board.occupied();
@@ -366,106 +501,104 @@ fn side_score(
     let enemy_pawns = (board.pawns() & board.by_color(them)).0;
     let enemy_king = board.king_of(them).map(Square::to_u32);
     let king_zone = enemy_king.map_or(0, |k| attacks::king_attacks(sq(k)).0 | 1 << k);
-    let mut score = 0;
     let mut pressure = 0;
 
-    score += count(own_pawns) * p.pawn_value;
+    out.add(Term::PawnValue, count(own_pawns));
 
     let knights = (board.knights() & board.by_color(us)).0;
-    score += count(knights) * p.knight_value;
+    out.add(Term::KnightValue, count(knights));
     for s in bits(knights) {
         let c = centrality(s);
-        score += c * p.knight_sq_mult;
+        out.add(Term::KnightSqMult, c);
         let rr = relative_rank(us, s);
         if (3..=5).contains(&rr)
             && attacks::pawn_attacks(them, sq(s)).0 & own_pawns != 0
             && enemy_pawns & TABLES.attack_span[ci][s as usize] == 0
         {
-            score += (1 + c) * p.knight_outpost_mult;
+            out.add(Term::KnightOutpostMult, 1 + c);
         }
         pressure += count(attacks::knight_attacks(sq(s)).0 & king_zone);
     }
 
     let bishops = (board.bishops() & board.by_color(us)).0;
-    score += count(bishops) * p.bishop_value;
+    out.add(Term::BishopValue, count(bishops));
     if bishops.count_ones() >= 2 {
-        score += p.bishop_pair;
+        out.add(Term::BishopPair, 1);
     }
     for s in bits(bishops) {
         let a = attacks::bishop_attacks(sq(s), occupied).0;
-        score += count(a & !own_all) * p.bishop_mobility;
+        out.add(Term::BishopMobility, count(a & !own_all));
         pressure += count(a & king_zone);
     }
 
     let rooks = (board.rooks() & board.by_color(us)).0;
-    score += count(rooks) * p.rook_value;
+    out.add(Term::RookValue, count(rooks));
     let mut connections = 0;
     for s in bits(rooks) {
         let file = s % 8;
         let a = attacks::rook_attacks(sq(s), occupied).0;
-        score += count(a & !own_all) * p.rook_mobility;
+        out.add(Term::RookMobility, count(a & !own_all));
         pressure += count(a & king_zone);
         connections += count(a & rooks);
-        score += file_centrality(file) * p.rook_column_mult;
+        out.add(Term::RookColumnMult, file_centrality(file));
         if relative_rank(us, s) == 6 {
-            score += p.rook_7th_rank;
+            out.add(Term::Rook7thRank, 1);
         }
         let fm = file_mask(file);
         if own_pawns & fm == 0 {
             if enemy_pawns & fm == 0 {
-                score += p.rook_open_file;
+                out.add(Term::RookOpenFile, 1);
             } else {
-                score += p.rook_semi_open_file;
+                out.add(Term::RookSemiOpenFile, 1);
                 if enemy_info.weak & fm != 0 {
-                    score += p.rook_atck_weak_pawn_open_column;
+                    out.add(Term::RookAtckWeakPawnOpenColumn, 1);
                 }
             }
         }
         if let Some(k) = enemy_king {
             let kf = k % 8;
             if kf == file {
-                score += p.rook_attack_king_file;
+                out.add(Term::RookAttackKingFile, 1);
             } else if kf.abs_diff(file) == 1 {
-                score += if matches!(kf, 0 | 1 | 6 | 7) {
-                    p.rook_attack_king_adj_file_abgh
+                let term = if matches!(kf, 0 | 1 | 6 | 7) {
+                    Term::RookAttackKingAdjFileAbgh
                 } else {
-                    p.rook_attack_king_adj_file
+                    Term::RookAttackKingAdjFile
                 };
+                out.add(term, 1);
             }
         }
         let ahead = TABLES.passed_span[ci][s as usize] & fm;
         for pawn in bits(own_info.passed & ahead) {
             if attacks::between(sq(s), sq(pawn)).0 & occupied.0 == 0 {
-                score += p.rook_behind_passed_pawn;
+                out.add(Term::RookBehindPassedPawn, 1);
             }
         }
     }
-    score += connections / 2 * p.rook_connected;
+    out.add(Term::RookConnected, connections / 2);
 
     let queens = (board.queens() & board.by_color(us)).0;
-    score += count(queens) * p.queen_value;
+    out.add(Term::QueenValue, count(queens));
     for s in bits(queens) {
         let a = attacks::queen_attacks(sq(s), occupied).0;
-        score += count(a & !own_all) * p.queen_mobility;
+        out.add(Term::QueenMobility, count(a & !own_all));
         pressure += count(a & king_zone);
     }
-    // Pressure on the enemy king counts for us (seed: KING_PRESSURE_MULT).
-    score += pressure * p.king_pressure_mult;
+    // Pressure on the enemy king counts for us (the paper: KING_PRESSURE_MULT).
+    out.add(Term::KingPressureMult, pressure);
 
     if (board.queens() & board.by_color(them)).any() {
         if let Some(k) = board.king_of(us).map(Square::to_u32) {
-            score -= king_shelter(us, k, own_pawns, enemy_pawns, p);
+            king_shelter(us, k, own_pawns, enemy_pawns, out);
         }
     }
-    score
 }
 
-/// Returns the king-shelter penalties of a king of `us` on `k`.
-fn king_shelter(us: Color, k: u32, own_pawns: u64, enemy_pawns: u64, p: &EvalParams) -> i32 {
+/// Adds the king-shelter penalties of a king of `us` on `k`.
+fn king_shelter<T: Terms>(us: Color, k: u32, own_pawns: u64, enemy_pawns: u64, out: &mut T) {
     let kf = k % 8;
     let ahead = ranks_ahead(us == Color::White, k / 8);
     let king_rr = relative_rank(us, k);
-    let mut penalty = 0;
     let lo = kf.saturating_sub(1);
     let hi = (kf + 1).min(7);
     for file in lo..=hi {
@@ -473,11 +606,12 @@ fn king_shelter(us: Color, k: u32, own_pawns: u64, enemy_pawns: u64, p: &EvalPar
         let adjacent = file != kf;
         let shield = own_pawns & fm & ahead;
         if shield == 0 {
-            penalty += if adjacent {
-                p.king_no_friendly_pawn_adj
+            let term = if adjacent {
+                Term::KingNoFriendlyPawnAdj
             } else {
-                p.king_no_friendly_pawn
+                Term::KingNoFriendlyPawn
             };
+            out.add(term, -1);
         } else {
             let nearest = if us == Color::White {
                 shield.trailing_zeros()
@@ -485,18 +619,18 @@ fn king_shelter(us: Color, k: u32, own_pawns: u64, enemy_pawns: u64, p: &EvalPar
                 63 - shield.leading_zeros()
             };
             if relative_rank(us, nearest) >= king_rr + 2 {
-                penalty += p.king_friendly_pawn_advanced1;
+                out.add(Term::KingFriendlyPawnAdvanced1, -1);
             }
         }
         if enemy_pawns & fm == 0 {
-            penalty += if adjacent {
-                p.king_no_enemy_pawn_adj
+            let term = if adjacent {
+                Term::KingNoEnemyPawnAdj
             } else {
-                p.king_no_enemy_pawn
+                Term::KingNoEnemyPawn
             };
+            out.add(term, -1);
         }
     }
-    penalty
 }
 
 #[cfg(test)]
@@ -591,6 +725,80 @@ mod tests {
             evaluate(&pos, &other),
             "new parameters forget the cache"
         );
+    }
+
+    const ALL_TERMS: [Term; TERMS] = [
+        Term::PawnValue,
+        Term::KnightValue,
+        Term::BishopValue,
+        Term::RookValue,
+        Term::QueenValue,
+        Term::PawnAdvanceA,
+        Term::PawnAdvanceB,
+        Term::PassedPawnMult,
+        Term::DoubledPawnPenalty,
+        Term::IsolatedPawnPenalty,
+        Term::BackwardPawnPenalty,
+        Term::WeakSquarePenalty,
+        Term::PassedPawnEnemyKingDist,
+        Term::KnightSqMult,
+        Term::KnightOutpostMult,
+        Term::BishopMobility,
+        Term::BishopPair,
+        Term::RookAttackKingFile,
+        Term::RookAttackKingAdjFile,
+        Term::RookAttackKingAdjFileAbgh,
+        Term::Rook7thRank,
+        Term::RookConnected,
+        Term::RookMobility,
+        Term::RookBehindPassedPawn,
+        Term::RookOpenFile,
+        Term::RookSemiOpenFile,
+        Term::RookAtckWeakPawnOpenColumn,
+        Term::RookColumnMult,
+        Term::QueenMobility,
+        Term::KingNoFriendlyPawn,
+        Term::KingNoFriendlyPawnAdj,
+        Term::KingFriendlyPawnAdvanced1,
+        Term::KingNoEnemyPawn,
+        Term::KingNoEnemyPawnAdj,
+        Term::KingPressureMult,
+    ];
+
+    #[test]
+    fn each_term_is_the_parameter_of_its_name_and_index() {
+        for (i, term) in ALL_TERMS.iter().enumerate() {
+            assert_eq!(*term as usize, i);
+            let name = format!("{term:?}").to_ascii_uppercase();
+            assert_eq!(EvalParams::DEFS[i].name.replace('_', ""), name);
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_features_dot_the_parameters() {
+        let params: Vec<EvalParams> = (0..8).map(EvalParams::random).collect();
+        let mut checked = 0;
+        for start in crate::bench::bench_positions() {
+            let mut pos = start;
+            for step in 0..40usize {
+                let x = features(pos.board());
+                for p in std::iter::once(EvalParams::default()).chain(params.iter().copied()) {
+                    assert_eq!(dot(&x, &p.to_array()), evaluate_white(pos.board(), &p));
+                }
+                checked += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(step * 7 + 2) % moves.len()]);
+            }
+        }
+        assert!(checked > 200);
+        // A hand-counted vector: a lone white knight on b1 (centrality 0) against a bare king.
+        let x = features(pos("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1").board());
+        let mut expected = [0; TERMS];
+        expected[Term::KnightValue as usize] = 1;
+        assert_eq!(x, expected);
     }
 
     #[test]

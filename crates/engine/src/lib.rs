@@ -1,5 +1,5 @@
-//! A parametric alpha-beta chess engine after seed 003 (David, Koppel and Netanyahu,
-//! "Genetic algorithms for evolving computer chess programs"): an evaluation function of the
+//! A parametric alpha-beta chess engine after David, Koppel and Netanyahu's evolution paper
+//! ("Genetic algorithms for evolving computer chess programs"): an evaluation function of the
 //! 35 parameters of Fig. 3 ([`EvalParams`]) and a selective search of the 18 parameters of
 //! Table I ([`SearchParams`]), both encodable as bit strings for a genetic algorithm.
 //!
@@ -24,6 +24,8 @@ pub mod eval_params;
 pub mod evaluate;
 mod limits;
 mod movegen;
+pub mod one_ply;
+pub mod score;
 pub mod search;
 pub mod search_params;
 pub mod suite;

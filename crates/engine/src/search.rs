@@ -1,8 +1,8 @@
 //! The search: iterative deepening negamax alpha-beta with principal-variation search,
 //! quiescence, a transposition table, move ordering (hash move, MVV-LVA, killers, history),
-//! and the selective methods of seed 003's Table I.
+//! and the selective methods of Table I of David, Koppel and Netanyahu's evolution paper.
 //!
-//! Depth is kept in fractional units, [`ONE_PLY`] = 4 per ply (seed 003, section IV), so
+//! Depth is kept in fractional units, [`ONE_PLY`] = 4 per ply (the paper, section IV), so
 //! extensions of 1–4 units extend by quarter plies. How each Table I parameter acts:
 //!
 //! - **Null move** (`NULL_MOVE_USE`, `_REDUCTION` R, `_USE_ADAPTIVITY`, `_ADAPTIVITY_DEPTH`):
@@ -27,54 +27,19 @@
 //!   (`PASSED_PAWN_EXTENSION`). The sum is capped at one ply per move.
 
 use crate::evaluate::{is_passed_pawn, Evaluator};
+pub use crate::score::{mate_in, MATE, MATE_BOUND};
 use crate::tt::{pack_move, Bound, TranspositionTable};
 use crate::{EvalParams, Limits, SearchParams, ONE_PLY};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
 use std::time::Instant;
 
-/// The score of being mated now; a mate in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1000;
 /// The deepest iteration and the longest line searched.
 pub const MAX_DEPTH: u32 = 100;
-const MAX_PLY: usize = 128;
-const INFINITY: i32 = MATE + 1;
-
-/// Converts a score to the form stored in the table (mates counted from the node).
-pub(crate) fn score_to_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// Converts a stored score back to one counted from the root.
-pub(crate) fn score_from_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
-}
-
-/// Returns the number of moves to mate for a mate score (positive: the side to move mates).
-#[must_use]
-pub fn mate_in(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score) / 2)
-    } else {
-        None
-    }
-}
+/// The longest line searched, quiescence included.
+pub(crate) const MAX_PLY: usize = 128;
+/// Above every score.
+pub(crate) const INFINITY: i32 = MATE + 1;
 
 /// What the search reports while it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,9 +99,9 @@ pub struct SearchStats {
 /// searches (transposition table, history, killers). One engine searches one game.
 #[derive(Clone, Debug)]
 pub struct Engine {
-    /// The evaluation parameters (seed 003, Fig. 3).
+    /// The evaluation parameters (the paper's Fig. 3).
     pub eval: EvalParams,
-    /// The search parameters (seed 003, Table I).
+    /// The search parameters (the paper's Table I).
     pub search: SearchParams,
     tt: TranspositionTable,
     evaluator: Evaluator,
@@ -217,7 +182,7 @@ impl Engine {
         s.run(pos)
     }
 
-    /// Picks a move by a 1-ply search (seed 003, section III.B: the grandmaster-imitation
+    /// Picks a move by a 1-ply search (David, Koppel and Netanyahu, section III.B: the grandmaster-imitation
     /// fitness): every legal move is played and the resulting position scored by the static
     /// evaluation, or by quiescence when `quiescence` is set. Ties go to the first move in
     /// shakmaty's move order. Returns the move, its score and the evaluations made.
@@ -302,7 +267,7 @@ fn role_value(r: Role) -> i32 {
     }
 }
 
-fn material_value(r: Role, p: &EvalParams) -> i32 {
+pub(crate) fn material_value(r: Role, p: &EvalParams) -> i32 {
     match r {
         Role::Pawn => p.pawn_value,
         Role::Knight => p.knight_value,
@@ -812,34 +777,14 @@ impl Searcher<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            let mut tactical = MoveList::new();
-            crate::movegen::captures(pos, &mut tactical);
-            let seventh = if pos.turn() == Color::White {
-                0x00FF_0000_0000_0000u64
-            } else {
-                0xFF00
-            };
-            if (pos.board().pawns() & pos.board().by_color(pos.turn())).0 & seventh != 0 {
-                for m in pos.promotion_moves() {
-                    if !m.is_capture() && m.promotion() == Some(Role::Queen) {
-                        tactical.push(m);
-                    }
-                }
-            }
-            // Delta pruning: a capture that cannot lift the score near alpha is skipped.
+            let mut tactical = quiescence_moves(pos);
             let p = &self.engine.eval;
-            tactical.retain(|m| {
-                let gain = m.capture().map_or(0, |r| material_value(r, p))
-                    + m.promotion()
-                        .map_or(0, |r| material_value(r, p) - p.pawn_value);
-                stand_pat + gain + 200 > alpha
-            });
+            tactical.retain(|m| passes_delta(stand_pat, delta_gain(m, p), alpha));
             tactical
         };
         let slot = ply.min(MAX_PLY);
-        for (i, &m) in moves.iter().enumerate() {
-            self.order[slot][i] = m.capture().map_or(0, role_value) * 16 - role_value(m.role())
-                + m.promotion().map_or(0, role_value) * 8;
+        for (i, m) in moves.iter().enumerate() {
+            self.order[slot][i] = quiescence_order(m);
         }
         for _ in 0..moves.len() {
             let i = pick_best(&mut self.order[slot], moves.len());
@@ -862,6 +807,48 @@ impl Searcher<'_> {
         }
         best
     }
+}
+
+/// The moves the quiescence search tries in a position not in check: the captures (see
+/// `movegen`) and the quiet promotions to a queen.
+pub(crate) fn quiescence_moves(pos: &Chess) -> MoveList {
+    let mut tactical = MoveList::new();
+    crate::movegen::captures(pos, &mut tactical);
+    let seventh = if pos.turn() == Color::White {
+        0x00FF_0000_0000_0000u64
+    } else {
+        0xFF00
+    };
+    if (pos.board().pawns() & pos.board().by_color(pos.turn())).0 & seventh != 0 {
+        for m in pos.promotion_moves() {
+            if !m.is_capture() && m.promotion() == Some(Role::Queen) {
+                tactical.push(m);
+            }
+        }
+    }
+    tactical
+}
+
+/// The material a capture or promotion wins, for delta pruning.
+#[inline]
+pub(crate) fn delta_gain(m: &Move, p: &EvalParams) -> i32 {
+    m.capture().map_or(0, |r| material_value(r, p))
+        + m.promotion()
+            .map_or(0, |r| material_value(r, p) - p.pawn_value)
+}
+
+/// Delta pruning: a capture that cannot lift the static score near alpha is skipped.
+#[inline]
+pub(crate) const fn passes_delta(stand_pat: i32, gain: i32, alpha: i32) -> bool {
+    stand_pat + gain + 200 > alpha
+}
+
+/// The quiescence search's move order: most valuable victim, then least valuable attacker,
+/// promotions first among equals; the highest first, ties in generation order.
+#[inline]
+pub(crate) fn quiescence_order(m: &Move) -> i32 {
+    m.capture().map_or(0, role_value) * 16 - role_value(m.role())
+        + m.promotion().map_or(0, role_value) * 8
 }
 
 /// Returns the index of the highest score among the first `n` and marks it taken.

@@ -1,4 +1,4 @@
-//! The 18 selective-search parameters of seed 003 (Table I), with Table II's learned values.
+//! The 18 selective-search parameters of David, Koppel and Netanyahu's evolution paper (Table I), with Table II's learned values.
 //!
 //! Depths are in plies; extensions are in fractional plies of [`ONE_PLY`] = 4 units (section
 //! IV: "1 ply = 4 units, e.g., an extension value of 2 is equivalent to half a ply"). How each
@@ -6,7 +6,7 @@
 
 use crate::chromosome::param_struct;
 
-/// One ply in the fractional depth units of extensions (seed 003, section IV).
+/// One ply in the fractional depth units of extensions (the paper, section IV).
 pub const ONE_PLY: i32 = 4;
 
 param_struct! {
@@ -34,11 +34,11 @@ param_struct! {
 }
 
 impl SearchParams {
-    /// The chromosome length (seed 003, Table I: 70 bits).
+    /// The chromosome length (the paper's Table I: 70 bits).
     pub const CHROMOSOME_BITS: usize = 70;
 
     /// Switches every selective method off: plain alpha-beta with quiescence, the basic
-    /// search of seed 003's coevolution phase (section III.C).
+    /// search of the paper's coevolution phase (section III.C).
     #[must_use]
     pub const fn plain() -> SearchParams {
         let mut p = SearchParams::new();
@@ -86,7 +86,7 @@ mod tests {
     }
 
     #[test]
-    fn chromosome_round_trips_and_clamps_extensions() {
+    fn chromosome_round_trips_and_spreads_extensions() {
         let p = SearchParams::default();
         for coding in [Coding::Binary, Coding::Gray] {
             assert_eq!(
@@ -94,14 +94,17 @@ mod tests {
                 p
             );
         }
+        // The mate-threat gene (the last 3 bits) covers 0–4 over its 8 values.
         let mut bits = p.encode(Coding::Binary);
         let n = bits.len();
-        bits[n - 3..].copy_from_slice(&[true, true, true]); // mate threat gene = 7
-        assert_eq!(
-            SearchParams::decode(&bits, Coding::Binary)
-                .expect("70 bits")
-                .mate_threat_extension,
-            4
-        );
+        let mut seen = Vec::new();
+        for g in 0..8u32 {
+            for i in 0..3 {
+                bits[n - 3 + i] = g >> (2 - i) & 1 == 1;
+            }
+            let d = SearchParams::decode(&bits, Coding::Binary).expect("70 bits");
+            seen.push(d.mate_threat_extension);
+        }
+        assert_eq!(seen, vec![0, 1, 1, 2, 2, 3, 3, 4]);
     }
 }

@@ -1,5 +1,5 @@
 //! Test suites in EPD: reading `bm` (best move) and `am` (avoid move) positions, and solving
-//! them the way seed 003's search evolution scores an organism (section IV, after Björnsson
+//! them the way David, Koppel and Netanyahu's search evolution scores an organism (section IV, after Björnsson
 //! and Marsland): the nodes searched until the right move was found and kept, capped at the
 //! node limit when it is not found.
 
@@ -191,7 +191,7 @@ pub struct SolveResult {
     /// Whether the search's final move solves the position.
     pub solved: bool,
     /// Nodes searched when the final (right) move was found and then kept to the end; the
-    /// node limit when the position was not solved (seed 003, section IV).
+    /// node limit when the position was not solved (the paper, section IV).
     pub nodes_to_solution: u64,
     /// The move the search ends with.
     pub best_move: Option<Move>,

@@ -106,7 +106,7 @@ impl TranspositionTable {
         let raw_score = i32::from((data >> 16) as u16 as i16);
         Some(TtHit {
             packed_move: data as u16,
-            score: crate::search::score_from_tt(raw_score, ply),
+            score: crate::score::score_from_tt(raw_score, ply),
             depth: i32::from((data >> 32) as u16 as i16),
             bound,
         })
@@ -135,7 +135,7 @@ impl TranspositionTable {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let stored = crate::search::score_to_tt(score, ply);
+        let stored = crate::score::score_to_tt(score, ply);
         let clamp16 =
             |v: i32| v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16 as u64;
         self.slots[i] = key;

@@ -1,4 +1,4 @@
-//! Uniform crossover (seed 003: "uniform crossover with crossover rate of 0.75"): with
+//! Uniform crossover (David–Koppel–Netanyahu: "uniform crossover with crossover rate of 0.75"): with
 //! probability `rate` the two parents exchange each bit independently with probability ½;
 //! otherwise the children are copies of the parents.
 

@@ -39,6 +39,9 @@ pub enum EvolveError {
     /// Bad input data or settings.
     #[error("{0}")]
     Input(String),
+    /// A generation's games could not be played or stored.
+    #[error("playing a generation's games: {0}")]
+    Games(#[from] eloworld_tournament::RunError),
     /// The engine rejected parameters.
     #[error(transparent)]
     Engine(#[from] eloworld_engine::EngineError),

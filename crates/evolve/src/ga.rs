@@ -1,4 +1,4 @@
-//! The generational genetic algorithm of seed 003 (sections III.B, III.C, IV): a population of
+//! The generational genetic algorithm of David–Koppel–Netanyahu (sections III.B, III.C, IV): a population of
 //! bit strings, fitness computed for all organisms at once (in parallel), elitism, parent
 //! selection, uniform crossover and per-bit mutation.
 //!
@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A chromosome: a string of bits.
 pub type Genome = Vec<bool>;
 
-/// The settings of a GA run. `Default` is seed 003's evaluation-function run.
+/// The settings of a GA run. `Default` is David–Koppel–Netanyahu's evaluation-function run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GaConfig {
     /// Organisms per generation.
@@ -45,7 +45,7 @@ pub struct GaConfig {
 }
 
 impl GaConfig {
-    /// Returns seed 003's settings for the evaluation function (section III.B): population
+    /// Returns David–Koppel–Netanyahu's settings for the evaluation function (section III.B): population
     /// 100, crossover 0.75, mutation 0.005, 200 generations, fitness-proportional selection,
     /// elitism of one; 224-bit genomes.
     #[must_use]
@@ -97,6 +97,22 @@ pub trait Fitness: Sync {
     /// population (coevolution); independent scores should be computed in parallel, e.g. with
     /// [`score_each`].
     fn evaluate(&self, population: &[Genome]) -> Vec<f64>;
+
+    /// Scores generation `generation`'s organisms, or returns `Ok(None)` when stopped before
+    /// the scores were complete (the generation is then neither saved nor shown). Fitnesses
+    /// that play stored, resumable games (coevolution through the tournament runner)
+    /// override this; the default calls [`Fitness::evaluate`].
+    ///
+    /// # Errors
+    /// Whatever kept the generation from being scored (a store that failed).
+    fn try_evaluate(
+        &self,
+        population: &[Genome],
+        generation: usize,
+    ) -> Result<Option<Vec<f64>>, EvolveError> {
+        let _ = generation;
+        Ok(Some(self.evaluate(population)))
+    }
 
     /// Extra figures recorded with each generation about its best organism (e.g. the match
     /// rate on a held-out test set); none by default.
@@ -300,7 +316,13 @@ pub fn evolve(
             None => initial_population(config, seeded)?,
             Some(previous) => breed(config, previous),
         };
-        let scores = fitness.evaluate(&genomes);
+        let Some(scores) = fitness.try_evaluate(&genomes, history.len())? else {
+            return Ok(Evolution {
+                history,
+                resumed,
+                complete: false,
+            });
+        };
         let mut g = Generation {
             index: history.len(),
             genomes,

@@ -1,5 +1,5 @@
 //! Reflected binary Gray code: neighbouring integers differ in exactly one bit, so a single
-//! mutation can always step a gene to its neighbour (seed 003, section III.B: "a standard GA
+//! mutation can always step a gene to its neighbour (David–Koppel–Netanyahu, section III.B: "a standard GA
 //! implementation with Gray coded chromosomes").
 
 /// Converts a binary integer to its Gray code (`g = b ^ (b >> 1)`).

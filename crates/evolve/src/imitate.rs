@@ -1,26 +1,28 @@
-//! Phase 1 of seed 003 (section III.B): evolve the evaluation parameters so that a 1-ply
-//! search plays the moves grandmasters played.
+//! Phase 1 of David, Koppel and Netanyahu's evolution paper (section III.B): evolve the
+//! evaluation parameters so that a 1-ply search plays the moves grandmasters played.
 //!
 //! **Positions.** From games where both players are rated at least `min_elo` (2600) and that
 //! ended decisively, positions are taken where the side to move went on to win, with the move
-//! played. The seed took one position from each of 10,000 games; our collections hold about
+//! played. The paper took one position from each of 10,000 games; our collections hold about
 //! 1,170 such games, so [`DatasetConfig::per_game`] positions are drawn from each game
 //! instead (uniformly among its plies by the winner that have at least two legal moves). The
 //! games — not the positions — are split into training and test halves, so no game feeds both.
 //!
-//! **Fitness.** Each organism picks, in every training position, the legal move whose
-//! resulting position its evaluation scores best (the 1-ply search of
-//! [`eloworld_engine::Engine::best_move_1ply`] without quiescence: a mating move first, ties to
-//! the first move in shakmaty's order); fitness = (number of grandmaster moves matched)².
+//! **Fitness.** Each organism picks, in every training position, the move the engine's own
+//! 1-ply search picks with its parameters ([`eloworld_engine::Engine::best_move_1ply`] with
+//! quiescence: every legal move played, the resulting position scored by the quiescence
+//! search, a mating move first, ties to the first move in shakmaty's order); fitness =
+//! (number of grandmaster moves matched)², exact for every organism, as roulette selection
+//! needs.
 //!
-//! **Speed.** The evaluation of [`eloworld_engine::evaluate`] is linear in its parameters:
-//! every term is a count times one parameter. So each candidate move's resulting position is
-//! reduced once to its *feature vector* `x` (35 counts, from the mover's point of view, found
-//! by evaluating with unit parameter vectors), and an organism's score for it is the dot
-//! product `p · x`. [`PositionSet`] checks that the dot product reproduces the engine's
-//! evaluation for the default parameters on every move it stores.
+//! **Speed.** A generation scores position by position, all organisms at once: in each
+//! position an [`OnePlyTree`] generates the legal moves and the quiescence nodes once and
+//! computes each node's evaluation features once (the evaluation is linear in the
+//! parameters), and each organism's search over those shared nodes costs a dot product per
+//! node. Positions are shared out among the threads; each thread reuses its tree's memory.
 
 use crate::{EvolveError, Fitness, Genome};
+use eloworld_engine::one_ply::{OnePlyScoring, OnePlyTree, Weights};
 use eloworld_engine::{Coding, EvalParams};
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameRng;
@@ -31,11 +33,6 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-/// Number of evaluation parameters (Fig. 3).
-pub const FEATURES: usize = 35;
-/// The score of a mating move: above every dot product.
-const MATE_SCORE: i64 = i64::MAX / 2;
-
 /// How positions are drawn from the games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DatasetConfig {
@@ -43,9 +40,9 @@ pub struct DatasetConfig {
     pub min_elo: u32,
     /// Positions drawn per game.
     pub per_game: usize,
-    /// Most training positions (the seed: 5,000).
+    /// Most training positions (the paper: 5,000).
     pub max_train: usize,
-    /// Most test positions (the seed: 5,000).
+    /// Most test positions (the paper: 5,000).
     pub max_test: usize,
     /// The seed of the draw and of the split.
     pub seed: u64,
@@ -217,24 +214,13 @@ pub fn read_strong_games(
     Ok((games, report))
 }
 
-/// One position: the candidate moves' feature vectors and the grandmaster's choice.
-#[derive(Clone, Debug)]
-struct Sample {
-    /// Index of the first move's features in [`PositionSet::features`].
-    first: usize,
-    /// Number of legal moves.
-    moves: usize,
-    /// Index (in shakmaty's legal move order) of the grandmaster's move.
-    played: usize,
-    /// Index of the first mating move, if any.
-    mate: Option<usize>,
-}
-
-/// A set of positions reduced to feature vectors, ready for fast 1-ply scoring.
+/// A set of positions with the grandmaster's move in each, scored by the engine's 1-ply
+/// search ([`OnePlyTree`]).
 #[derive(Clone, Debug, Default)]
 pub struct PositionSet {
-    samples: Vec<Sample>,
-    features: Vec<[i16; FEATURES]>,
+    positions: Vec<Chess>,
+    /// Index (in shakmaty's legal move order) of the grandmaster's move in each position.
+    played: Vec<usize>,
     /// Each position as FEN with the grandmaster's move (UCI), for inspection.
     pub fens: Vec<(String, String)>,
 }
@@ -243,56 +229,36 @@ impl PositionSet {
     /// Returns the number of positions.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.samples.len()
+        self.positions.len()
     }
 
     /// Returns whether the set is empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.samples.is_empty()
+        self.positions.is_empty()
+    }
+
+    /// Keeps the first `n` positions.
+    pub fn truncate(&mut self, n: usize) {
+        self.positions.truncate(n);
+        self.played.truncate(n);
+        self.fens.truncate(n);
     }
 
     /// Adds a position and the move played in it.
     ///
     /// # Errors
-    /// [`EvolveError::Input`] if the move is illegal, a feature overflows 16 bits, or the
-    /// linear form disagrees with the engine's evaluation (a bug, reported loudly).
+    /// [`EvolveError::Input`] if the move is illegal.
     pub fn push(&mut self, pos: &Chess, played: Move) -> Result<(), EvolveError> {
         let legal = pos.legal_moves();
-        let played_index = legal
-            .iter()
-            .position(|m| *m == played)
-            .ok_or_else(|| EvolveError::Input(format!("move {played} is not legal here")))?;
-        let first = self.features.len();
-        let mut mate = None;
-        let defaults = EvalParams::default().values();
-        for (i, m) in legal.iter().enumerate() {
-            let mut child = pos.clone();
-            child.play_unchecked(*m);
-            if mate.is_none() && child.is_checkmate() {
-                mate = Some(i);
-            }
-            let x = features(&child)?;
-            let dot: i64 = x
-                .iter()
-                .zip(&defaults)
-                .map(|(&a, &b)| i64::from(a) * i64::from(b))
-                .sum();
-            let direct = -i64::from(eloworld_engine::evaluate(&child, &EvalParams::default()));
-            if dot != direct {
-                return Err(EvolveError::Input(format!(
-                    "the evaluation is not linear in its parameters after {m} in {}: {dot} vs {direct}",
-                    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal)
-                )));
-            }
-            self.features.push(x);
-        }
-        self.samples.push(Sample {
-            first,
-            moves: legal.len(),
-            played: played_index,
-            mate,
-        });
+        let played_index = legal.iter().position(|m| *m == played).ok_or_else(|| {
+            EvolveError::Input(format!(
+                "move {played} is not legal in {}",
+                shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal)
+            ))
+        })?;
+        self.positions.push(pos.clone());
+        self.played.push(played_index);
         self.fens.push((
             shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string(),
             played.to_uci(shakmaty::CastlingMode::Standard).to_string(),
@@ -300,63 +266,43 @@ impl PositionSet {
         Ok(())
     }
 
-    /// Returns the index (in shakmaty's legal move order) of the move a 1-ply search with
-    /// `params` (in [`EvalParams::DEFS`] order) picks in position `i`.
+    /// Counts, for each parameter set, the positions where its 1-ply choice is the
+    /// grandmaster's move — exactly as [`eloworld_engine::Engine::best_move_1ply`] would
+    /// choose. Positions are shared out among the threads; in each, the legal moves, the
+    /// quiescence nodes and their evaluation features are computed once for all the sets.
     #[must_use]
-    pub fn choice(&self, i: usize, params: &[i32; FEATURES]) -> usize {
-        let s = &self.samples[i];
-        if let Some(m) = s.mate {
-            return m;
-        }
-        let mut best = 0;
-        let mut best_score = i64::MIN;
-        for (k, x) in self.features[s.first..s.first + s.moves].iter().enumerate() {
-            let score: i32 = x.iter().zip(params).map(|(&a, &b)| i32::from(a) * b).sum();
-            let score = i64::from(score);
-            if score > best_score {
-                best = k;
-                best_score = score;
-            }
-        }
-        debug_assert!(best_score < MATE_SCORE);
-        best
+    pub fn matches_each(&self, weights: &[Weights], scoring: OnePlyScoring) -> Vec<usize> {
+        let zero = || vec![0usize; weights.len()];
+        self.positions
+            .par_iter()
+            .zip(&self.played)
+            .fold(
+                || (OnePlyTree::new(), zero()),
+                |(mut tree, mut counts), (pos, &played)| {
+                    tree.reset(pos);
+                    for (count, w) in counts.iter_mut().zip(weights) {
+                        if tree.best(w, scoring).is_some_and(|(i, _)| i == played) {
+                            *count += 1;
+                        }
+                    }
+                    (tree, counts)
+                },
+            )
+            .map(|(_, counts)| counts)
+            .reduce(zero, |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            })
     }
 
-    /// Counts the positions where the 1-ply choice with `params` is the grandmaster's move.
+    /// Counts the positions where the 1-ply choice with `params` (quiescence search) is the
+    /// grandmaster's move.
     #[must_use]
     pub fn matches(&self, params: &EvalParams) -> usize {
-        let p = param_array(params);
-        (0..self.len())
-            .filter(|&i| self.choice(i, &p) == self.samples[i].played)
-            .count()
+        self.matches_each(&[Weights::new(params)], OnePlyScoring::Quiescence)[0]
     }
-}
-
-/// Returns the parameters as an array in [`EvalParams::DEFS`] order.
-#[must_use]
-pub fn param_array(params: &EvalParams) -> [i32; FEATURES] {
-    let mut out = [0; FEATURES];
-    for (o, v) in out.iter_mut().zip(params.values()) {
-        *o = v;
-    }
-    out
-}
-
-/// The feature vector of a position reached by a move, from the mover's point of view: the
-/// evaluation with parameter `i` set to 1 and every other to 0, negated (the position is
-/// evaluated from the side to move, the mover's opponent).
-fn features(child: &Chess) -> Result<[i16; FEATURES], EvolveError> {
-    let mut out = [0i16; FEATURES];
-    let mut unit = vec![0i32; FEATURES];
-    for (i, slot) in out.iter_mut().enumerate() {
-        unit[i] = 1;
-        let p = EvalParams::from_values(&unit)?;
-        unit[i] = 0;
-        let v = -eloworld_engine::evaluate(child, &p);
-        *slot = i16::try_from(v)
-            .map_err(|_| EvolveError::Input(format!("feature {i} = {v} overflows 16 bits")))?;
-    }
-    Ok(out)
 }
 
 /// The training and test positions.
@@ -451,7 +397,7 @@ fn draw_positions(game: &StrongGame, count: usize, seed: u64) -> Option<Vec<(Che
     Some(chosen.into_iter().map(|i| candidates[i].clone()).collect())
 }
 
-/// Decodes an organism (224 Gray-coded bits, seed 003 section III.A) into evaluation
+/// Decodes an organism (224 Gray-coded bits, David–Koppel–Netanyahu section III.A) into evaluation
 /// parameters.
 ///
 /// # Errors
@@ -460,36 +406,100 @@ pub fn decode(genome: &[bool]) -> Result<EvalParams, EvolveError> {
     Ok(EvalParams::decode(genome, Coding::Gray)?)
 }
 
-/// The phase-1 fitness: (grandmaster moves matched on the training set)². Extras of the best
-/// organism: matches on the training set, then on the test set.
+/// The phase-1 fitness: (grandmaster moves matched on the training set)², each organism's
+/// move chosen by the engine's 1-ply search with `scoring` (quiescence by default). Extras of
+/// the best organism: matches on the training set, then on the test set.
 #[derive(Debug)]
 pub struct ImitationFitness<'a> {
     /// The positions.
     pub data: &'a Dataset,
+    /// How the 1-ply search scores each move.
+    pub scoring: OnePlyScoring,
 }
 
-impl ImitationFitness<'_> {
-    fn matches(set: &PositionSet, genome: &[bool]) -> usize {
-        decode(genome).map_or(0, |p| set.matches(&p))
+impl<'a> ImitationFitness<'a> {
+    /// The fitness of the paper's phase 1 on `data`: 1-ply search with quiescence.
+    #[must_use]
+    pub fn new(data: &'a Dataset) -> ImitationFitness<'a> {
+        ImitationFitness {
+            data,
+            scoring: OnePlyScoring::Quiescence,
+        }
+    }
+
+    /// Counts each organism's matches on `set`; an organism that does not decode (a wrong
+    /// length) matches nothing.
+    fn matches(&self, set: &PositionSet, genomes: &[&[bool]]) -> Vec<usize> {
+        let decoded: Vec<Option<Weights>> = genomes
+            .iter()
+            .map(|g| decode(g).ok().map(|p| Weights::new(&p)))
+            .collect();
+        let valid: Vec<Weights> = decoded.iter().flatten().copied().collect();
+        let mut counts = set.matches_each(&valid, self.scoring).into_iter();
+        decoded
+            .iter()
+            .map(|d| d.map_or(0, |_| counts.next().unwrap_or(0)))
+            .collect()
     }
 }
 
 impl Fitness for ImitationFitness<'_> {
     fn evaluate(&self, population: &[Genome]) -> Vec<f64> {
-        crate::ga::score_each(population, |g| {
-            #[allow(clippy::cast_precision_loss)] // counts are small
-            let m = Self::matches(&self.data.train, g) as f64;
-            m * m
-        })
+        let genomes: Vec<&[bool]> = population.iter().map(Vec::as_slice).collect();
+        self.matches(&self.data.train, &genomes)
+            .into_iter()
+            .map(|m| {
+                #[allow(clippy::cast_precision_loss)] // counts are small
+                let m = m as f64;
+                m * m
+            })
+            .collect()
     }
 
     fn extras(&self, best: &[bool]) -> Vec<f64> {
-        let train = Self::matches(&self.data.train, best);
-        let test = Self::matches(&self.data.test, best);
+        let train = self.matches(&self.data.train, &[best])[0];
+        let test = self.matches(&self.data.test, &[best])[0];
         #[allow(clippy::cast_precision_loss)] // counts are small
         let out = vec![train as f64, test as f64];
         out
     }
+}
+
+/// The phase-1 positions of a directory of PGN files, and what reading them found.
+#[derive(Clone, Debug)]
+pub struct LoadedDataset {
+    /// The training and test positions.
+    pub data: Dataset,
+    /// What reading the games found.
+    pub report: ReadReport,
+    /// The PGN files read.
+    pub files: usize,
+    /// Games skipped because a move did not replay.
+    pub bad_games: usize,
+}
+
+/// Reads every `*.pgn` file of `dir` and draws the positions of `config`
+/// ([`read_strong_games`] then [`build_dataset`]).
+///
+/// # Errors
+/// [`EvolveError::Io`] naming an unreadable directory or file; [`EvolveError::Input`] when
+/// the directory holds no PGN file or the games give no position.
+pub fn load_dataset(dir: &Path, config: &DatasetConfig) -> Result<LoadedDataset, EvolveError> {
+    let files = pgn_files(dir)?;
+    if files.is_empty() {
+        return Err(EvolveError::Input(format!(
+            "no .pgn files in {}",
+            dir.display()
+        )));
+    }
+    let (games, report) = read_strong_games(&files, config.min_elo)?;
+    let (data, bad_games) = build_dataset(&games, config)?;
+    Ok(LoadedDataset {
+        data,
+        report,
+        files: files.len(),
+        bad_games,
+    })
 }
 
 /// Lists the `*.pgn` files of a directory, in name order.
@@ -559,33 +569,55 @@ mod tests {
         games
     }
 
+    /// The fitness counts, for random organisms, the positions where the engine's own 1-ply
+    /// search with quiescence plays the grandmaster's move — not the static evaluation's.
     #[test]
-    fn the_fast_1ply_choice_is_the_engines_for_random_parameters() {
+    fn the_fitness_counts_the_engines_quiescence_choices() {
         let games = fixture_games();
-        let mut set = PositionSet::default();
-        let mut positions = Vec::new();
+        let mut data = Dataset::default();
+        let mut samples = Vec::new();
         for (p, m) in draw_positions(&games[0], 40, 1).expect("replays") {
-            set.push(&p, m).expect("linear");
-            positions.push(p);
+            data.train.push(&p, m).expect("legal");
+            samples.push((p, m));
         }
-        assert_eq!(positions.len(), 40);
-        // A mate in one is taken first.
+        assert_eq!(samples.len(), 40);
+        // A mate in one, played.
         let mate = pos("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1");
-        let m = mate.legal_moves().into_iter().next().expect("a move");
-        set.push(&mate, m).expect("linear");
-        positions.push(mate);
+        let re8 = mate
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == shakmaty::Square::E8)
+            .expect("Re8");
+        data.train.push(&mate, re8).expect("legal");
+        samples.push((mate, re8));
         let mut rng = GameRng::new(5);
-        for _ in 0..20 {
-            let genome: Vec<bool> = (0..224).map(|_| rng.unit() < 0.5).collect();
-            let params = decode(&genome).expect("224 bits");
-            let mut engine = Engine::new(params, SearchParams::default(), 1);
-            let p = param_array(&params);
-            for (i, position) in positions.iter().enumerate() {
-                let (expected, _, _) = engine.best_move_1ply(position, false).expect("a move");
-                let got = position.legal_moves()[set.choice(i, &p)];
-                assert_eq!(got, expected, "position {i}");
-            }
+        let population: Vec<Genome> = (0..20)
+            .map(|_| (0..224).map(|_| rng.unit() < 0.5).collect())
+            .collect();
+        let fitness = ImitationFitness::new(&data).evaluate(&population);
+        let mut differs = false;
+        for (genome, got) in population.iter().zip(&fitness) {
+            let mut engine = Engine::new(
+                decode(genome).expect("224 bits"),
+                SearchParams::default(),
+                1,
+            );
+            let mut count = |quiescence: bool| {
+                samples
+                    .iter()
+                    .filter(|(p, m)| engine.best_move_1ply(p, quiescence).expect("a move").0 == *m)
+                    .count()
+            };
+            let (with, without) = (count(true), count(false));
+            differs |= with != without;
+            #[allow(clippy::cast_precision_loss)]
+            let expected = (with * with) as f64;
+            assert_eq!(*got, expected);
         }
+        assert!(
+            differs,
+            "quiescence changed no organism's score: the test proves nothing"
+        );
     }
 
     #[test]
@@ -622,7 +654,7 @@ mod tests {
         };
         let run = evolve(
             &config,
-            &ImitationFitness { data: &data },
+            &ImitationFitness::new(&data),
             &[],
             None,
             None,

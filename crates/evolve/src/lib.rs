@@ -1,5 +1,5 @@
-//! Genetic evolution of chess players after seed 003 (David, Koppel and Netanyahu, "Genetic
-//! algorithms for evolving computer chess programs").
+//! Genetic evolution of chess players after David, Koppel and Netanyahu, "Genetic
+//! algorithms for evolving computer chess programs".
 //!
 //! The GA framework ([`ga`], [`gray`], [`selection`], [`crossover`], [`mutation`],
 //! [`checkpoint`]) works on bit strings and knows nothing of chess. The phases of the seed use
@@ -30,7 +30,6 @@ pub mod ga;
 pub mod gray;
 pub mod imitate;
 pub mod mutation;
-pub mod plot;
 pub mod search_phase;
 pub mod selection;
 

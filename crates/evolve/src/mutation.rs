@@ -1,4 +1,4 @@
-//! Per-bit mutation (seed 003: mutation rate 0.005 for the evaluation, 0.05 for the search):
+//! Per-bit mutation (David–Koppel–Netanyahu: mutation rate 0.005 for the evaluation, 0.05 for the search):
 //! each bit flips independently with probability `rate`.
 
 use eloworld_games::GameRng;

@@ -1,4 +1,4 @@
-//! Phase 3 of seed 003 (section IV): evolve the 18 selective-search parameters of Table I
+//! Phase 3 of David–Koppel–Netanyahu (section IV): evolve the 18 selective-search parameters of Table I
 //! (70 Gray-coded bits) so that the engine finds test-suite solutions in the fewest nodes.
 //!
 //! An organism searches every position of the suite (ECM by default) from a cleared engine

@@ -1,8 +1,8 @@
 //! Selection schemes: who breeds. Each works on a fitness vector where higher is better.
 //!
-//! - **Roulette** (fitness-proportional, seed 003 sections III.B and IV): organism `i` is
+//! - **Roulette** (fitness-proportional, David–Koppel–Netanyahu sections III.B and IV): organism `i` is
 //!   drawn with probability `f_i / Σ f` (negative fitnesses count as 0; all zero = uniform).
-//! - **Rank** (seed 003 section III.C, coevolution): linear ranking; the worst organism has
+//! - **Rank** (David–Koppel–Netanyahu section III.C, coevolution): linear ranking; the worst organism has
 //!   rank 1, the best rank `n`, and `i` is drawn with probability `rank_i / (n(n+1)/2)`; tied
 //!   fitnesses share the mean of their ranks.
 //! - **Tournament** of size `k`: `k` organisms drawn uniformly with replacement, the fittest

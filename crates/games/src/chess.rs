@@ -16,7 +16,10 @@ use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, Move, MoveList, Po
 /// Elo World's players never claim draws, so its games end only by rules that apply by
 /// themselves (FIDE Laws 9.6: fivefold repetition, 75 moves); engine runners such as
 /// cutechess adjudicate threefold repetition and fifty moves instead.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum DrawRules {
     /// Fivefold repetition, the 75-move rule, insufficient material (Elo World's setting).
     #[default]
@@ -231,11 +234,13 @@ impl Game for Chess {
     }
 
     fn move_code(&self, mv: Move) -> String {
-        UciMove::from_move(mv, CastlingMode::Standard).to_string()
+        UciMove::from_move(mv, self.pos.castles().mode()).to_string()
     }
 
+    /// Writes UCI notation; castling is king-to-target in standard chess and king-takes-rook
+    /// in a Chess960 position (what `UCI_Chess960` engines expect).
     fn write_move_code(&self, mv: Move, out: &mut String) {
-        UciMove::from_move(mv, CastlingMode::Standard).append_to_string(out);
+        UciMove::from_move(mv, self.pos.castles().mode()).append_to_string(out);
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
@@ -315,6 +320,47 @@ pub fn parse_fen(text: &str) -> Result<shakmaty::Chess, GameError> {
         .map_err(|e| bad(format!("not a legal position: {e}")))
 }
 
+/// Returns the FEN of Chess960 start position `number` (0..960) in Scharnagl's numbering
+/// (518 is the standard position): the light-squared bishop on file 2(n mod 4)+1, the
+/// dark-squared one on 2(n/4 mod 4), the queen on the (n/16 mod 6)-th free square, the
+/// knights on the pair of free squares numbered n/96 (of ten, in order), and rook, king, rook
+/// on the three squares left. Numbers from 960 on wrap.
+#[must_use]
+pub fn chess960_fen(number: u16) -> String {
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let mut n = usize::from(number % 960);
+    let mut rank = [' '; 8];
+    rank[2 * (n % 4) + 1] = 'b';
+    n /= 4;
+    rank[2 * (n % 4)] = 'b';
+    n /= 4;
+    let free = |rank: &[char; 8]| -> Vec<usize> { (0..8).filter(|&f| rank[f] == ' ').collect() };
+    let queen = free(&rank)[n % 6];
+    rank[queen] = 'q';
+    n /= 6;
+    let empty = free(&rank);
+    let (a, b) = KNIGHTS[n];
+    rank[empty[a]] = 'n';
+    rank[empty[b]] = 'n';
+    for (square, piece) in free(&rank).into_iter().zip(['r', 'k', 'r']) {
+        rank[square] = piece;
+    }
+    let black: String = rank.iter().collect();
+    let white = black.to_ascii_uppercase();
+    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1")
+}
+
 /// Returns the conventional value of a piece in pawns (P 1, N 3, B 3, R 5, Q 9, K 0).
 #[must_use]
 pub const fn piece_value(role: Role) -> i32 {
@@ -330,6 +376,44 @@ pub const fn piece_value(role: Role) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chess960_positions_follow_scharnagl() {
+        assert_eq!(
+            chess960_fen(518),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        // Scharnagl's table: 0 is BBQNNRKR, 959 is RKRNNQBB.
+        assert!(chess960_fen(0).starts_with("bbqnnrkr/"));
+        assert!(chess960_fen(959).starts_with("rkrnnqbb/"));
+        let mut distinct = std::collections::HashSet::new();
+        for n in 0..960 {
+            let fen = chess960_fen(n);
+            let pos = parse_fen(&fen).expect("a legal start");
+            // Every start has the 16 pawn moves; knight and castling moves depend on the setup.
+            let moves = pos.legal_moves();
+            let pawn_moves = moves
+                .iter()
+                .filter(|m| m.role() == shakmaty::Role::Pawn)
+                .count();
+            assert_eq!(pawn_moves, 16, "{fen}");
+            distinct.insert(fen);
+        }
+        assert_eq!(distinct.len(), 960);
+    }
+
+    #[test]
+    fn chess960_castling_is_written_king_takes_rook() {
+        // King on f1, rooks on a1 and g1: long castling puts the king on c1, the rook on d1.
+        let mut g = Chess::from_position("4k3/8/8/8/8/8/8/R4KR1 w KQ - 0 1", DrawRules::Automatic)
+            .expect("legal");
+        let castle = g
+            .parse_move("f1a1")
+            .expect("castling in king-takes-rook form");
+        assert_eq!(g.move_code(castle), "f1a1");
+        g.play(castle);
+        assert!(g.fen().starts_with("4k3/8/8/8/8/8/8/2KR2R1"), "{}", g.fen());
+    }
 
     fn play_uci(game: &mut Chess, moves: &str) {
         for m in moves.split_whitespace() {

@@ -12,6 +12,7 @@ mod outcome;
 pub mod rng;
 mod side;
 pub mod squava;
+mod wdl;
 
 pub use chess::{Chess, DrawRules};
 pub use error::GameError;
@@ -19,12 +20,16 @@ pub use outcome::{GameResult, Outcome, Termination};
 pub use rng::GameRng;
 pub use side::Side;
 pub use squava::Squava;
+pub use wdl::Wdl;
 
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// The games eloworld knows, by the name used in tournament files and the store.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum GameKind {
     /// Standard chess.
     Chess,

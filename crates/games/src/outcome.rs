@@ -122,6 +122,14 @@ terminations! {
     EngineTimeout => "engine-timeout",
     /// Runner: a player answered with an illegal or unreadable move; it loses.
     IllegalMove => "illegal-move",
+    /// Runner: a player on a clock used more time than it had (beyond the margin); it loses.
+    TimeForfeit => "time-forfeit",
+    /// Runner: both engines agreed that one side is lost for enough moves (`-resign`).
+    ResignAdjudication => "resign-adjudication",
+    /// Runner: both engines saw a level game for enough moves (`-draw`).
+    DrawAdjudication => "draw-adjudication",
+    /// Runner: an endgame tablebase knows the result of the position (`-tb`).
+    TablebaseAdjudication => "tablebase-adjudication",
 }
 
 impl fmt::Display for Termination {

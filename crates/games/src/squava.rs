@@ -1,6 +1,6 @@
 //! Squava on bitboards: a 5×5 board, players alternate placing stones; four in a row
 //! (row, column or diagonal) wins, three in a row without four loses, a move that makes
-//! both wins, and a full board is a draw (seed 000).
+//! both wins, and a full board is a draw (the Squava article).
 //!
 //! Square `i` is bit `i` of a `u32`, with `i = 5·row + column`, `a1` = 0, `e1` = 4,
 //! `a5` = 20. The text form of a position is the five rows from row 5 down to row 1,

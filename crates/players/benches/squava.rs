@@ -1,18 +1,20 @@
-//! Squava speed (issue 6): random playouts per second on one core (target ≥ 5,000,000),
-//! alpha-beta nodes per second, and MCTS iterations per second inside `mcts_uct`.
+//! Squava speed: random playouts per second on one core (target ≥ 5,000,000), the Squava
+//! article's heavy playouts per second, alpha-beta nodes per second at the author's
+//! depths, and MCTS iterations per second inside `mcts_uct`.
 //!
 //! `cargo bench -p eloworld-players --bench squava`: criterion's throughput column is the
 //! figure (playouts/s, nodes/s, iterations/s). Each benchmark first checks its answer: the
 //! playouts' mean score, the alpha-beta node count (a fixed signature of the search), and
 //! the MCTS root visit total.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a benchmark reports its figures
 
 // criterion_group! generates an undocumented function.
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use eloworld_games::{Game, GameRng, Squava};
-use eloworld_players::squava::board::{random_playout, Position};
-use eloworld_players::squava::{AlphaBeta, Evaluation, Mcts, Selection};
+use eloworld_players::squava::board::{heavy_playout, random_playout, Position};
+use eloworld_players::squava::{AlphaBeta, Depth, Evaluation, Mcts, Selection};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -43,27 +45,35 @@ fn bench_squava(c: &mut Criterion) {
         b.iter(|| random_playout(black_box(start), &mut rng))
     });
 
-    // Alpha-beta: a depth-4 search of the midgame, both evaluations.
+    group.bench_function("heavy playout (playouts/s)", |b| {
+        b.iter(|| heavy_playout(black_box(start), &mut rng))
+    });
+
+    // Alpha-beta: the midgame (six stones) at the author's depth 10, both evaluations.
     for (name, evaluation) in [
-        ("alphabeta", Evaluation::OpenLines),
-        ("alphabeta_better", Evaluation::ThreatsAndSafeSquares),
+        ("alphabeta", Evaluation::OpenThrees),
+        ("alphabeta_better", Evaluation::AvoidTraps),
     ] {
-        let searcher = AlphaBeta::new(4, evaluation);
-        let nodes = searcher.search(midgame).nodes;
+        let mut searcher = AlphaBeta::new(Depth::Schedule, evaluation);
+        let found = searcher.search(midgame);
         assert_eq!(
             searcher.search(midgame).nodes,
-            nodes,
+            found.nodes,
             "the search is deterministic"
         );
-        println!("{name} depth 4 on {MIDGAME}: {nodes} nodes (signature)");
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("{name} depth 4 (nodes/s)"), |b| {
+        println!(
+            "{name} depth 10 on {MIDGAME}: {} nodes (signature), effective branching factor {:.2}",
+            found.nodes,
+            found.branching_factor().unwrap_or(f64::NAN)
+        );
+        group.throughput(Throughput::Elements(found.nodes));
+        group.bench_function(format!("{name} depth 10 (nodes/s)"), |b| {
             b.iter(|| searcher.search(black_box(midgame)))
         });
     }
 
     // MCTS with UCT: one move's search of 20,000 iterations from the midgame.
-    let mut mcts = Mcts::new(20_000, Selection::Uct { c: 1.4 });
+    let mut mcts = Mcts::new(20_000, Selection::Uct { c: 1.414 });
     let (_, stats) = mcts.search(midgame, &mut rng);
     assert_eq!(stats.iterations, 20_000);
     group.throughput(Throughput::Elements(u64::from(stats.iterations)));

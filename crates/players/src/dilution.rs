@@ -1,7 +1,7 @@
 use crate::{Player, PlayerError};
 use eloworld_games::{Game, GameRng};
 
-/// Dilutes a player with random moves (seed 002, section 2.5: `stockfish1m_r32768` is half
+/// Dilutes a player with random moves (Murphy's Elo World, section 2.5: `stockfish1m_r32768` is half
 /// Stockfish, half random): before each move, draw a 16-bit number; below the threshold,
 /// play a uniformly random legal move, otherwise the inner player's move. The inner player
 /// observes every move, so stateful players stay consistent.

@@ -2,11 +2,12 @@
 //! players by name.
 //!
 //! A player is built fresh for every game by a [`PlayerFactory`], so no state spans games
-//! (Elo World's rule, seed 002 section 2). It is asked for a move with [`Player::choose`] and
+//! (Elo World's rule, Murphy's Elo World section 2). It is asked for a move with [`Player::choose`] and
 //! told of every move played, by either side, with [`Player::observe`]; keeping the two
 //! apart lets a mixer such as [`Diluted`] keep two independent states.
 #![deny(missing_docs)]
 
+pub mod blind;
 pub mod chess;
 mod dilution;
 pub mod engine;
@@ -42,6 +43,21 @@ pub trait Player<G: Game>: Send {
 
     /// Observes a move that was played from `before`, by either side.
     fn observe(&mut self, _before: &G, _mv: G::Move) {}
+
+    /// Returns the time control this player plays on and the grace past its flag (external
+    /// engines given `tc=`); the runner then keeps its clock and tells it both clocks.
+    fn time_control(&self) -> Option<(engine::TimeControl, std::time::Duration)> {
+        None
+    }
+
+    /// Tells a player on a clock both clocks, before it is asked to choose.
+    fn set_clocks(&mut self, _clocks: &engine::ClockReading) {}
+
+    /// Returns what the player reported of its last search: score (from the mover's side)
+    /// and depth, for adjudication and PGN comments.
+    fn last_report(&self) -> Option<engine::SearchInfo> {
+        None
+    }
 }
 
 /// The games that have a registry of built-in players.
@@ -91,7 +107,7 @@ impl PlayableGame for eloworld_games::Squava {
     }
 }
 
-/// Plays a uniformly random legal move (seed 002: `random_move`, the canonical strategy).
+/// Plays a uniformly random legal move (Murphy's Elo World: `random_move`, the canonical strategy).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomMove;
 

@@ -6,7 +6,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Properties of a player, as in the key of seed 002's Fig. 1.
+/// Properties of a player, as in the key of Elo World's Fig. 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Flags {
     /// Makes no random choices.

@@ -110,6 +110,35 @@ pub struct PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// Splits a comma-separated list of specs (`--players a,b,stockfish:nodes=1000,hash=16`):
+    /// a piece with `=` and no `:` is a further parameter of the spec before it, since a
+    /// player's name never holds `=`. So `stockfish:nodes=1000,hash=16` stays one player.
+    ///
+    /// # Examples
+    /// ```
+    /// use eloworld_players::PlayerSpec;
+    /// assert_eq!(
+    ///     PlayerSpec::split_list("random_move,stockfish:nodes=1000,hash=16,first_move"),
+    ///     ["random_move", "stockfish:nodes=1000,hash=16", "first_move"]
+    /// );
+    /// ```
+    #[must_use]
+    pub fn split_list(text: &str) -> Vec<String> {
+        let mut specs: Vec<String> = Vec::new();
+        for piece in text.split(',') {
+            let continues = piece.contains('=') && !piece.contains(':');
+            match specs.last_mut() {
+                Some(last) if continues && last.contains(':') => {
+                    last.push(',');
+                    last.push_str(piece);
+                }
+                _ => specs.push(piece.to_owned()),
+            }
+        }
+        specs.retain(|s| !s.is_empty());
+        specs
+    }
+
     /// Creates a spec with a name only.
     #[must_use]
     pub fn named(name: &str) -> PlayerSpec {

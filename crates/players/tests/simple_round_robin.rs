@@ -1,4 +1,4 @@
-//! A round robin of the 18 simple players of seed 002 section 2.1: every ordered pair plays
+//! A round robin of the 18 simple players of Murphy's Elo World section 2.1: every ordered pair plays
 //! one game to its end, with no illegal move and every game ended by a rule of chess.
 
 use eloworld_games::rng::game_seed;

@@ -1,14 +1,12 @@
 //! Times every method on simulated games, in process (no file reading):
 //! `cargo run --release -p eloworld-ratings --example rate_1m [GAMES] [PLAYERS]`.
 //! The end-to-end benchmark with PGN reading is `crates/ratings/benches/rate_1m.sh`.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: an example program reports its timings
 
 use eloworld_ratings::{
-    elo_world::{EloWorld, EloWorldConfig},
-    markov,
-    mle::{Mle, MleConfig},
-    rollason::{Rollason, RollasonConfig},
+    rate, rate_all,
     synth::{simulate, SynthConfig},
-    uscf::{Uscf, UscfConfig},
+    Detail, Method, Options,
 };
 use std::time::Instant;
 
@@ -33,47 +31,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let counts = s.games.counts();
     println!("counts: {:.3} s", t.elapsed().as_secs_f64());
+    let mut games_per_cell = 0;
+    for method in Method::ALL {
+        let t = Instant::now();
+        let r = rate(&s.games, &Options::new(method))?;
+        let took = t.elapsed().as_secs_f64();
+        match &r.detail {
+            Detail::Mle(m) => {
+                let mean = s.strengths.iter().sum::<f64>() / players as f64;
+                let rms = (m
+                    .ratings
+                    .iter()
+                    .zip(&s.strengths)
+                    .map(|(r, x)| (r - 1000.0 - (x - mean)).powi(2))
+                    .sum::<f64>()
+                    / players as f64)
+                    .sqrt();
+                println!("mle: {took:.3} s, rms error {rms:.2} Elo");
+            }
+            Detail::Rollason(x) => {
+                println!("rollason: {took:.3} s ({} iterations)", x.iterations);
+            }
+            Detail::EloWorld(e) => {
+                games_per_cell = e.games_per_cell;
+                println!(
+                    "elo-world: {took:.3} s (n = {}, {} cells, {} threads)",
+                    e.games_per_cell,
+                    e.cells,
+                    rayon::current_num_threads()
+                );
+            }
+            _ => println!("{method}: {took:.3} s"),
+        }
+    }
     let t = Instant::now();
-    let m = Mle::new(MleConfig::new()).rate(&counts)?;
-    let mean = s.strengths.iter().sum::<f64>() / players as f64;
-    let rms = (m
-        .ratings
-        .iter()
-        .zip(&s.strengths)
-        .map(|(r, x)| (r - 1000.0 - (x - mean)).powi(2))
-        .sum::<f64>()
-        / players as f64)
-        .sqrt();
+    let all = rate_all(&s.games, &Options::default());
     println!(
-        "mle: {:.3} s, rms error {rms:.2} Elo",
-        t.elapsed().as_secs_f64()
-    );
-    let t = Instant::now();
-    let _ = Uscf::new(UscfConfig::new()).rate(&s.games);
-    println!("uscf: {:.3} s", t.elapsed().as_secs_f64());
-    let t = Instant::now();
-    let r = Rollason::new(RollasonConfig::new()).rate(&counts);
-    println!(
-        "rollason: {:.3} s ({} iterations)",
+        "every method together (rate_all, in parallel): {:.3} s, {} computed",
         t.elapsed().as_secs_f64(),
-        r.iterations
-    );
-    let t = Instant::now();
-    let _ = markov::champion(&counts)?;
-    println!("markov: {:.3} s", t.elapsed().as_secs_f64());
-    let t = Instant::now();
-    let e = EloWorld::new(EloWorldConfig::new()).rate(&counts, s.games.names())?;
-    println!(
-        "elo-world: {:.3} s (n = {}, {} cells, {} threads)",
-        t.elapsed().as_secs_f64(),
-        e.games_per_cell,
-        e.cells,
-        rayon::current_num_threads()
+        all.iter().filter(|(_, r)| r.is_ok()).count()
     );
     // Baseline: the direct single-thread implementation (a vector of games per pass, a full
     // shuffle, a power of ten per game), one repetition timed and scaled to the 19.
     let t = Instant::now();
-    naive_repetition(&counts, e.games_per_cell, players);
+    naive_repetition(&counts, games_per_cell, players);
     let naive = t.elapsed().as_secs_f64() * 19.0;
     println!("elo-world direct single-thread baseline (1 run × 19): {naive:.3} s");
     Ok(())

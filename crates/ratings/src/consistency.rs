@@ -1,7 +1,7 @@
-//! Do the ratings predict the games? Seed 000's tournament-vs-ratings table.
+//! Do the ratings predict the games? The Squava article's tournament-vs-ratings table.
 //!
 //! For each pair P, Q with n games, the observed relative strength is
-//! R_P/Q = (P's score/n)/(1 − P's score/n) (seed 000 counts wins; a draw counts half here), and
+//! R_P/Q = (P's score/n)/(1 − P's score/n) (the Squava article counts wins; a draw counts half here), and
 //! the ratings predict R_P/Q = 10^(D/400) with D = Rating_P − Rating_Q ("Understanding the Elo
 //! rating system"). Over all games the fit is summarised by the log-loss
 //! −Σ[s·ln E + (1 − s)·ln(1 − E)]/N of the expected scores E = 1/(1 + 10^(−D/400)) and by the
@@ -10,7 +10,7 @@
 //! # Quickstart
 //! ```
 //! use eloworld_ratings::consistency::observed_ratio;
-//! // Seed 000: Alpha-beta Minimax won 307 of 800 against Better Alpha-beta.
+//! // The Squava article: Alpha-beta Minimax won 307 of 800 against Better Alpha-beta.
 //! assert_eq!(format!("{:.2}", observed_ratio(307.0, 800.0)), "0.62");
 //! ```
 
@@ -110,9 +110,9 @@ pub fn consistency(counts: &PairCounts, ratings: &[f64]) -> Consistency {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GameList, PlayerId, Score};
+    use crate::{Games, PlayerId, Score};
 
-    /// Seed 000's tournament (800 games per pair, no draws) and its Run 3 ratings.
+    /// The Squava article's tournament (800 games per pair, no draws) and its Run 3 ratings.
     ///
     /// The page's D column reads 200 for Alpha-beta Minimax vs MCTS, but Run 3 gives
     /// 1318 − 1108 = 210 (its 10^(D/400) = 3.16 is that of 200); its 3.75 is 10^(230/400) =
@@ -139,7 +139,7 @@ mod tests {
         let page_d = [-20.0, 200.0, -84.0, 230.0, -64.0, -294.0];
         let page_ratio = [0.89, 3.16, 0.62, 3.75, 0.69, 0.18];
         let run3_d = [-20.0, 210.0, -84.0, 230.0, -64.0, -294.0];
-        let mut g = GameList::new();
+        let mut g = Games::new();
         for name in names {
             g.player(name);
         }

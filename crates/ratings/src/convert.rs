@@ -1,6 +1,6 @@
 //! Conversions between a winning rate and an Elo difference, and the statistics of a match.
 //!
-//! Seed 003, appendix B: for a rating difference RD the expected winning rate is
+//! David–Koppel–Netanyahu, appendix B: for a rating difference RD the expected winning rate is
 //! W = 1/(10^(−RD/400) + 1), and from a winning rate RD = −400·log10(1/W − 1).
 //! A match of `W` wins, `D` draws and `L` losses scores (W + D/2)/N. Its 95% interval comes
 //! from the normal approximation to the mean score per game (trinomial variance), mapped
@@ -64,6 +64,23 @@ fn erfc(x: f64) -> f64 {
 /// The z value of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
+/// How the 95% interval of a [`MatchStats`] was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntervalKind {
+    /// Two-sided, from the normal approximation (score ± 1.96·σ/√n).
+    TwoSided,
+    /// Every unit won: the Elo difference is unbounded above; `elo_low` is the exact
+    /// one-sided 95% lower bound (Clopper–Pearson with no failure: p ≥ 0.05^(1/n)).
+    LowerBoundOnly,
+    /// Every unit lost: unbounded below; `elo_high` is the one-sided 95% upper bound
+    /// (p ≤ 1 − 0.05^(1/n)).
+    UpperBoundOnly,
+    /// Every unit had the same result between 0 and 1 (all draws): no spread observed. The
+    /// interval lets up to δ = 1 − 0.025^(1/n) of the units (the exact 95% bound on a rate
+    /// never seen, the "rule of three") have gone either way.
+    NoSpread,
+}
+
 /// What a match result says: score, Elo difference with a 95% interval, LOS.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MatchStats {
@@ -75,7 +92,7 @@ pub struct MatchStats {
     pub opponent_points: f64,
     /// The first player's score, 0..1.
     pub score: f64,
-    /// The Elo difference for that score (seed 003's RD).
+    /// The Elo difference for that score (David–Koppel–Netanyahu's RD).
     pub elo: f64,
     /// Lower end of the 95% interval of the Elo difference.
     pub elo_low: f64,
@@ -83,6 +100,8 @@ pub struct MatchStats {
     pub elo_high: f64,
     /// Likelihood of superiority: the probability that the first player is the stronger.
     pub los: f64,
+    /// How the interval was found (one-sided at a perfect or null score).
+    pub interval: IntervalKind,
 }
 
 impl MatchStats {
@@ -152,8 +171,28 @@ impl MatchStats {
         } else {
             f64::INFINITY
         };
-        let low = (score - Z95 * se).clamp(0.0, 1.0);
-        let high = (score + Z95 * se).clamp(0.0, 1.0);
+        let (low, high, interval) = if n == 0 || variance > 0.0 {
+            (
+                (score - Z95 * se).clamp(0.0, 1.0),
+                (score + Z95 * se).clamp(0.0, 1.0),
+                IntervalKind::TwoSided,
+            )
+        } else if score >= 1.0 {
+            (0.05f64.powf(1.0 / nf), 1.0, IntervalKind::LowerBoundOnly)
+        } else if score <= 0.0 {
+            (
+                0.0,
+                1.0 - 0.05f64.powf(1.0 / nf),
+                IntervalKind::UpperBoundOnly,
+            )
+        } else {
+            let spread = 1.0 - 0.025f64.powf(1.0 / nf);
+            (
+                score - spread * score,
+                score + spread * (1.0 - score),
+                IntervalKind::NoSpread,
+            )
+        };
         let los = if se > 0.0 && se.is_finite() {
             normal_cdf((score - 0.5) / se)
         } else if score > 0.5 {
@@ -168,10 +207,12 @@ impl MatchStats {
             points: total,
             opponent_points: nf - total,
             score,
-            elo: elo_difference(score),
-            elo_low: elo_difference(low),
-            elo_high: elo_difference(high),
+            // + 0.0 turns −0 (all draws) into 0.
+            elo: elo_difference(score) + 0.0,
+            elo_low: elo_difference(low) + 0.0,
+            elo_high: elo_difference(high) + 0.0,
             los,
+            interval,
         }
     }
 }
@@ -180,7 +221,7 @@ impl MatchStats {
 mod tests {
     use super::*;
 
-    /// Seed 003, tables IV–VI: match result, W% and RD as printed.
+    /// David–Koppel–Netanyahu, tables IV–VI: match result, W% and RD as printed.
     #[test]
     fn seed_003_match_tables() {
         let table = [
@@ -222,6 +263,25 @@ mod tests {
         assert!((m.los - 0.999_996_1).abs() < 1e-6);
         assert!((normal_cdf(1.0) - 0.841_344_746).abs() < 1e-7);
         assert!((normal_cdf(-1.959_964) - 0.025).abs() < 1e-7);
+    }
+
+    #[test]
+    fn perfect_null_and_drawn_matches_have_one_sided_or_exact_bounds() {
+        // 10 of 10 won: p ≥ 0.05^(1/10) = 0.741134, 400·log10(p/(1 − p)) = +182.73.
+        let m = MatchStats::from_wdl(10, 0, 0);
+        assert_eq!(m.interval, IntervalKind::LowerBoundOnly);
+        assert!((m.elo_low - 182.729_096).abs() < 1e-5, "{}", m.elo_low);
+        assert_eq!(m.elo_high, f64::INFINITY);
+        let m = MatchStats::from_wdl(0, 0, 10);
+        assert_eq!(m.interval, IntervalKind::UpperBoundOnly);
+        assert!((m.elo_high + 182.729_096).abs() < 1e-5, "{}", m.elo_high);
+        assert_eq!(m.elo_low, f64::NEG_INFINITY);
+        // 10 draws: δ = 1 − 0.025^(1/10) = 0.308497; score 0.5 ± δ/2 → ±110.79 Elo.
+        let m = MatchStats::from_wdl(0, 10, 0);
+        assert_eq!(m.interval, IntervalKind::NoSpread);
+        assert!(m.elo.to_bits() == 0, "{}", m.elo);
+        assert!((m.elo_high - 110.791_506).abs() < 1e-5, "{}", m.elo_high);
+        assert!((m.elo_low + 110.791_506).abs() < 1e-5, "{}", m.elo_low);
     }
 
     #[test]

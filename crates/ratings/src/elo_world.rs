@@ -1,4 +1,4 @@
-//! Balanced multi-pass Elo with medians: the rating of Elo World (seed 002, section 3).
+//! Balanced multi-pass Elo with medians: the rating of Elo World (Murphy's Elo World, section 3).
 //!
 //! n is the largest count such that every ordered (White, Black) cell of different players has
 //! at least n games. Every player starts at 1000. A pass samples exactly n games from each cell
@@ -18,8 +18,8 @@
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::{elo_world::{EloWorld, EloWorldConfig}, GameList, Score};
-//! let mut games = GameList::new();
+//! use eloworld_ratings::{elo_world::{EloWorld, EloWorldConfig}, Games, Score};
+//! let mut games = Games::new();
 //! for _ in 0..3 {
 //!     games.add("strong", "weak", Score::Win, true, None);
 //!     games.add("weak", "strong", Score::Loss, true, None);
@@ -402,7 +402,7 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GameList, Score};
+    use crate::{Games, Score};
 
     #[test]
     fn table_matches_the_formula() {
@@ -439,7 +439,7 @@ mod tests {
     #[test]
     fn one_game_one_pass_by_hand() {
         // One game, one pass, one repetition, K = 10: the winner gains 10·(1 − ½) = 5.
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Win, true, None);
         g.add("b", "a", Score::Draw, true, None);
         let config = EloWorldConfig {
@@ -462,7 +462,7 @@ mod tests {
 
     #[test]
     fn an_empty_cell_is_named() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Win, true, None);
         let e = EloWorld::new(EloWorldConfig::new()).rate(&g.counts(), g.names());
         assert_eq!(
@@ -477,7 +477,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_ratings() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         for i in 0..30 {
             let s = [Score::Win, Score::Draw, Score::Loss][i % 3];
             g.add("a", "b", s, true, None);

@@ -9,6 +9,14 @@ pub enum RatingError {
     /// A named player does not occur in the games.
     #[error("unknown player {0:?} (not in the games)")]
     UnknownPlayer(String),
+    /// A method's name is not one of the methods.
+    #[error("unknown rating method {given:?}: expected one of {valid}")]
+    UnknownMethod {
+        /// The name given.
+        given: String,
+        /// The valid names.
+        valid: String,
+    },
     /// A parameter is outside its range.
     #[error("invalid parameter {name}: {reason}")]
     InvalidParameter {

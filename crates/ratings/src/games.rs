@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-/// Index of a player in a [`GameList`] (its position in [`GameList::names`]).
+/// Index of a player in a [`Games`] (its position in [`Games::names`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PlayerId(pub u32);
 
@@ -74,23 +74,36 @@ pub struct GameRecord {
     pub period: Option<i32>,
 }
 
+/// How names that differ only in case are matched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NameCase {
+    /// `Fungo` and `FunGo` are one player (the first spelling is kept).
+    #[default]
+    Fold,
+    /// Names are matched exactly (stored player specs are identities).
+    Exact,
+}
+
+/// The former name of [`Games`].
+pub type GameList = Games;
+
 /// Games in the order they were played, with the players' names.
 ///
-/// Names are matched without regard to case by default (`Fungo` and `FunGo` in the seed 001
+/// Names are matched without regard to case by default (`Fungo` and `FunGo` in the Rollason's computer-Go ratings
 /// tables are one program): the first spelling seen is kept and the others are listed by
-/// [`GameList::merged_spellings`]. [`GameList::case_sensitive`] keeps them apart.
+/// [`Games::merged_spellings`]. [`Games::case_sensitive`] keeps them apart.
 ///
 /// # Examples
 /// ```
-/// use eloworld_ratings::{GameList, Score};
-/// let mut games = GameList::new();
+/// use eloworld_ratings::{Games, Score};
+/// let mut games = Games::new();
 /// games.add("Alice", "bob", Score::Win, true, None);
 /// games.add("Bob", "alice", Score::Draw, true, None);
 /// assert_eq!(games.names(), ["Alice", "bob"]);
 /// assert_eq!(games.merged_spellings(), [("bob".to_owned(), "Bob".to_owned()), ("Alice".to_owned(), "alice".to_owned())]);
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct GameList {
+pub struct Games {
     names: Vec<String>,
     exact: HashMap<String, PlayerId>,
     folded: HashMap<String, PlayerId>,
@@ -99,20 +112,41 @@ pub struct GameList {
     games: Vec<GameRecord>,
 }
 
-impl GameList {
+impl Games {
     /// Creates an empty list that matches names without regard to case.
     #[must_use]
-    pub fn new() -> GameList {
-        GameList::default()
+    pub fn new() -> Games {
+        Games::default()
     }
 
     /// Creates an empty list that keeps names differing only in case apart.
     #[must_use]
-    pub fn case_sensitive() -> GameList {
-        GameList {
+    pub fn case_sensitive() -> Games {
+        Games {
             case_sensitive: true,
-            ..GameList::default()
+            ..Games::default()
         }
+    }
+
+    /// Creates an empty list that matches names as `case` says.
+    #[must_use]
+    pub fn with_names(case: NameCase) -> Games {
+        match case {
+            NameCase::Fold => Games::new(),
+            NameCase::Exact => Games::case_sensitive(),
+        }
+    }
+
+    /// Returns the number of games.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Returns true when there are no games.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
     }
 
     /// Returns the id of a player, adding the name if it is new.
@@ -144,7 +178,7 @@ impl GameList {
         id
     }
 
-    /// Returns the id of a known player (matched as [`GameList::player`] matches), if any.
+    /// Returns the id of a known player (matched as [`Games::player`] matches), if any.
     #[must_use]
     pub fn find(&self, name: &str) -> Option<PlayerId> {
         self.exact.get(name).copied().or_else(|| {
@@ -217,10 +251,10 @@ impl GameList {
 
     /// Returns the games of one period, with only the players who played in it.
     #[must_use]
-    pub fn period(&self, period: Option<i32>) -> GameList {
-        let mut out = GameList {
+    pub fn period(&self, period: Option<i32>) -> Games {
+        let mut out = Games {
             case_sensitive: self.case_sensitive,
-            ..GameList::default()
+            ..Games::default()
         };
         for g in self.games.iter().filter(|g| g.period == period) {
             let first = out.player(&self.names[g.first.index()]);
@@ -409,7 +443,7 @@ mod tests {
 
     #[test]
     fn counts_fold_colours_and_skip_self_play() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Win, true, None);
         g.add("b", "a", Score::Win, true, None);
         g.add("a", "b", Score::Draw, false, None);
@@ -424,12 +458,12 @@ mod tests {
 
     #[test]
     fn a_name_spelled_twice_with_different_case_is_one_player() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("Fungo", "Aya", Score::Win, true, None);
         g.add("FunGo", "aya", Score::Loss, true, None);
         assert_eq!(g.player_count(), 2);
         assert_eq!(g.merged_spellings().len(), 2);
-        let mut s = GameList::case_sensitive();
+        let mut s = Games::case_sensitive();
         s.add("Fungo", "Aya", Score::Win, true, None);
         s.add("FunGo", "aya", Score::Loss, true, None);
         assert_eq!(s.player_count(), 4);
@@ -437,7 +471,7 @@ mod tests {
 
     #[test]
     fn groups_find_disconnected_pairs() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Win, true, None);
         g.add("c", "d", Score::Win, true, None);
         g.add("e", "c", Score::Draw, true, None);
@@ -446,7 +480,7 @@ mod tests {
 
     #[test]
     fn period_keeps_only_its_games_and_players() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Win, true, Some(1999));
         g.add("c", "b", Score::Win, true, Some(2000));
         assert_eq!(g.periods(), vec![Some(1999), Some(2000)]);

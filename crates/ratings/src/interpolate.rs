@@ -1,4 +1,4 @@
-//! Comparable interpolated player (seed 002, section 4, the Scoville reading).
+//! Comparable interpolated player (Murphy's Elo World, section 4, the Scoville reading).
 //!
 //! A family is one player diluted with random moves at several strengths: `BASE` and
 //! `BASE_rN`, where N/65536 is the chance of a random move. Like the Scoville scale, a player is

@@ -3,28 +3,32 @@
 //!
 //! | module | method | source |
 //! |---|---|---|
-//! | [`uscf`] | incremental Elo in game order, K = 800/N | seed 000 (US Chess) |
-//! | [`elo_world`] | balanced multi-pass Elo, median of 19 runs | seed 002, section 3 |
-//! | [`rollason`] | iterative points sharing | seed 001 |
-//! | [`markov`] | p(Champion), stationary trophy chain | seed 002, section 4 |
+//! | [`uscf`] | incremental Elo in game order, K = 800/N | the Squava article (US Chess) |
+//! | [`elo_world`] | balanced multi-pass Elo, median of 19 runs | Murphy's Elo World, section 3 |
+//! | [`rollason`] | iterative points sharing | Rollason's computer-Go ratings |
+//! | [`markov`] | p(Champion), stationary trophy chain | Murphy's Elo World, section 4 |
 //! | [`mle`] | maximum likelihood with error bars | Bradley–Terry, Davidson; BayesElo, Ordo |
-//! | [`convert`] | winning rate ↔ Elo difference, match statistics | seed 003, appendix B |
-//! | [`consistency`] | predicted vs observed score per pair | seed 000 |
+//! | [`convert`] | winning rate ↔ Elo difference, match statistics | David–Koppel–Netanyahu, appendix B |
+//! | [`consistency`] | predicted vs observed score per pair | the Squava article |
 //! | [`sprt`] | GSPRT on game pairs, normalised and logistic Elo, LOS | Van den Bergh; fishtest, fastchess |
-//! | [`interpolate`] | comparable interpolated player | seed 002, section 4 |
+//! | [`interpolate`] | comparable interpolated player | Murphy's Elo World, section 4 |
+//! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
+//! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
 //! | [`synth`] | games simulated from known strengths | for testing the above |
 //!
-//! The input is a [`GameList`] (games in order, for [`uscf`]) or its [`PairCounts`] (everything
-//! else).
+//! Every caller rates through one entry point, [`rate`] (or [`rate_all`] for the side-by-side
+//! table), with one [`Method`] type and one [`Options`] bundle; the input is [`Games`] (games
+//! in order, with players' names), read from text sources by [`io`] or converted from stored
+//! results by the tournament crate.
 //!
 //! # Examples
 //! ```
-//! use eloworld_ratings::{mle::{Mle, MleConfig}, GameList, Score};
-//! let mut games = GameList::new();
+//! use eloworld_ratings::{rate, Games, Method, Options, Score};
+//! let mut games = Games::new();
 //! games.add("strong", "weak", Score::Win, true, None);
 //! games.add("weak", "strong", Score::Draw, true, None);
-//! let ratings = Mle::new(MleConfig::new()).rate(&games.counts())?;
-//! assert!(ratings.ratings[0] > ratings.ratings[1]);
+//! let ratings = rate(&games, &Options::new(Method::Mle))?;
+//! assert!(ratings.values[0] > ratings.values[1]);
 //! # Ok::<_, eloworld_ratings::RatingError>(())
 //! ```
 #![deny(missing_docs)]
@@ -35,13 +39,18 @@ pub mod elo_world;
 mod error;
 mod games;
 pub mod interpolate;
+pub mod io;
+pub mod ladder;
 mod linalg;
 pub mod markov;
+mod method;
 pub mod mle;
+pub mod placement;
 pub mod rollason;
 pub mod sprt;
 pub mod synth;
 pub mod uscf;
 
 pub use error::RatingError;
-pub use games::{GameList, GameRecord, PairCounts, PlayerId, Score, Wdl};
+pub use games::{GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, Wdl};
+pub use method::{rate, rate_all, Anchor, Detail, Flag, Method, Options, Ratings};

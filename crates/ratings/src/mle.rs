@@ -22,15 +22,19 @@
 //!
 //! **Edge cases**: players in groups with no games between them cannot be compared; each group
 //! is rated on its own (and reported as such). Inside a group the maximum exists only if every
-//! player can be reached from every other through "scored against" links (Ford 1957); when not
-//! (a perfect player, a player who never scored), every pair that met gets `prior_games`
-//! virtual games split evenly (BayesElo's prior of virtual draws), which keeps every rating
-//! finite, and the players in the unbeaten or never-scoring subgroups are flagged.
+//! player can be reached from every other through "scored against" links (Ford 1957). When
+//! not (an unbeaten player, a player who never scored, or such a subgroup), only those
+//! players are unbounded: the largest strongly connected part is fitted as usual, and every
+//! other part is placed, as Ordo places perfect winners and losers, at the rating it would
+//! have if one of its games had been a draw — a documented lower bound (above) or upper
+//! bound (below), flagged in [`MleRatings::unbounded`]. The rest are rated with the
+//! unbounded players held at their bounds, their games included. A bootstrap resample
+//! without a finite maximum is treated the same way and counted.
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::{mle::{Mle, MleConfig}, GameList, Score};
-//! let mut games = GameList::new();
+//! use eloworld_ratings::{mle::{Mle, MleConfig}, Games, Score};
+//! let mut games = Games::new();
 //! for s in [Score::Win, Score::Win, Score::Draw, Score::Loss] {
 //!     games.add("a", "b", s, false, None);
 //! }
@@ -80,9 +84,6 @@ pub struct MleConfig {
     pub average: f64,
     /// A player held at a rating (its error is then 0 and the others' are relative to it).
     pub anchor: Option<(usize, f64)>,
-    /// Virtual games (half won, half lost) per pair that met, used only where the maximum
-    /// does not exist.
-    pub prior_games: f64,
     /// Bootstrap samples for percentile intervals (0: intervals from the covariance).
     pub bootstrap: u32,
     /// Seed of the bootstrap.
@@ -91,7 +92,7 @@ pub struct MleConfig {
 
 impl MleConfig {
     /// Returns the defaults: half points, fitted advantage, average 1000 (Elo World's start),
-    /// no anchor, two virtual games of prior where needed, no bootstrap.
+    /// no anchor, no bootstrap.
     #[must_use]
     pub const fn new() -> MleConfig {
         MleConfig {
@@ -99,7 +100,6 @@ impl MleConfig {
             advantage: Advantage::Fit,
             average: 1000.0,
             anchor: None,
-            prior_games: 2.0,
             bootstrap: 0,
             seed: 1,
         }
@@ -126,14 +126,23 @@ pub struct MleRatings {
     /// The group of each player: 0 is the largest group; ratings of different groups are not
     /// comparable. `usize::MAX` for players without games.
     pub group: Vec<usize>,
-    /// Players whose rating rests on the prior (unbeaten or never-scoring subgroups).
+    /// Players without a finite maximum (their rating is a bound; see [`Unbounded`]).
     pub flagged: Vec<bool>,
-    /// The fitted (or fixed) first-move advantage in Elo and its standard error (0 if fixed).
+    /// Which way each flagged player's rating is unbounded.
+    pub unbounded: Vec<Option<Unbounded>>,
+    /// The largest group's first-move advantage in Elo and its standard error (0 if fixed).
     pub advantage: (f64, f64),
+    /// Every group's first-move advantage and its standard error, by group.
+    pub group_advantages: Vec<(f64, f64)>,
     /// Davidson's ν, when that model is used and the games have draws.
     pub draw_nu: Option<f64>,
     /// Whether the intervals come from a bootstrap.
     pub bootstrapped: bool,
+    /// Bootstrap resamples in which some player rated finitely from the games had no finite
+    /// maximum (it was then placed at its bound, so no resample is dropped).
+    pub undefined_resamples: u32,
+    /// False when Newton's iterations (or the alternation with the bounds) did not settle.
+    pub converged: bool,
     groups: Vec<GroupFit>,
 }
 
@@ -145,11 +154,21 @@ struct GroupFit {
 }
 
 impl MleRatings {
-    /// Returns the likelihood that `i` is stronger than `j` (NaN across groups).
+    /// Returns the likelihood that `i` is stronger than `j` (NaN across groups); 1 or 0 when
+    /// one of them is unbounded in a direction the other is not.
     #[must_use]
     pub fn los(&self, i: usize, j: usize) -> f64 {
         if i == j {
             return 0.5;
+        }
+        if self.group[i] != self.group[j] {
+            return f64::NAN;
+        }
+        match (self.unbounded[i], self.unbounded[j]) {
+            (None, None) => {}
+            (a, b) if a == b => return f64::NAN,
+            (Some(Unbounded::Above), _) | (_, Some(Unbounded::Below)) => return 1.0,
+            (Some(Unbounded::Below), _) | (_, Some(Unbounded::Above)) => return 0.0,
         }
         let Some(fit) = self
             .groups
@@ -199,13 +218,17 @@ struct Cell {
     wdl: [f64; 3],
 }
 
-/// The parameters of one group's fit and how they are laid out.
+/// The parameters of one group's fit and how they are laid out. Players `m..` of the cells
+/// are held at the ratings in `fixed` (players without a finite maximum, at their bounds).
 struct Layout {
     m: usize,
     reference: usize,
     fit_advantage: bool,
     fixed_advantage: f64,
     davidson: bool,
+    /// ln ν held fixed (Davidson's model once ν is estimated), when not fitted.
+    fixed_eta: Option<f64>,
+    fixed: Vec<f64>,
 }
 
 impl Layout {
@@ -213,6 +236,9 @@ impl Layout {
         self.m - 1 + usize::from(self.fit_advantage) + usize::from(self.davidson)
     }
     fn player(&self, k: usize) -> Option<usize> {
+        if k >= self.m {
+            return None;
+        }
         match k.cmp(&self.reference) {
             std::cmp::Ordering::Less => Some(k),
             std::cmp::Ordering::Equal => None,
@@ -226,10 +252,11 @@ impl Layout {
         self.davidson
             .then_some(self.m - 1 + usize::from(self.fit_advantage))
     }
-    /// Returns the ratings (reference at 0) from the parameters.
+    /// Returns the ratings (reference at 0) from the parameters, then the held players'.
     fn ratings(&self, theta: &[f64]) -> Vec<f64> {
         (0..self.m)
             .map(|k| self.player(k).map_or(0.0, |p| theta[p]))
+            .chain(self.fixed.iter().copied())
             .collect()
     }
 }
@@ -258,7 +285,7 @@ fn evaluate(
     let advantage = layout
         .advantage()
         .map_or(layout.fixed_advantage, |a| theta[a]);
-    let eta = layout.nu().map(|e| theta[e]);
+    let eta = layout.nu().map(|e| theta[e]).or(layout.fixed_eta);
     let mut ll = 0.0;
     let mut grad = if want_derivatives {
         vec![0.0; q]
@@ -361,14 +388,19 @@ fn softplus(x: f64) -> f64 {
     }
 }
 
-/// Maximises the likelihood from `theta`; returns the parameters and the negated Hessian.
+/// Maximises the likelihood from `theta`; returns the parameters, the negated Hessian and
+/// whether Newton's steps settled (the largest step below 10⁻⁷ Elo within 200 iterations).
 fn maximise(
     layout: &Layout,
     cells: &[Cell],
     mut theta: Vec<f64>,
-) -> Result<(Vec<f64>, Vec<f64>), RatingError> {
+) -> Result<(Vec<f64>, Vec<f64>, bool), RatingError> {
     let q = layout.len();
+    if q == 0 {
+        return Ok((theta, Vec::new(), true));
+    }
     let (mut ll, mut grad, mut hess) = evaluate(layout, cells, &theta, true);
+    let mut converged = false;
     for _ in 0..200 {
         let information: Vec<f64> = hess.iter().map(|h| -h).collect();
         let step = linalg::cholesky(&information, q)
@@ -392,11 +424,52 @@ fn maximise(
         }
         let largest = step.iter().fold(0.0f64, |m, s| m.max((s * scale).abs()));
         (ll, grad, hess) = evaluate(layout, cells, &theta, true);
-        if !accepted || largest < 1e-7 {
+        if largest < 1e-7 {
+            converged = true;
+            break;
+        }
+        if !accepted {
+            // No step along Newton's direction raises the likelihood: it is at its maximum
+            // to the precision of the arithmetic when the gradient is negligible.
+            converged = grad.iter().all(|g| g.abs() < 1e-6);
             break;
         }
     }
-    Ok((theta, hess.iter().map(|h| -h).collect()))
+    Ok((theta, hess.iter().map(|h| -h).collect(), converged))
+}
+
+/// Where a player without a finite maximum lies: its likelihood keeps growing as its rating
+/// (with its whole subgroup's) rises or falls against the group's core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unbounded {
+    /// Never conceded a point to the core's side: the rating shown is a lower bound.
+    Above,
+    /// Never scored against the core's side: the rating shown is an upper bound.
+    Below,
+}
+
+/// The group's players rated: values on the fit's internal scale (the core's reference at 0).
+struct Solution {
+    values: Vec<f64>,
+    side: Vec<Option<Unbounded>>,
+    core: Vec<usize>,
+    layout: Layout,
+    information: Vec<f64>,
+    advantage: (f64, f64),
+    draw_nu: Option<f64>,
+    converged: bool,
+}
+
+/// Expected points of a player `d` Elo above its opponent (Davidson's when `nu` is given).
+fn expected_points(d: f64, nu: Option<f64>) -> f64 {
+    match nu {
+        None => 1.0 / (1.0 + (-C * d).exp()),
+        Some(nu) => {
+            let u = 0.5 * C * d;
+            let (a, b) = (u.exp(), (-u).exp());
+            (a + 0.5 * nu) / (a + b + nu)
+        }
+    }
 }
 
 impl Mle {
@@ -426,9 +499,13 @@ impl Mle {
             high: vec![f64::NAN; n],
             group: vec![usize::MAX; n],
             flagged: vec![false; n],
+            unbounded: vec![None; n],
             advantage: (0.0, 0.0),
+            group_advantages: Vec::new(),
             draw_nu: None,
             bootstrapped: cfg.bootstrap > 0,
+            undefined_resamples: 0,
+            converged: true,
             groups: Vec::new(),
         };
         let groups: Vec<Vec<usize>> = counts
@@ -440,40 +517,34 @@ impl Mle {
             return Err(RatingError::NoGames);
         }
         for (gi, members) in groups.into_iter().enumerate() {
-            let fit = self.rate_group(counts, &members, gi == 0)?;
+            let fit = self.rate_group(counts, &members)?;
             for (k, &p) in members.iter().enumerate() {
                 out.ratings[p] = fit.ratings[k];
-                out.errors[p] = fit.covariance[k * members.len() + k].max(0.0).sqrt();
+                out.errors[p] = fit.errors[k];
                 out.low[p] = fit.low[k];
                 out.high[p] = fit.high[k];
                 out.group[p] = gi;
-                out.flagged[p] = fit.flagged[k];
+                out.flagged[p] = fit.side[k].is_some();
+                out.unbounded[p] = fit.side[k];
             }
             if gi == 0 {
                 out.advantage = fit.advantage;
                 out.draw_nu = fit.draw_nu;
             }
+            out.group_advantages.push(fit.advantage);
+            out.undefined_resamples += fit.undefined_resamples;
+            out.converged &= fit.converged;
             out.groups.push(GroupFit {
-                members,
+                members: fit.core.iter().map(|&k| members[k]).collect(),
                 covariance: fit.covariance,
             });
         }
         Ok(out)
     }
 
-    fn rate_group(
-        &self,
-        counts: &PairCounts,
-        members: &[usize],
-        main: bool,
-    ) -> Result<FitOutput, RatingError> {
-        let cfg = &self.config;
-        let m = members.len();
+    /// Collects a group's cells: every ordered pair and colour class with games.
+    fn cells(counts: &PairCounts, members: &[usize]) -> Vec<Cell> {
         let mut cells = Vec::new();
-        let mut draws = 0.0;
-        let mut any_coloured = false;
-        // scored[a][b]: a scored (won or drew) against b.
-        let mut scored = vec![false; m * m];
         for (a, &i) in members.iter().enumerate() {
             for (b, &j) in members.iter().enumerate() {
                 if a == b {
@@ -483,124 +554,379 @@ impl Mle {
                     (true, counts.coloured(i, j)),
                     (false, counts.uncoloured(i, j)),
                 ] {
-                    if wdl.iter().all(|&x| x == 0) {
-                        continue;
-                    }
-                    any_coloured |= coloured;
-                    draws += f64::from(wdl[1]);
-                    scored[a * m + b] |= wdl[1] + wdl[2] > 0;
-                    scored[b * m + a] |= wdl[1] + wdl[0] > 0;
-                    let wdl = wdl.map(f64::from);
-                    cells.push(Cell {
-                        first: a,
-                        second: b,
-                        coloured,
-                        wdl,
-                    });
-                }
-            }
-        }
-        let flagged = unreachable_subgroups(&scored, m);
-        let needs_prior = flagged.iter().any(|&f| f);
-        let real_cells = cells.len();
-        if needs_prior {
-            for a in 0..m {
-                for b in a + 1..m {
-                    if counts.games_between(members[a], members[b]) > 0 {
-                        let half = 0.5 * cfg.prior_games;
+                    if wdl.iter().any(|&x| x > 0) {
                         cells.push(Cell {
                             first: a,
                             second: b,
-                            coloured: false,
-                            wdl: [half, 0.0, half],
+                            coloured,
+                            wdl: wdl.map(f64::from),
                         });
                     }
                 }
             }
         }
-        let anchor = cfg
-            .anchor
-            .and_then(|(p, elo)| members.iter().position(|&x| x == p).map(|k| (k, elo)));
+        cells
+    }
+
+    /// Rates the `m` players of a group from its cells.
+    ///
+    /// The players are split into the strongly connected components of the "scored against"
+    /// relation (Ford 1957: the maximum is finite exactly when there is one). The largest
+    /// component is the core and is fitted by maximum likelihood; every other component
+    /// never conceded (or never took) a point against the core's side, so its rating has no
+    /// finite maximum. Such a component is placed, as Ordo places perfect winners and losers,
+    /// at the rating it would have if one of its games had been a draw: its expected score
+    /// against everyone outside it equals its actual score − ½ (above) or + ½ (below), its
+    /// members keeping their ratings relative to one another. The core is fitted with those
+    /// players held at their bounds (their games count), and the two alternate until nothing
+    /// moves.
+    fn solve(
+        &self,
+        m: usize,
+        cells: &[Cell],
+        anchor: Option<usize>,
+    ) -> Result<Solution, RatingError> {
+        let cfg = &self.config;
+        let mut scored = vec![false; m * m];
+        for c in cells {
+            let [l, d, w] = c.wdl;
+            if d + w > 0.0 {
+                scored[c.first * m + c.second] = true;
+            }
+            if d + l > 0.0 {
+                scored[c.second * m + c.first] = true;
+            }
+        }
+        let (component, count) = components(&scored, m);
+        let mut size = vec![0usize; count];
+        for &c in &component {
+            size[c] += 1;
+        }
+        // The core: the anchor's component if it has more than one player, else the largest;
+        // among equals one that both took and conceded points (in the middle of the field),
+        // then the first in player order.
+        let mut took = vec![false; count];
+        let mut conceded = vec![false; count];
+        for a in 0..m {
+            for b in 0..m {
+                if scored[a * m + b] && component[a] != component[b] {
+                    took[component[a]] = true;
+                    conceded[component[b]] = true;
+                }
+            }
+        }
+        let core_component = anchor
+            .map(|k| component[k])
+            .filter(|&c| size[c] > 1 || count == 1)
+            .unwrap_or_else(|| {
+                let key = |p: usize| {
+                    let c = component[p];
+                    (size[c], took[c] && conceded[c], std::cmp::Reverse(p))
+                };
+                (0..m).max_by_key(|&p| key(p)).map_or(0, |p| component[p])
+            });
+        let sides = component_sides(&scored, &component, count, core_component);
+        let core: Vec<usize> = (0..m).filter(|&p| component[p] == core_component).collect();
+        let peeled: Vec<usize> = (0..m).filter(|&p| component[p] != core_component).collect();
+        let m_core = core.len();
+        let mut slot = vec![usize::MAX; m];
+        for (k, &p) in core.iter().chain(&peeled).enumerate() {
+            slot[p] = k;
+        }
+        // Cells of the core's fit: core against core, and core against held players.
+        let mut core_cells = Vec::new();
+        let mut inside = 0;
+        let mut draws = 0.0;
+        let mut any_coloured = false;
+        for c in cells {
+            let (a, b) = (slot[c.first], slot[c.second]);
+            if a >= m_core && b >= m_core {
+                continue;
+            }
+            let cell = Cell {
+                first: a,
+                second: b,
+                ..*c
+            };
+            if a < m_core && b < m_core {
+                // The first-move advantage and the draw rate are estimated from the core's
+                // own games: games against unbounded players would push them without end.
+                any_coloured |= c.coloured;
+                draws += c.wdl[1];
+                core_cells.insert(inside, cell);
+                inside += 1;
+            } else {
+                core_cells.push(cell);
+            }
+        }
         let (fit_advantage, fixed_advantage) = match cfg.advantage {
             Advantage::Fit => (any_coloured, 0.0),
             Advantage::Fixed(a) => (false, a),
         };
-        let layout = Layout {
-            m,
-            reference: anchor.map_or(m - 1, |(k, _)| k),
+        let mut layout = Layout {
+            m: m_core,
+            reference: anchor
+                .filter(|&k| component[k] == core_component)
+                .map_or(m_core - 1, |k| slot[k]),
             fit_advantage,
             fixed_advantage,
             davidson: cfg.draw_model == DrawModel::Davidson && draws > 0.0,
+            fixed_eta: None,
+            fixed: Vec::new(),
         };
-        let mut start = vec![0.0; layout.len()];
+        let mut theta = vec![0.0; layout.len()];
         if let Some(e) = layout.nu() {
-            let total: f64 = cells[..real_cells]
+            let total: f64 = core_cells[..inside]
                 .iter()
                 .map(|c| c.wdl.iter().sum::<f64>())
                 .sum();
-            start[e] = (2.0 * draws / (total - draws).max(1.0)).max(1e-6).ln();
+            theta[e] = (2.0 * draws / (total - draws).max(1.0)).max(1e-6).ln();
         }
-        let (theta, information) = maximise(&layout, &cells, start)?;
-        let covariance_full = linalg::inverse_spd(&information, layout.len())
-            .ok_or(RatingError::Singular("covariance"))?;
-        let shown = |theta: &[f64]| -> Vec<f64> {
-            let r = layout.ratings(theta);
-            match anchor {
-                Some((k, elo)) => r.iter().map(|x| x - r[k] + elo).collect(),
-                None => {
-                    let mean = r.iter().sum::<f64>() / m as f64;
-                    r.iter().map(|x| x - mean + cfg.average).collect()
-                }
-            }
-        };
-        let ratings = shown(&theta);
-        // Covariance of the players' ratings: reference padded with zeros, then centred.
+        // First the core alone.
+        let (t, mut information, mut converged) = maximise(&layout, &core_cells[..inside], theta)?;
+        theta = t;
         let q = layout.len();
-        let mut cov = vec![0.0; m * m];
-        for a in 0..m {
-            for b in 0..m {
-                if let (Some(pa), Some(pb)) = (layout.player(a), layout.player(b)) {
-                    cov[a * m + b] = covariance_full[pa * q + pb];
-                }
-            }
-        }
-        if anchor.is_none() {
-            let row: Vec<f64> = (0..m)
-                .map(|a| cov[a * m..(a + 1) * m].iter().sum::<f64>() / m as f64)
-                .collect();
-            let grand = row.iter().sum::<f64>() / m as f64;
-            for a in 0..m {
-                for b in 0..m {
-                    cov[a * m + b] += grand - row[a] - row[b];
-                }
-            }
-        }
-        let advantage = match layout.advantage() {
-            Some(a) => (theta[a], covariance_full[a * q + a].max(0.0).sqrt()),
-            None => (fixed_advantage, 0.0),
+        let advantage_fit = match layout.advantage() {
+            Some(a) => (
+                theta[a],
+                linalg::inverse_spd(&information, q).ok_or(RatingError::Singular("covariance"))?
+                    [a * q + a]
+                    .max(0.0)
+                    .sqrt(),
+            ),
+            None => (layout.fixed_advantage, 0.0),
         };
-        let draw_nu = layout.nu().map(|e| theta[e].exp());
-        let (low, high) = if cfg.bootstrap > 0 {
-            let samples: Vec<Vec<f64>> = (0..cfg.bootstrap)
+        let eta = layout.nu().map(|e| theta[e]);
+        let mut values = vec![f64::NAN; m];
+        let mut side = vec![None; m];
+        for (k, &p) in core.iter().enumerate() {
+            values[p] = layout.ratings(&theta)[k];
+        }
+        if !peeled.is_empty() {
+            // From here on the advantage and ν stay at the core's estimates.
+            layout = Layout {
+                fit_advantage: false,
+                fixed_advantage: advantage_fit.0,
+                davidson: false,
+                fixed_eta: eta,
+                ..layout
+            };
+            theta.truncate(layout.len());
+            let advantage = |layout: &Layout, _: &[f64]| layout.fixed_advantage;
+            let nu = |layout: &Layout, _: &[f64]| layout.fixed_eta.map(f64::exp);
+            // Each held component's ratings relative to one another (it is strongly
+            // connected, so its own maximum is finite).
+            let mut relative = vec![0.0; m];
+            let mut held: Vec<Vec<usize>> = Vec::new();
+            for c in (0..count).filter(|&c| c != core_component) {
+                let members: Vec<usize> = (0..m).filter(|&p| component[p] == c).collect();
+                for &p in &members {
+                    side[p] = Some(sides[c]);
+                }
+                if members.len() > 1 {
+                    let mut local = vec![usize::MAX; m];
+                    for (k, &p) in members.iter().enumerate() {
+                        local[p] = k;
+                    }
+                    let own: Vec<Cell> = cells
+                        .iter()
+                        .filter(|c| local[c.first] != usize::MAX && local[c.second] != usize::MAX)
+                        .map(|c| Cell {
+                            first: local[c.first],
+                            second: local[c.second],
+                            ..*c
+                        })
+                        .collect();
+                    let own_layout = Layout {
+                        m: members.len(),
+                        reference: members.len() - 1,
+                        fit_advantage: false,
+                        fixed_advantage: advantage(&layout, &theta),
+                        davidson: false,
+                        fixed_eta: layout.fixed_eta,
+                        fixed: Vec::new(),
+                    };
+                    let (t, _, c) = maximise(&own_layout, &own, vec![0.0; own_layout.len()])?;
+                    converged &= c;
+                    let r = own_layout.ratings(&t);
+                    let mean = r.iter().sum::<f64>() / r.len() as f64;
+                    for (k, &p) in members.iter().enumerate() {
+                        relative[p] = r[k] - mean;
+                    }
+                }
+                held.push(members);
+            }
+            // Place the held components next to the players already placed, nearest first.
+            let mut placed: Vec<bool> = (0..m).map(|p| component[p] == core_component).collect();
+            let mut left: Vec<usize> = (0..held.len()).collect();
+            while !left.is_empty() {
+                let before = left.len();
+                left.retain(|&h| {
+                    let members = &held[h];
+                    let offset = place(
+                        members,
+                        &relative,
+                        &values,
+                        cells,
+                        &|p| placed[p],
+                        sides[component[members[0]]],
+                        advantage(&layout, &theta),
+                        nu(&layout, &theta),
+                    );
+                    match offset {
+                        Some(offset) => {
+                            for &p in members {
+                                values[p] = relative[p] + offset;
+                                placed[p] = true;
+                            }
+                            false
+                        }
+                        None => true,
+                    }
+                });
+                if left.len() == before {
+                    return Err(RatingError::Singular("maximum likelihood (placing bounds)"));
+                }
+            }
+            // Alternate: the core with the held players at their bounds, then the bounds.
+            let mut settled = false;
+            for _ in 0..500 {
+                layout.fixed = peeled.iter().map(|&p| values[p]).collect();
+                let (t, info, c) = maximise(&layout, &core_cells, theta)?;
+                theta = t;
+                information = info;
+                converged &= c;
+                let mut change = 0.0f64;
+                let core_values = layout.ratings(&theta);
+                for (k, &p) in core.iter().enumerate() {
+                    change = change.max((core_values[k] - values[p]).abs());
+                    values[p] = core_values[k];
+                }
+                for members in &held {
+                    let in_component = |p: usize| component[p] == component[members[0]];
+                    let offset = place(
+                        members,
+                        &relative,
+                        &values,
+                        cells,
+                        &|p| !in_component(p),
+                        sides[component[members[0]]],
+                        advantage(&layout, &theta),
+                        nu(&layout, &theta),
+                    )
+                    .unwrap_or(0.0);
+                    for &p in members {
+                        let v = relative[p] + offset;
+                        change = change.max((v - values[p]).abs());
+                        values[p] = v;
+                    }
+                }
+                if change < 1e-7 {
+                    settled = true;
+                    break;
+                }
+            }
+            converged &= settled;
+        }
+        Ok(Solution {
+            values,
+            side,
+            core,
+            layout,
+            information,
+            advantage: advantage_fit,
+            draw_nu: eta.map(f64::exp),
+            converged,
+        })
+    }
+
+    fn rate_group(&self, counts: &PairCounts, members: &[usize]) -> Result<FitOutput, RatingError> {
+        let cfg = &self.config;
+        let m = members.len();
+        let cells = Mle::cells(counts, members);
+        let anchor = cfg
+            .anchor
+            .and_then(|(p, elo)| members.iter().position(|&x| x == p).map(|k| (k, elo)));
+        let solution = self.solve(m, &cells, anchor.map(|(k, _)| k))?;
+        let shown = |s: &Solution| -> Vec<f64> {
+            let shift = match anchor {
+                Some((k, elo)) => elo - s.values[k],
+                None => {
+                    let mean =
+                        s.core.iter().map(|&p| s.values[p]).sum::<f64>() / s.core.len() as f64;
+                    cfg.average - mean
+                }
+            };
+            s.values.iter().map(|v| v + shift).collect()
+        };
+        let ratings = shown(&solution);
+        let layout = &solution.layout;
+        let q = layout.len();
+        let covariance_full = if q == 0 {
+            Vec::new()
+        } else {
+            linalg::inverse_spd(&solution.information, q)
+                .ok_or(RatingError::Singular("covariance"))?
+        };
+        // Covariance of the core's ratings: reference padded with zeros, then centred unless
+        // the anchor is the reference.
+        let m_core = layout.m;
+        let mut cov = vec![0.0; m_core * m_core];
+        for a in 0..m_core {
+            for b in 0..m_core {
+                if let (Some(pa), Some(pb)) = (layout.player(a), layout.player(b)) {
+                    cov[a * m_core + b] = covariance_full[pa * q + pb];
+                }
+            }
+        }
+        let anchored_in_core = anchor.is_some_and(|(k, _)| solution.core.contains(&k));
+        if !anchored_in_core {
+            let row: Vec<f64> = (0..m_core)
+                .map(|a| cov[a * m_core..(a + 1) * m_core].iter().sum::<f64>() / m_core as f64)
+                .collect();
+            let grand = row.iter().sum::<f64>() / m_core as f64;
+            for a in 0..m_core {
+                for b in 0..m_core {
+                    cov[a * m_core + b] += grand - row[a] - row[b];
+                }
+            }
+        }
+        let mut errors = vec![f64::NAN; m];
+        for (k, &p) in solution.core.iter().enumerate() {
+            errors[p] = cov[k * m_core + k].max(0.0).sqrt();
+        }
+        let advantage = solution.advantage;
+        let draw_nu = solution.draw_nu;
+        let mut undefined_resamples = 0;
+        let (mut low, mut high) = if cfg.bootstrap > 0 {
+            let samples: Vec<(Vec<f64>, bool)> = (0..cfg.bootstrap)
                 .into_par_iter()
                 .map(|b| {
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(
                         cfg.seed ^ (u64::from(b) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
                     );
                     let mut resampled = cells.clone();
-                    for cell in &mut resampled[..real_cells] {
+                    for cell in &mut resampled {
                         cell.wdl = resample(&mut rng, cell.wdl);
                     }
-                    maximise(&layout, &resampled, theta.clone()).map(|(t, _)| shown(&t))
+                    self.solve(m, &resampled, anchor.map(|(k, _)| k)).map(|s| {
+                        let undefined = s
+                            .side
+                            .iter()
+                            .zip(&solution.side)
+                            .any(|(now, then)| now.is_some() && then.is_none());
+                        (shown(&s), undefined)
+                    })
                 })
                 .filter_map(Result::ok)
                 .collect();
+            undefined_resamples = samples.iter().filter(|(_, u)| *u).count() as u32;
             let mut low = vec![0.0; m];
             let mut high = vec![0.0; m];
             let mut column = Vec::with_capacity(samples.len());
             for k in 0..m {
                 column.clear();
-                column.extend(samples.iter().map(|s| s[k]));
+                column.extend(samples.iter().map(|(s, _)| s[k]));
                 column.sort_by(f64::total_cmp);
                 low[k] = quantile(&column, 0.025);
                 high[k] = quantile(&column, 0.975);
@@ -609,35 +935,132 @@ impl Mle {
         } else {
             let z = crate::convert::Z95;
             (
-                (0..m)
-                    .map(|k| ratings[k] - z * cov[k * m + k].max(0.0).sqrt())
-                    .collect(),
-                (0..m)
-                    .map(|k| ratings[k] + z * cov[k * m + k].max(0.0).sqrt())
-                    .collect(),
+                (0..m).map(|k| ratings[k] - z * errors[k]).collect(),
+                (0..m).map(|k| ratings[k] + z * errors[k]).collect(),
             )
         };
-        let _ = main;
+        for k in 0..m {
+            match solution.side[k] {
+                Some(Unbounded::Above) => {
+                    low[k] = if cfg.bootstrap > 0 {
+                        low[k].min(ratings[k])
+                    } else {
+                        ratings[k]
+                    };
+                    high[k] = f64::INFINITY;
+                }
+                Some(Unbounded::Below) => {
+                    low[k] = f64::NEG_INFINITY;
+                    high[k] = if cfg.bootstrap > 0 {
+                        high[k].max(ratings[k])
+                    } else {
+                        ratings[k]
+                    };
+                }
+                None => {}
+            }
+        }
         Ok(FitOutput {
             ratings,
+            errors,
             covariance: cov,
+            core: solution.core,
             low,
             high,
-            flagged,
+            side: solution.side,
             advantage,
             draw_nu,
+            undefined_resamples,
+            converged: solution.converged,
         })
     }
 }
 
+/// Returns the offset that puts a held component at its bound: its members' expected score
+/// against the players `counted` outside it equals their score − ½ (above the core) or + ½
+/// (below). `None` when it has no game against such players.
+#[allow(clippy::too_many_arguments)] // the pieces of one equation, each named
+fn place(
+    members: &[usize],
+    relative: &[f64],
+    values: &[f64],
+    cells: &[Cell],
+    counted: &dyn Fn(usize) -> bool,
+    side: Unbounded,
+    advantage: f64,
+    nu: Option<f64>,
+) -> Option<f64> {
+    // (member, opponent, member is first, colour known, games, member's points)
+    let mut terms = Vec::new();
+    for c in cells {
+        let (first_in, second_in) = (members.contains(&c.first), members.contains(&c.second));
+        let [l, d, w] = c.wdl;
+        let n = l + d + w;
+        if first_in && !second_in && counted(c.second) {
+            terms.push((c.first, c.second, true, c.coloured, n, w + 0.5 * d));
+        } else if second_in && !first_in && counted(c.first) {
+            terms.push((c.second, c.first, false, c.coloured, n, l + 0.5 * d));
+        }
+    }
+    let games: f64 = terms.iter().map(|t| t.4).sum();
+    if games <= 0.0 {
+        return None;
+    }
+    let points: f64 = terms.iter().map(|t| t.5).sum();
+    let half = 0.5f64.min(0.5 * games);
+    let target = match side {
+        Unbounded::Above => points - 0.5,
+        Unbounded::Below => points + 0.5,
+    }
+    .clamp(half, games - half);
+    let expected = |offset: f64| -> f64 {
+        terms
+            .iter()
+            .map(|&(a, b, first, coloured, n, _)| {
+                let colour = if coloured { advantage } else { 0.0 };
+                let mine = relative[a] + offset;
+                if first {
+                    n * expected_points(mine - values[b] + colour, nu)
+                } else {
+                    n * (1.0 - expected_points(values[b] - mine + colour, nu))
+                }
+            })
+            .sum::<f64>()
+            - target
+    };
+    let (mut lo, mut hi) = (-1000.0, 1000.0);
+    while expected(lo) > 0.0 && lo > -1e7 {
+        lo *= 2.0;
+    }
+    while expected(hi) < 0.0 && hi < 1e7 {
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if expected(mid) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo < 1e-10 {
+            break;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
 struct FitOutput {
     ratings: Vec<f64>,
+    errors: Vec<f64>,
     covariance: Vec<f64>,
+    core: Vec<usize>,
     low: Vec<f64>,
     high: Vec<f64>,
-    flagged: Vec<bool>,
+    side: Vec<Option<Unbounded>>,
     advantage: (f64, f64),
     draw_nu: Option<f64>,
+    undefined_resamples: u32,
+    converged: bool,
 }
 
 /// Resamples a cell's games with replacement: multinomial over [losses, draws, wins].
@@ -668,11 +1091,9 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[low] + (position - low as f64) * (sorted[high] - sorted[low])
 }
 
-/// Returns, per player, whether it lies in a subgroup that never scored against the rest or
-/// that the rest never scored against (a source or sink of the condensation of the "scored
-/// against" graph); all false when the graph is strongly connected.
-fn unreachable_subgroups(scored: &[bool], m: usize) -> Vec<bool> {
-    // Kosaraju: finishing order on the graph, then components on the transpose.
+/// Returns the strongly connected component of every player of the "scored against" graph
+/// (`scored[a·m + b]`: a won or drew against b) and the number of components (Kosaraju).
+pub(crate) fn components(scored: &[bool], m: usize) -> (Vec<usize>, usize) {
     let mut order = Vec::with_capacity(m);
     let mut seen = vec![false; m];
     for s in 0..m {
@@ -710,31 +1131,71 @@ fn unreachable_subgroups(scored: &[bool], m: usize) -> Vec<bool> {
         }
         count += 1;
     }
-    if count <= 1 {
-        return vec![false; m];
-    }
-    let mut has_in = vec![false; count];
-    let mut has_out = vec![false; count];
-    for v in 0..m {
-        for w in 0..m {
-            if scored[v * m + w] && component[v] != component[w] {
-                has_out[component[v]] = true;
-                has_in[component[w]] = true;
+    (component, count)
+}
+
+/// Returns, per component, whether it lies above or below the core: above when it reaches
+/// the core through "scored against" links between components (it took every point from
+/// the side it reaches), below when the core reaches it; a component the core neither
+/// reaches nor is reached by is above when nobody outside it scored against it, else below.
+fn component_sides(
+    scored: &[bool],
+    component: &[usize],
+    count: usize,
+    core: usize,
+) -> Vec<Unbounded> {
+    let m = component.len();
+    let mut edge = vec![false; count * count];
+    for a in 0..m {
+        for b in 0..m {
+            if scored[a * m + b] && component[a] != component[b] {
+                edge[component[a] * count + component[b]] = true;
             }
         }
     }
-    (0..m)
-        .map(|v| !has_in[component[v]] || !has_out[component[v]])
+    let reach = |from: usize, forward: bool| -> Vec<bool> {
+        let mut seen = vec![false; count];
+        seen[from] = true;
+        let mut stack = vec![from];
+        while let Some(x) = stack.pop() {
+            for y in 0..count {
+                let linked = if forward {
+                    edge[x * count + y]
+                } else {
+                    edge[y * count + x]
+                };
+                if linked && !seen[y] {
+                    seen[y] = true;
+                    stack.push(y);
+                }
+            }
+        }
+        seen
+    };
+    let below = reach(core, true);
+    let above = reach(core, false);
+    (0..count)
+        .map(|c| {
+            if above[c] && c != core {
+                Unbounded::Above
+            } else if below[c] && c != core {
+                Unbounded::Below
+            } else if (0..count).all(|x| !edge[x * count + c]) {
+                Unbounded::Above
+            } else {
+                Unbounded::Below
+            }
+        })
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GameList, Score};
+    use crate::{Games, Score};
 
-    fn list(games: &[(&str, &str, Score)]) -> GameList {
-        let mut g = GameList::new();
+    fn list(games: &[(&str, &str, Score)]) -> Games {
+        let mut g = Games::new();
         for &(a, b, s) in games {
             g.add(a, b, s, true, None);
         }
@@ -826,13 +1287,17 @@ mod tests {
 
     #[test]
     fn one_game_only() {
+        // The loser is held at the rating it would have had with a draw: level with the
+        // winner, an upper bound.
         let g = list(&[("a", "b", Score::Win)]);
         let r = Mle::new(MleConfig::new())
             .rate(&g.counts())
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(r.flagged[0] && r.flagged[1]);
-        assert!(r.ratings[0] > r.ratings[1]);
-        assert!(r.errors.iter().all(|e| e.is_finite()));
+        assert_eq!(r.unbounded, vec![None, Some(Unbounded::Below)]);
+        assert!((r.ratings[0] - 1000.0).abs() < 1e-6, "{:?}", r.ratings);
+        assert!((r.ratings[1] - 1000.0).abs() < 1e-6, "{:?}", r.ratings);
+        assert_eq!(r.low[1], f64::NEG_INFINITY);
+        assert!(r.converged);
     }
 
     #[test]
@@ -873,7 +1338,7 @@ mod tests {
     #[test]
     fn davidson_fits_draws_and_white_advantage() {
         // White scores more than Black between equal players, with many draws.
-        let mut g = GameList::new();
+        let mut g = Games::new();
         for _ in 0..40 {
             g.add("a", "b", Score::Win, true, None);
             g.add("b", "a", Score::Win, true, None);
@@ -905,7 +1370,7 @@ mod tests {
 
     #[test]
     fn bootstrap_intervals_surround_the_rating() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         for i in 0..60 {
             let s = [Score::Win, Score::Draw, Score::Loss, Score::Win][i % 4];
             for (p, q) in [("a", "b"), ("b", "c"), ("a", "c")] {

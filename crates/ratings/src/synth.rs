@@ -16,7 +16,7 @@
 //! # Ok::<_, eloworld_ratings::RatingError>(())
 //! ```
 
-use crate::{GameList, GameRecord, PlayerId, RatingError, Score};
+use crate::{GameRecord, Games, PlayerId, RatingError, Score};
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use rand_distr::{Distribution, Normal};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -63,7 +63,7 @@ impl Default for SynthConfig {
 #[derive(Clone, Debug)]
 pub struct Synthetic {
     /// The games (players named `p01`, `p02`, …), with colours.
-    pub games: GameList,
+    pub games: Games,
     /// True strength per player, in Elo.
     pub strengths: Vec<f64>,
 }
@@ -95,7 +95,7 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
         .map(|_| normal.sample(&mut rng))
         .collect();
     let width = config.players.to_string().len().max(2);
-    let mut games = GameList::case_sensitive();
+    let mut games = Games::case_sensitive();
     for p in 0..config.players {
         games.player(&format!("p{:0width$}", p + 1));
     }

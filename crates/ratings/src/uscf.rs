@@ -1,4 +1,4 @@
-//! Incremental Elo in game order with K = 800/N, as in seed 000 (after Glickman and Doan,
+//! Incremental Elo in game order with K = 800/N, as in the Squava article (after Glickman and Doan,
 //! *The US Chess Rating System*, 2024).
 //!
 //! Before a game between a player rated R0 and an opponent rated R1, the player expects
@@ -10,15 +10,15 @@
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::{uscf::{Uscf, UscfConfig}, GameList, Score};
-//! let mut games = GameList::new();
+//! use eloworld_ratings::{uscf::{Uscf, UscfConfig}, Games, Score};
+//! let mut games = Games::new();
 //! games.add("a", "b", Score::Win, true, None);
 //! let r = Uscf::new(UscfConfig::new()).rate(&games);
 //! // K = 800/15 and E = ½: a gains 26.67, b loses as much.
 //! assert!((r.ratings[0] - (1300.0 + 800.0 / 15.0 * 0.5)).abs() < 1e-9);
 //! ```
 
-use crate::games::GameList;
+use crate::games::Games;
 
 /// Settings of the incremental rating.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,7 +30,7 @@ pub struct UscfConfig {
 }
 
 impl UscfConfig {
-    /// Returns seed 000's settings: 1300 from 14 effective games.
+    /// Returns the Squava article's settings: 1300 from 14 effective games.
     #[must_use]
     pub const fn new() -> UscfConfig {
         UscfConfig {
@@ -57,7 +57,7 @@ pub struct UscfRatings {
     pub history: Vec<Vec<(u32, f64)>>,
 }
 
-/// The incremental rating of seed 000.
+/// The incremental rating of the Squava article.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Uscf {
     config: UscfConfig,
@@ -72,7 +72,7 @@ impl Uscf {
 
     /// Rates the games in their order. Games of a player against itself are skipped.
     #[must_use]
-    pub fn rate(&self, games: &GameList) -> UscfRatings {
+    pub fn rate(&self, games: &Games) -> UscfRatings {
         let n = games.player_count();
         let mut ratings = vec![self.config.initial_rating; n];
         let mut played = vec![0u64; n];
@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn two_games_by_hand() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Win, true, None);
         g.add("c", "a", Score::Draw, true, None);
         let r = Uscf::new(UscfConfig::new()).rate(&g);
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn settings_change_start_and_k() {
-        let mut g = GameList::new();
+        let mut g = Games::new();
         g.add("a", "b", Score::Loss, true, None);
         let r = Uscf::new(UscfConfig {
             initial_rating: 1000.0,

@@ -1,4 +1,4 @@
-//! The asterisk table of Rollason's Computer Go rankings (seed 001): rank, player, rating,
+//! The asterisk table of Rollason's Computer Go rankings (Rollason's computer-Go ratings): rank, player, rating,
 //! points, and a bar of asterisks proportional to the rating above the floor.
 
 use std::fmt::Write;
@@ -41,7 +41,7 @@ impl Default for AsteriskOptions {
 }
 
 /// Returns the number of asterisks for `rating`: one at `floor`, `width` at `top`, linear in
-/// between — the seed's bars grow by one asterisk for every equal step of rating above
+/// between — the paper's bars grow by one asterisk for every equal step of rating above
 /// the field's floor, and every player gets at least one.
 fn stars(rating: f64, floor: f64, top: f64, width: usize) -> usize {
     let width = width.max(1);
@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(stars(1500.0, 1500.0, 1500.0, 41), 1, "all equal");
     }
 
-    /// The first four lines of the seed's 2001 table, with the seed's own ratings and points.
+    /// The first four lines of the paper's 2001 table, with the paper's own ratings and points.
     #[test]
     fn layout_matches_the_seed_table() {
         let rows = [

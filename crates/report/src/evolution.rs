@@ -1,4 +1,4 @@
-//! The rating-evolution plot of the Squava article (seed 000): each player's rating after
+//! The rating-evolution plot of the Squava article (the Squava article): each player's rating after
 //! every game it played, one line per player, x = games played, y = rating; several runs
 //! can be overlaid (each run gets its own dash pattern, each player keeps its colour).
 
@@ -37,7 +37,7 @@ pub struct EvolutionOptions {
 }
 
 impl EvolutionOptions {
-    /// Returns the defaults: 1000×600, titled like the seed's graph.
+    /// Returns the defaults: 1000×600, titled like the paper's graph.
     #[must_use]
     pub fn new() -> EvolutionOptions {
         EvolutionOptions {

@@ -58,7 +58,7 @@ pub struct RatingColumn {
     pub values: Vec<Option<RatingValue>>,
 }
 
-/// Predicted against observed score of one pair (seed 000's consistency table).
+/// Predicted against observed score of one pair (the Squava article's consistency table).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConsistencyRow {
     /// Player P.
@@ -546,7 +546,7 @@ fn write_evolution(out: &mut String, picture: Option<&(u32, u32, String)>) {
     out.push_str("</section>\n");
 }
 
-/// Returns the odds `s / (1 - s)` of a score fraction (seed 000's R_P/Q).
+/// Returns the odds `s / (1 - s)` of a score fraction (the Squava article's R_P/Q).
 fn odds(s: f64) -> f64 {
     s / (1.0 - s)
 }

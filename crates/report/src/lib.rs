@@ -19,6 +19,7 @@ mod evolution;
 mod font;
 mod html;
 mod image;
+mod line_plot;
 mod matrix;
 mod outcomes;
 mod sections;
@@ -30,6 +31,7 @@ pub use error::ReportError;
 pub use evolution::{evolution_plot, EvolutionOptions, RatingHistory};
 pub use html::{html_report, ConsistencyRow, HtmlReport, RatingColumn, RatingValue, SampleGame};
 pub use image::ImageFormat;
+pub use line_plot::{line_plot, Labels, Series};
 pub use matrix::{matrix_cell_colour, outcome_matrix, MatrixLayout, MatrixOptions};
 pub use outcomes::{OutcomeTable, Wdl};
 pub use sections::{

@@ -1,4 +1,4 @@
-//! The outcome matrix (Elo World, seed 002, Fig. 11): one cell per ordered pair, rows = White,
+//! The outcome matrix (Elo World, Murphy's Elo World, Fig. 11): one cell per ordered pair, rows = White,
 //! columns = Black, the cell's colour mixing green (White wins), blue (draws) and red (White
 //! losses) in proportion, and a × on a cell that holds only wins or only losses.
 

@@ -1,73 +1,8 @@
 //! Win/draw/loss counts per ordered pair: the table every picture here starts from.
 
 use crate::ReportError;
+pub use eloworld_games::Wdl;
 use std::collections::HashMap;
-
-/// One ordered pair's results from White's point of view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
-    /// Games White won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games White lost.
-    pub losses: u64,
-}
-
-impl Wdl {
-    /// Makes a count.
-    #[must_use]
-    pub const fn new(wins: u64, draws: u64, losses: u64) -> Wdl {
-        Wdl {
-            wins,
-            draws,
-            losses,
-        }
-    }
-
-    /// Returns the number of games.
-    #[must_use]
-    pub const fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Returns White's points: a win is 1, a draw ½.
-    #[must_use]
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
-    pub fn points(&self) -> f64 {
-        self.wins as f64 + 0.5 * self.draws as f64
-    }
-
-    /// Adds one game with White's score `score` (1, ½ or 0; above ¾ counts as a win, below ¼
-    /// as a loss).
-    pub fn add(&mut self, score: f64) {
-        if score > 0.75 {
-            self.wins += 1;
-        } else if score < 0.25 {
-            self.losses += 1;
-        } else {
-            self.draws += 1;
-        }
-    }
-
-    /// Returns the same games seen from Black's side.
-    #[must_use]
-    pub const fn swapped(self) -> Wdl {
-        Wdl {
-            wins: self.losses,
-            draws: self.draws,
-            losses: self.wins,
-        }
-    }
-}
-
-impl std::ops::AddAssign for Wdl {
-    fn add_assign(&mut self, other: Wdl) {
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-    }
-}
 
 /// Counts per ordered pair (White, Black) of a set of players.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -4,6 +4,10 @@
 //! is due, render the parts that changed).
 //!
 //! `cargo bench -p eloworld-serve --bench dashboard` (ELOWORLD_BENCH_DB=FILE keeps the store).
+#![allow(clippy::print_stderr)] // reason: a benchmark reports its figures
+
+// criterion_group! generates an undocumented function.
+#![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use eloworld_games::{GameKind, GameResult, Side, Termination};
@@ -21,9 +25,9 @@ const STORED: usize = 100_000;
 
 /// A result that favours the stronger (higher-numbered) player, varied by a hash.
 fn result(white: u32, black: u32, round: u32) -> GameResult {
-    let h = (u64::from(white) * 0x9E37_79B9
-        ^ u64::from(black) * 0x85EB_CA6B
-        ^ u64::from(round) * 0xC2B2_AE35)
+    let h = ((u64::from(white) * 0x9E37_79B9)
+        ^ (u64::from(black) * 0x85EB_CA6B)
+        ^ (u64::from(round) * 0xC2B2_AE35))
         .wrapping_mul(0x2545_F491_4F6C_DD1D)
         >> 40;
     let edge = i64::from(white) - i64::from(black);

@@ -15,7 +15,6 @@
 #![deny(missing_docs)]
 
 mod auth;
-mod compat;
 mod error;
 mod game_page;
 mod live;

@@ -3,9 +3,9 @@
 //! nothing here reads the store.
 
 use eloworld_games::GameResult;
-use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig, SprtModel};
+use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig};
 use eloworld_report::{OutcomeTable, Wdl};
-use eloworld_tournament::{JobInFlight, ResultEntry, TournamentRow};
+use eloworld_tournament::{JobInFlight, ResultEntry, SprtSettings, TournamentRow};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// How many of the latest games a page lists.
@@ -56,22 +56,11 @@ pub(crate) struct Duel {
 impl Duel {
     /// Reads the SPRT settings from a tournament file's `[sprt]` table, if it has one.
     fn new(config: &str) -> Duel {
-        let table: Option<toml::Table> = config.parse::<toml::Table>().ok();
-        let sprt = table.as_ref().and_then(|t| t.get("sprt")).and_then(|s| {
-            let num = |k: &str| {
-                s.get(k)
-                    .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
-            };
-            let mut c = SprtConfig::new();
-            c.elo0 = num("elo0")?;
-            c.elo1 = num("elo1")?;
-            c.alpha = num("alpha").unwrap_or(c.alpha);
-            c.beta = num("beta").unwrap_or(c.beta);
-            if s.get("model").and_then(toml::Value::as_str) == Some("logistic") {
-                c.model = SprtModel::Logistic;
-            }
-            Sprt::new(c).ok()
-        });
+        let table = config.parse::<toml::Table>().ok();
+        let sprt = table
+            .and_then(|mut t| t.remove("sprt"))
+            .and_then(|s| s.try_into::<SprtSettings>().ok())
+            .and_then(|s| s.sprt().ok());
         let configured = sprt.is_some();
         Duel {
             sprt: sprt.unwrap_or_else(|| {

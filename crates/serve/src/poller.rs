@@ -184,10 +184,10 @@ impl Poller {
         let unknown = fresh
             .iter()
             .any(|e| !self.lives.contains_key(&e.tournament_id));
-        if unknown || self.tournaments_read.elapsed() >= TOURNAMENTS_EVERY {
-            if self.read_tournaments()? {
-                changed.extend(self.lives.keys().copied());
-            }
+        if (unknown || self.tournaments_read.elapsed() >= TOURNAMENTS_EVERY)
+            && self.read_tournaments()?
+        {
+            changed.extend(self.lives.keys().copied());
         }
         for e in &fresh {
             if let Some(live) = self.lives.get_mut(&e.tournament_id) {

@@ -7,10 +7,11 @@
 //! take at most ~1/`COST_FACTOR` of a core), and every method runs once more when the last
 //! game is stored. The page says how many games each column counts.
 
-use crate::compat::{rate, Games, Method, Options, Ratings, Score};
 use crate::live::Live;
-use eloworld_games::{GameResult, Side};
+use eloworld_games::GameResult;
+use eloworld_ratings::{rate, Detail, Games, Method, Options, Ratings};
 use eloworld_report::{RatingColumn, RatingHistory, RatingValue};
+use eloworld_tournament::{add_results, RatedGame};
 use std::time::{Duration, Instant};
 
 /// A method waits this many times its last duration before running again on new games.
@@ -52,12 +53,26 @@ pub(crate) struct Rater {
     pictures: Option<(Instant, usize)>,
 }
 
-/// Returns White's score of a result.
-const fn score(result: GameResult) -> Score {
-    match result {
-        GameResult::Win(Side::First) => Score::Win,
-        GameResult::Win(Side::Second) => Score::Loss,
-        GameResult::Draw => Score::Draw,
+/// A stored result as the one conversion of stored games ([`add_results`]) takes it: the
+/// live reader keeps player indices, not names, and no date (dates only split by year).
+struct NamedResult<'a> {
+    white: &'a str,
+    black: &'a str,
+    result: GameResult,
+}
+
+impl RatedGame for NamedResult<'_> {
+    fn white(&self) -> &str {
+        self.white
+    }
+    fn black(&self) -> &str {
+        self.black
+    }
+    fn result(&self) -> GameResult {
+        self.result
+    }
+    fn date(&self) -> &str {
+        ""
     }
 }
 
@@ -75,16 +90,16 @@ impl Rater {
     /// Returns the ratings of `live`'s games, recomputing the methods that are due.
     pub fn rate(&mut self, live: &Live) -> Rated {
         let games = self.games.get_or_insert_with(Games::case_sensitive);
-        for p in &live.played[games.games().len()..] {
-            let (w, b) = (p.white as usize, p.black as usize);
-            games.add(
-                &live.row.players[w],
-                &live.row.players[b],
-                score(p.result),
-                true,
-                None,
-            );
-        }
+        let players = &live.row.players;
+        let new: Vec<NamedResult<'_>> = live.played[games.games().len()..]
+            .iter()
+            .map(|p| NamedResult {
+                white: &players[p.white as usize],
+                black: &players[p.black as usize],
+                result: p.result,
+            })
+            .collect();
+        add_results(games, &new);
         let n = games.games().len();
         let finished = live.finished();
         for method in Method::ALL {
@@ -98,7 +113,7 @@ impl Rater {
                 continue;
             }
             let started = Instant::now();
-            let outcome = rate(games, &Options::new(method));
+            let outcome = rate(games, &Options::new(method)).map_err(|e| e.to_string());
             let done = Computed {
                 method,
                 outcome,
@@ -167,7 +182,15 @@ impl Rater {
                         values,
                     });
                     rated.counted.push(c.games);
-                    if let crate::compat::Detail::Uscf(u) = &r.detail {
+                    for (p, id) in live.row.players.iter().zip(&ids) {
+                        if let Some(flag) = id.and_then(|id| r.flag(id)) {
+                            rated.notes.push(format!("{}: {p}: {flag}", method.name()));
+                        }
+                    }
+                    rated
+                        .notes
+                        .extend(r.notes.iter().map(|n| format!("{}: {n}", method.name())));
+                    if let Detail::Uscf(u) = &r.detail {
                         rated.histories =
                             histories(live, &ids, u, Options::new(method).uscf.initial_rating);
                     }

@@ -1,3 +1,4 @@
+use crate::MoveNote;
 use eloworld_games::{GameResult, Termination};
 
 /// What the runner reports while it works. Players are indices into `Plan::players`.
@@ -37,6 +38,17 @@ pub enum Event {
         termination: Termination,
         /// Plies played.
         plies: u32,
+    },
+    /// A finished game's moves and per-move notes (sent only with `RunOptions::record_games`).
+    GameRecorded {
+        /// The job's key.
+        job: u32,
+        /// The moves in compact notation (UCI for chess), space-separated.
+        moves: String,
+        /// One note per move: reported score and depth, time taken.
+        notes: Vec<MoveNote>,
+        /// More about the end (a forfeit's overrun, an engine's error).
+        detail: Option<String>,
     },
     /// An external engine was restarted after a fault.
     EngineRestarted {

@@ -5,6 +5,7 @@
 //! all of it, so a job replayed with its seed gives the same moves for in-process players.
 #![deny(missing_docs)]
 
+pub mod adjudication;
 mod config;
 mod error;
 mod events;
@@ -12,15 +13,18 @@ pub mod openings;
 pub mod pgn;
 mod plan;
 mod play;
+mod rating_games;
 mod runner;
 pub mod store;
+pub mod tablebase;
 
-pub use config::{Schedule, TournamentConfig, DEFAULT_MAX_PLIES};
+pub use config::{Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use plan::{JobSpec, Plan};
-pub use play::{play_game, PlayedGame};
-pub use runner::{play_stored, run, RunOptions, RunSummary, StoredTournament};
+pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
+pub use rating_games::{add_results, games_to_rate, score, RatedGame};
+pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,
     Store, TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,

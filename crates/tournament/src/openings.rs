@@ -22,13 +22,26 @@ pub fn load_openings(path: &Path, game: GameKind) -> Result<Vec<String>, ConfigE
         line: 0,
         message: format!("cannot read: {e}"),
     })?;
+    parse_openings(path, &bytes, game)
+}
+
+/// Reads the openings in `bytes`, the contents of the file `path` (whose extension says
+/// whether it is PGN); see [`load_openings`].
+///
+/// # Errors
+/// As [`load_openings`].
+pub fn parse_openings(
+    path: &Path,
+    bytes: &[u8],
+    game: GameKind,
+) -> Result<Vec<String>, ConfigError> {
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let out = match (game, is_pgn) {
-        (GameKind::Chess, true) => pgn_openings(path, &bytes)?,
-        (GameKind::Chess, false) => epd_openings(path, &bytes)?,
-        (GameKind::Squava, _) => line_openings(path, &bytes, GameKind::Squava)?,
+        (GameKind::Chess, true) => pgn_openings(path, bytes)?,
+        (GameKind::Chess, false) => epd_openings(path, bytes)?,
+        (GameKind::Squava, _) => line_openings(path, bytes, GameKind::Squava)?,
     };
     if out.is_empty() {
         return Err(ConfigError::Openings {

@@ -1,10 +1,44 @@
 //! PGN export of stored chess games.
 
 use crate::store::GameRow;
+use crate::MoveNote;
+use eloworld_players::engine::Score;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 use std::fmt::Write;
+
+/// Returns the PGN `Date` (`YYYY.MM.DD`, UTC) of a moment given in seconds since the Unix
+/// epoch (days to civil date: the proleptic Gregorian calendar's 400-year cycle).
+#[must_use]
+pub fn pgn_date(unix_seconds: i64) -> String {
+    let days = unix_seconds.div_euclid(86_400);
+    // Shift the epoch to 0000-03-01 so that leap days end each 4/100/400-year cycle.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Returns today's PGN `Date` (UTC).
+#[must_use]
+pub fn pgn_date_today() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    pgn_date(now)
+}
 
 /// Writes one stored chess game as PGN: the Seven Tag Roster, `Termination`, `PlyCount`,
 /// `FEN`/`SetUp` when it did not start from the standard position, and SAN movetext.
@@ -12,6 +46,38 @@ use std::fmt::Write;
 /// # Errors
 /// A message naming the game and the move when a stored move does not replay.
 pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
+    game_to_pgn_annotated(g, site, None, &[])
+}
+
+/// Writes the comment cutechess puts after a move: `+0.32/12 0.153s` (score in pawns from
+/// the mover's side, or `+M5` for mate in five, then depth and time), or the time alone when
+/// the engine reported no score.
+#[must_use]
+pub fn move_comment(note: &MoveNote) -> String {
+    let time = format!("{:.3}s", note.elapsed.as_secs_f64());
+    let score = match note.score {
+        Some(Score::Centipawns(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Some(Score::Mate(n)) if n >= 0 => format!("+M{n}"),
+        Some(Score::Mate(n)) => format!("-M{}", n.unsigned_abs()),
+        None => return time,
+    };
+    match note.depth {
+        Some(d) => format!("{score}/{d} {time}"),
+        None => format!("{score} {time}"),
+    }
+}
+
+/// Writes a game as [`game_to_pgn`] does, with the `TimeControl` tag when given and a
+/// [`move_comment`] after each move that has a note.
+///
+/// # Errors
+/// As [`game_to_pgn`].
+pub fn game_to_pgn_annotated(
+    g: &GameRow,
+    site: &str,
+    time_control: Option<&str>,
+    notes: &[MoveNote],
+) -> Result<String, String> {
     let mut pos: Chess = match &g.opening {
         Some(fen) => eloworld_games::chess::parse_fen(fen)
             .map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
@@ -31,6 +97,9 @@ pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
     tag(&mut out, "Result", g.result.pgn());
     tag(&mut out, "Termination", g.termination.code());
     tag(&mut out, "PlyCount", &g.plies.to_string());
+    if let Some(tc) = time_control {
+        tag(&mut out, "TimeControl", tc);
+    }
     if let Some(fen) = &g.opening {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", fen);
@@ -69,6 +138,9 @@ pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
         }
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
         push(&mut out, &san.to_string());
+        if let Some(note) = notes.get(i) {
+            push(&mut out, &format!("{{{}}}", move_comment(note)));
+        }
     }
     if let Some(d) = &g.detail {
         push(&mut out, &format!("{{{}}}", d.replace(['{', '}'], "")));
@@ -76,4 +148,25 @@ pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
     push(&mut out, g.result.pgn());
     out.push_str("\n\n");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc_days() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(86_399), "1970.01.01");
+        assert_eq!(pgn_date(-1), "1969.12.31");
+        // 2000-02-29 (a 400-year leap day) and 2100-03-01 (2100 is not a leap year).
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(pgn_date(4_107_542_400), "2100.03.01");
+        assert_eq!(pgn_date(1_763_856_000), "2025.11.23");
+        let today = pgn_date_today();
+        assert!(
+            today.len() == 10 && today.as_str() > "2025.01.01",
+            "{today}"
+        );
+    }
 }

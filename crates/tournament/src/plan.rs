@@ -69,10 +69,6 @@ impl Plan {
             }
             players.push(canonical);
         }
-        config
-            .draw_rules
-            .parse::<eloworld_games::DrawRules>()
-            .map_err(ConfigError::Invalid)?;
         let mut openings = match &config.openings {
             Some(path) => load_openings(path, game)?,
             None => Vec::new(),
@@ -139,7 +135,7 @@ impl Plan {
     pub fn fingerprint(&self) -> String {
         let mut h = fnv1a(self.game.name());
         let mut mix = |s: &str| h = splitmix64(h ^ fnv1a(s));
-        mix(&self.config.draw_rules);
+        mix(self.config.draw_rules.name());
         mix(&self.config.max_plies.to_string());
         mix(if self.config.self_play {
             "self_play"

@@ -1,6 +1,11 @@
+use crate::adjudication::{Adjudication, Referee};
+use crate::tablebase::Tablebases;
 use eloworld_games::{Game, GameRng, Outcome, Side, Termination};
+use eloworld_players::engine::{Clock, ClockReading, ClockVerdict, Score};
 use eloworld_players::{Player, PlayerError};
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// How a game went: its outcome, its length, and what more the store should know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,6 +16,29 @@ pub struct PlayedGame {
     pub plies: u32,
     /// More about the end (an engine's illegal move, a crash message).
     pub detail: Option<String>,
+}
+
+/// What the runner records of one move: the score and depth the mover reported (from its
+/// own side) and the time it took, measured around the player's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The reported score.
+    pub score: Option<Score>,
+    /// The reported depth.
+    pub depth: Option<u32>,
+    /// The time the move took.
+    pub elapsed: Duration,
+}
+
+/// The rules a game is played under beyond the game's own: a length limit and adjudication.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRules<'a> {
+    /// Plies after which the game is a draw (`max-plies`).
+    pub max_plies: u32,
+    /// Resign and draw adjudication from the engines' scores.
+    pub adjudication: Option<&'a Adjudication>,
+    /// Syzygy tables that end chess games they know the result of.
+    pub tablebases: Option<&'a Tablebases>,
 }
 
 /// Plays one game from `game` to its end and returns how it went, or `None` if `stop` was
@@ -26,10 +54,41 @@ pub fn play_game<G: Game>(
     stop: &AtomicBool,
     moves: &mut Vec<G::Move>,
 ) -> Option<PlayedGame> {
+    let rules = GameRules {
+        max_plies,
+        adjudication: None,
+        tablebases: None,
+    };
+    play_game_with(game, white, black, seed, &rules, stop, moves, None)
+}
+
+/// Plays one game as [`play_game`] under `rules`, keeping the clocks of players on a clock
+/// (a move past the flag loses on time) and, when `notes` is given, one [`MoveNote`] per move.
+#[allow(clippy::too_many_arguments)] // the game loop's inputs; a struct would only rename them
+#[allow(clippy::too_many_lines)] // one loop: ask, time, judge, play
+pub fn play_game_with<G: Game>(
+    game: &mut G,
+    white: &mut dyn Player<G>,
+    black: &mut dyn Player<G>,
+    seed: u64,
+    rules: &GameRules<'_>,
+    stop: &AtomicBool,
+    moves: &mut Vec<G::Move>,
+    mut notes: Option<&mut Vec<MoveNote>>,
+) -> Option<PlayedGame> {
     let mut rngs = [
         GameRng::for_side(seed, Side::First),
         GameRng::for_side(seed, Side::Second),
     ];
+    let mut clocks: [Option<(Clock, Duration)>; 2] = [
+        white
+            .time_control()
+            .map(|(tc, margin)| (Clock::new(tc), margin)),
+        black
+            .time_control()
+            .map(|(tc, margin)| (Clock::new(tc), margin)),
+    ];
+    let mut referee = rules.adjudication.map(Referee::new);
     let start_ply = game.ply();
     loop {
         let plies = game.ply() - start_ply;
@@ -40,7 +99,7 @@ pub fn play_game<G: Game>(
                 detail: None,
             });
         }
-        if plies >= max_plies {
+        if plies >= rules.max_plies {
             return Some(PlayedGame {
                 outcome: Outcome::draw(Termination::MaxPlies),
                 plies,
@@ -63,12 +122,75 @@ pub fn play_game<G: Game>(
                 detail: Some(detail),
             })
         };
-        match player.choose(game, &mut rngs[side.index()]) {
+        if let Some((own, _)) = &clocks[side.index()] {
+            let other = clocks[side.other().index()].as_ref().map_or(own, |c| &c.0);
+            let (w, b) = if side == Side::First {
+                (own, other)
+            } else {
+                (other, own)
+            };
+            player.set_clocks(&ClockReading::new(w, b, side == Side::First));
+        }
+        let asked = Instant::now();
+        let answer = player.choose(game, &mut rngs[side.index()]);
+        let elapsed = asked.elapsed();
+        let report = player.last_report();
+        if let Some((clock, margin)) = &mut clocks[side.index()] {
+            let had = clock.remaining();
+            let flagged = match (&answer, clock.charge(elapsed, *margin)) {
+                (_, ClockVerdict::Flagged { overrun }) => Some(overrun),
+                (Err(PlayerError::Timeout { .. }), ClockVerdict::InTime) => {
+                    Some(elapsed.saturating_sub(had))
+                }
+                _ => None,
+            };
+            if let Some(overrun) = flagged {
+                return forfeit(
+                    Termination::TimeForfeit,
+                    format!(
+                        "used {} ms with {} ms left: {} ms over",
+                        elapsed.as_millis(),
+                        had.as_millis(),
+                        overrun.as_millis()
+                    ),
+                );
+            }
+        }
+        match answer {
             Ok(mv) if game.is_legal(mv) => {
                 white.observe(game, mv);
                 black.observe(game, mv);
                 game.play(mv);
                 moves.push(mv);
+                if let Some(notes) = notes.as_deref_mut() {
+                    notes.push(MoveNote {
+                        score: report.and_then(|r| r.score),
+                        depth: report.and_then(|r| r.depth),
+                        elapsed,
+                    });
+                }
+                let chess = (&*game as &dyn Any).downcast_ref::<eloworld_games::Chess>();
+                if let (Some(tables), Some(chess), None) = (rules.tablebases, chess, game.outcome())
+                {
+                    if let Some(outcome) = tables.adjudicate(chess.position()) {
+                        return Some(PlayedGame {
+                            outcome,
+                            plies: plies + 1,
+                            detail: None,
+                        });
+                    }
+                }
+                if let Some(referee) = &mut referee {
+                    let full_moves = game.ply() / 2;
+                    let judged = referee.after_move(side, report.and_then(|r| r.score), full_moves);
+                    if let (Some(outcome), None) = (judged, game.outcome()) {
+                        return Some(PlayedGame {
+                            outcome,
+                            plies: plies + 1,
+                            detail: None,
+                        });
+                    }
+                }
             }
             Ok(mv) => return forfeit(Termination::IllegalMove, format!("{mv:?}")),
             Err(PlayerError::IllegalMove { text, .. }) => {
@@ -205,7 +327,7 @@ mod tests {
             moves
         };
         let a = run(&mut RandomMove);
-        let b = run(&mut eloworld_players::chess::FirstMove);
+        let b = run(&mut eloworld_players::chess::FirstMove::default());
         assert_eq!(
             a[0], b[0],
             "White's first move depends only on White's stream"

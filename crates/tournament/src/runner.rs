@@ -1,5 +1,10 @@
+use crate::adjudication::Adjudication;
 use crate::store::{ClaimedJob, FinishedGame, Store, TournamentRow};
-use crate::{play_game, ConfigError, Event, Plan, RunError, StoreError, TournamentConfig};
+use crate::tablebase::Tablebases;
+use crate::{
+    play_game_with, ConfigError, Event, GameRules, MoveNote, Plan, RunError, StoreError,
+    TournamentConfig,
+};
 use crossbeam_channel::{unbounded, RecvTimeoutError, Sender};
 use eloworld_games::{Game, GameKind, GameResult, Outcome, Side, Termination};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry, Worker};
@@ -26,6 +31,9 @@ pub struct RunOptions {
     pub checkpoint_interval: Duration,
     /// Players this worker cannot run, with why (reported to a shared store).
     pub cannot_run: String,
+    /// Send every finished game's moves and per-move notes as [`Event::GameRecorded`]
+    /// (for a live PGN with clocks and scores).
+    pub record_games: bool,
 }
 
 impl Default for RunOptions {
@@ -38,6 +46,7 @@ impl Default for RunOptions {
             checkpoint_games: 64,
             checkpoint_interval: Duration::from_millis(250),
             cannot_run: String::new(),
+            record_games: false,
         }
     }
 }
@@ -82,7 +91,13 @@ pub struct StoredTournament {
     /// The `max_plies` setting.
     pub max_plies: u32,
     /// The `draw_rules` setting.
-    pub draw_rules: String,
+    pub draw_rules: eloworld_games::DrawRules,
+    /// The adjudication rules.
+    pub adjudication: Adjudication,
+    /// Directories of Syzygy tables for tablebase adjudication.
+    pub tablebases: Vec<std::path::PathBuf>,
+    /// The most pieces a position may have to be probed.
+    pub tablebase_pieces: Option<usize>,
     /// Jobs in the plan.
     pub total: u64,
     /// Jobs done.
@@ -108,6 +123,9 @@ impl StoredTournament {
             players: row.players.clone(),
             max_plies: config.max_plies,
             draw_rules: config.draw_rules,
+            adjudication: config.adjudication,
+            tablebases: config.tablebases,
+            tablebase_pieces: config.tablebase_pieces,
             total: row.total,
             done: row.done,
         })
@@ -146,8 +164,66 @@ pub fn run<G: PlayableGame>(
             StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name))
         })?;
     let tournament = StoredTournament::from_row(&row)?;
-    let mut summary = play_stored(&tournament, &factories, rules, store, opts)?;
+    let mut summary = drive(&tournament, &factories, rules, store, opts, Until::Done)?;
     summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// When [`drive`] returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// When every job of the tournament is stored: on a shared store, jobs claimed by other
+    /// workers are waited for, and played here when their lease expires (their worker died).
+    Done,
+    /// When no job is left to claim here (a worker moving on to other tournaments).
+    NothingClaimable,
+}
+
+/// Plays a stored tournament on this machine: the one loop behind `eloworld tournament`,
+/// `eloworld worker` and the evolution's generations. Plays what it can claim
+/// ([`play_stored`]); with [`Until::Done`] on a shared store it then waits for the jobs other
+/// workers hold, reaping expired leases and playing those jobs too, until the tournament is
+/// complete or `opts.stop` is raised.
+///
+/// # Errors
+/// As [`run`].
+pub fn drive<G: PlayableGame>(
+    tournament: &StoredTournament,
+    factories: &[Option<Arc<dyn PlayerFactory<G>>>],
+    rules: G::Rules,
+    store: &mut dyn Store,
+    opts: &RunOptions,
+    until: Until,
+) -> Result<RunSummary, RunError> {
+    let started = Instant::now();
+    let mut summary = play_stored(tournament, factories, rules, store, opts)?;
+    if until == Until::Done && store.lease().is_some() {
+        loop {
+            if summary.interrupted || opts.stop.load(Ordering::Relaxed) {
+                summary.interrupted = true;
+                break;
+            }
+            let row = store
+                .tournaments()?
+                .into_iter()
+                .find(|t| t.id == tournament.id)
+                .ok_or_else(|| {
+                    StoreError::NotFound(format!("tournament {:?} vanished", tournament.name))
+                })?;
+            if row.done >= row.total {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(500));
+            store.reap()?;
+            store.heartbeat(&opts.worker, &opts.cannot_run)?;
+            let current = StoredTournament::from_row(&row)?;
+            let more = play_stored(&current, factories, rules, store, opts)?;
+            summary.stored += more.stored;
+            summary.interrupted = more.interrupted;
+        }
+    }
+    summary.elapsed = started.elapsed();
+    summary.playing = summary.elapsed;
     Ok(summary)
 }
 
@@ -186,6 +262,13 @@ pub fn play_stored<G: PlayableGame>(
         threads,
     });
 
+    let tablebases = if tournament.tablebases.is_empty() {
+        None
+    } else {
+        let dirs: Vec<&std::path::Path> =
+            tournament.tablebases.iter().map(|d| d.as_path()).collect();
+        Some(Tablebases::open(&dirs, tournament.tablebase_pieces).map_err(ConfigError::Invalid)?)
+    };
     let (job_tx, job_rx) = unbounded::<ClaimedJob>();
     let (msg_tx, msg_rx) = unbounded::<Msg>();
     let stop = Arc::clone(&opts.stop);
@@ -213,9 +296,18 @@ pub fn play_stored<G: PlayableGame>(
             let msg_tx = msg_tx.clone();
             let stop = &*stop;
             let events = opts.events.clone();
+            let tablebases = tablebases.as_ref();
             scope.spawn(move || {
                 let mut worker = Worker::new(index);
                 let mut moves: Vec<G::Move> = Vec::with_capacity(1024);
+                let mut notes: Vec<MoveNote> = Vec::new();
+                let record = opts.record_games && events.is_some();
+                let game_rules = GameRules {
+                    max_plies,
+                    adjudication: (!tournament.adjudication.is_empty())
+                        .then_some(&tournament.adjudication),
+                    tablebases,
+                };
                 let start = G::new(rules);
                 while let Ok(job) = job_rx.recv() {
                     if stop.load(Ordering::Relaxed) {
@@ -230,19 +322,29 @@ pub fn play_stored<G: PlayableGame>(
                         });
                     }
                     let played = catch_unwind(AssertUnwindSafe(|| {
+                        notes.clear();
                         play_job(
                             &job,
                             factories,
                             &mut worker,
                             &start,
                             rules,
-                            max_plies,
+                            &game_rules,
                             stop,
                             &mut moves,
+                            record.then_some(&mut notes),
                         )
                     }));
                     let msg = match played {
                         Ok(Some(g)) => {
+                            if let (true, Some(tx)) = (record, &events) {
+                                let _ = tx.send(Event::GameRecorded {
+                                    job: job.key,
+                                    moves: g.moves.clone(),
+                                    notes: notes.clone(),
+                                    detail: g.detail.clone(),
+                                });
+                            }
                             if let Some(tx) = &events {
                                 let _ = tx.send(Event::GameFinished {
                                     job: job.key,
@@ -402,9 +504,10 @@ fn play_job<G: Game>(
     worker: &mut Worker,
     start: &G,
     rules: G::Rules,
-    max_plies: u32,
+    game_rules: &GameRules<'_>,
     stop: &AtomicBool,
     moves: &mut Vec<G::Move>,
+    notes: Option<&mut Vec<MoveNote>>,
 ) -> Option<FinishedGame> {
     let t0 = Instant::now();
     let finished = |result, termination, plies, moves: String, detail| FinishedGame {
@@ -447,14 +550,15 @@ fn play_job<G: Game>(
     let mut black = players.pop()?;
     let mut white = players.pop()?;
     moves.clear();
-    let played = play_game(
+    let played = play_game_with(
         &mut game,
         &mut *white,
         &mut *black,
         job.seed,
-        max_plies,
+        game_rules,
         stop,
         moves,
+        notes,
     )?;
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, &m) in moves.iter().enumerate() {

@@ -13,6 +13,9 @@ use std::time::Instant;
 
 /// Measure the runner against a bare loop. The runner's rate counts the playing phase (every
 /// game played and committed to a real SQLite file), not the one-time storing of the plan.
+/// The bare loop and the runner are measured alternately in this one process, `--rounds`
+/// times, and the median of each round's ratio is reported, so that load from other
+/// programs on the machine hits both sides alike.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game to measure (both when absent).
@@ -21,6 +24,12 @@ pub struct Args {
     /// Games per measurement (default: 2000 for chess, 200000 for squava).
     #[arg(long)]
     games: Option<u64>,
+    /// Measurement rounds (bare loop, runner on 1 thread, runner on 2 threads, alternated).
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// `text` (a line per measurement) or `json` (one object keyed by game, alone on stdout).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Measure a shared store instead: claims and fenced completions per second with 1, 2
     /// and 4 workers, and the runner's games/s on it against SQLite (a postgres:// URL of
     /// a scratch database; the benchmark adds tournaments named `bench-…` to it).
@@ -31,6 +40,54 @@ pub struct Args {
     seconds: f64,
 }
 
+/// Output formats of `bench`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text.
+    Text,
+    /// One JSON object keyed by game.
+    Json,
+}
+
+/// What one game's measurement found.
+#[derive(Debug)]
+struct GameFigures {
+    /// Games per second of the bare loop on one thread (median of the rounds).
+    bare_games_per_s: f64,
+    /// Runner on one thread ÷ bare loop on one thread (median of the rounds' ratios).
+    runner_1_thread_ratio: f64,
+    /// Runner on two threads ÷ bare loop on one thread (median of the rounds' ratios).
+    runner_2_threads_ratio: f64,
+    /// Games per second of the runner on one and two threads (medians).
+    runner_1_thread_games_per_s: f64,
+    runner_2_threads_games_per_s: f64,
+    /// Games per second the SQLite store itself can take (finished games of this game's
+    /// mean length committed in the runner's batches, nothing played): the ceiling of any
+    /// stored run.
+    store_ceiling_games_per_s: f64,
+    /// Mean plies per game.
+    plies_per_game: f64,
+    /// Games per measurement, rounds.
+    games: u64,
+    rounds: usize,
+}
+
+impl GameFigures {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "bare_games_per_s": self.bare_games_per_s,
+            "runner_1_thread_ratio": self.runner_1_thread_ratio,
+            "runner_2_threads_ratio": self.runner_2_threads_ratio,
+            "runner_1_thread_games_per_s": self.runner_1_thread_games_per_s,
+            "runner_2_threads_games_per_s": self.runner_2_threads_games_per_s,
+            "store_ceiling_games_per_s": self.store_ceiling_games_per_s,
+            "plies_per_game": self.plies_per_game,
+            "games": self.games,
+            "rounds": self.rounds,
+        })
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(db) = &args.db {
         return store_bench(db, args.seconds, args.games.unwrap_or(2000));
@@ -38,55 +95,111 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let kinds = args
         .game
         .map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
+    let rounds = args.rounds.max(1);
+    let text = args.format == Format::Text;
+    let mut all = serde_json::Map::new();
     for kind in kinds {
-        match kind {
+        let figures = match kind {
             GameKind::Chess => {
                 let n = args.games.unwrap_or(2000);
-                report::<Chess>(kind, n, bare_chess)?;
+                measure::<Chess>(kind, n, rounds, text, bare_chess)?
             }
             GameKind::Squava => {
                 let n = args.games.unwrap_or(200_000);
-                report::<Squava>(kind, n, bare_squava)?;
+                measure::<Squava>(kind, n, rounds, text, bare_squava)?
             }
-        }
+        };
+        all.insert(kind.name().to_owned(), figures.to_json());
+    }
+    if !text {
+        println!("{}", serde_json::Value::Object(all));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn report<G: PlayableGame>(kind: GameKind, n: u64, bare: fn(u64) -> u32) -> anyhow::Result<()>
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn measure<G: PlayableGame>(
+    kind: GameKind,
+    n: u64,
+    rounds: usize,
+    text: bool,
+    bare: fn(u64) -> u32,
+) -> anyhow::Result<GameFigures>
 where
     G::Rules: Default,
 {
-    println!("{kind}: random_move vs random_move, {n} games per measurement");
+    if text {
+        println!("{kind}: random_move vs random_move, {n} games per measurement, {rounds} rounds alternated");
+    } else {
+        eprintln!("bench: {kind}, {n} games per measurement, {rounds} rounds");
+    }
     // The bare loop plays the very games the runner plays: the plan's seeds, the same
     // per-side streams, so the moves are identical and the ratio is the runner's overhead.
     let plan = bench_plan(kind, n)?;
-    let t = Instant::now();
+    let (mut bare_rates, mut one_rates, mut two_rates) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut one_ratios, mut two_ratios) = (Vec::new(), Vec::new());
     let mut plies = 0u64;
-    for job in &plan.jobs {
-        plies += u64::from(bare(job.seed));
+    for round in 0..rounds {
+        let t = Instant::now();
+        plies = 0;
+        for job in &plan.jobs {
+            plies += u64::from(bare(job.seed));
+        }
+        let bare_rate = n as f64 / t.elapsed().as_secs_f64();
+        let (one, one_plies) = runner_rate::<G>(&plan, 1)?;
+        anyhow::ensure!(
+            one_plies == plies,
+            "the runner played {one_plies} plies, the bare loop {plies}: not the same games"
+        );
+        let (two, _) = runner_rate::<G>(&plan, 2)?;
+        if text {
+            println!(
+                "  round {}: bare loop {bare_rate:>10.0} games/s  runner 1 thread {one:>10.0} ({:.2}x)  2 threads {two:>10.0} ({:.2}x)",
+                round + 1,
+                one / bare_rate,
+                two / bare_rate
+            );
+        }
+        bare_rates.push(bare_rate);
+        one_rates.push(one);
+        two_rates.push(two);
+        one_ratios.push(one / bare_rate);
+        two_ratios.push(two / bare_rate);
     }
-    let bare_rate = n as f64 / t.elapsed().as_secs_f64();
-    println!(
-        "  bare loop, 1 thread:   {bare_rate:>12.0} games/s  ({:.0} plies/s, {:.1} plies/game)",
-        plies as f64 / t.elapsed().as_secs_f64(),
-        plies as f64 / n as f64
-    );
-    let (one, one_plies) = runner_rate::<G>(&plan, 1)?;
-    anyhow::ensure!(
-        one_plies == plies,
-        "the runner played {one_plies} plies, the bare loop {plies}: not the same games"
-    );
-    println!(
-        "  runner, 1 thread:      {one:>12.0} games/s  ratio to bare loop {:.2} (target >= 0.8)",
-        one / bare_rate
-    );
-    let (two, _) = runner_rate::<G>(&plan, 2)?;
-    println!(
-        "  runner, 2 threads:     {two:>12.0} games/s  ratio to 1 thread {:.2} (target >= 1.8)",
-        two / one
-    );
-    Ok(())
+    let plies_per_game = plies as f64 / n as f64;
+    let ceiling = store_ceiling(kind, n, plies_per_game)?;
+    let figures = GameFigures {
+        bare_games_per_s: median(bare_rates),
+        runner_1_thread_ratio: median(one_ratios),
+        runner_2_threads_ratio: median(two_ratios),
+        runner_1_thread_games_per_s: median(one_rates),
+        runner_2_threads_games_per_s: median(two_rates),
+        store_ceiling_games_per_s: ceiling,
+        plies_per_game,
+        games: n,
+        rounds,
+    };
+    if text {
+        println!(
+            "  median: bare loop {:.0} games/s ({plies_per_game:.1} plies/game); runner 1 thread {:.2}x (target >= 0.8), 2 threads {:.2}x (target >= 1.8)",
+            figures.bare_games_per_s, figures.runner_1_thread_ratio, figures.runner_2_threads_ratio
+        );
+        println!(
+            "  the store alone takes {ceiling:.0} games/s of this length: no stored run goes faster"
+        );
+    }
+    Ok(figures)
 }
 
 fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
@@ -97,18 +210,19 @@ fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
     Ok(Plan::new(&config)?)
 }
 
+fn scratch_dir(label: &str) -> anyhow::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("eloworld-bench-{}-{label}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
 /// Plays the plan through the runner into a fresh SQLite file; returns games/s over the
 /// playing phase (every game played and committed) and the plies stored.
 fn runner_rate<G: PlayableGame>(plan: &Plan, threads: usize) -> anyhow::Result<(f64, u64)>
 where
     G::Rules: Default,
 {
-    let dir = std::env::temp_dir().join(format!(
-        "eloworld-bench-{}-{}-{threads}",
-        std::process::id(),
-        plan.game
-    ));
-    std::fs::create_dir_all(&dir)?;
+    let dir = scratch_dir(&format!("{}-{threads}", plan.game))?;
     let db = dir.join("bench.sqlite");
     let mut store = open_store(&db.to_string_lossy(), true)?;
     let opts = RunOptions {
@@ -137,6 +251,49 @@ where
         summary.stored
     );
     Ok((n as f64 / summary.playing.as_secs_f64(), plies))
+}
+
+/// Games per second the SQLite store takes with nothing played: jobs claimed and completed
+/// in the runner's batch size with made-up games of `plies` plies each.
+fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> anyhow::Result<f64> {
+    use eloworld_tournament::FinishedGame;
+    let plan = bench_plan(kind, n)?;
+    let dir = scratch_dir(&format!("{kind}-ceiling"))?;
+    let db = dir.join("bench.sqlite");
+    let mut store = open_store(&db.to_string_lossy(), true)?;
+    let id = store.begin(&plan)?;
+    let code = if kind == GameKind::Chess {
+        "e2e4"
+    } else {
+        "c3"
+    };
+    let moves = vec![code; plies.round() as usize].join(" ");
+    let t = Instant::now();
+    let mut stored = 0u64;
+    loop {
+        let jobs = store.claim(id, "bench", 256, None)?;
+        if jobs.is_empty() {
+            break;
+        }
+        let games: Vec<FinishedGame> = jobs
+            .iter()
+            .map(|j| FinishedGame {
+                job_id: j.id,
+                attempt: j.attempt,
+                result: eloworld_games::GameResult::Draw,
+                termination: eloworld_games::Termination::MaxPlies,
+                plies: plies.round() as u32,
+                moves: moves.clone(),
+                detail: None,
+                wall_ms: 0.0,
+            })
+            .collect();
+        stored += store.complete("bench", &games)?.accepted as u64;
+    }
+    let rate = stored as f64 / t.elapsed().as_secs_f64();
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(rate)
 }
 
 /// A random chess game on bare shakmaty with the same end checks as [`Chess`] under the

@@ -1,19 +1,26 @@
-//! `eloworld evolve`: the genetic evolution of seed 003 (David, Koppel and Netanyahu),
+//! `eloworld evolve`: the genetic evolution of David, Koppel and Netanyahu,
 //! phase by phase. Every phase checkpoints each finished generation in a SQLite file
 //! (`OUT/evolve.sqlite` by default): run the same command again to resume a killed run, with
 //! the same result as an uninterrupted one.
 
+use crate::games::CliGame;
 use anyhow::{bail, Context};
+use eloworld_evolve::coevolve::generation_games;
 use eloworld_evolve::imitate::{self, DatasetConfig, ImitationFitness};
-use eloworld_evolve::plot::{line_plot_png, Labels, Series};
 use eloworld_evolve::{evolve, Checkpoint, Checkpointing, GaConfig, Generation, Selection};
+use eloworld_evolve::{EvolveError, Fitness};
+use eloworld_games::{Chess, DrawRules, GameResult};
+use eloworld_players::PlayableGame;
+use eloworld_report::{line_plot, ImageFormat, Labels, Series};
+use eloworld_tournament::{open_store, Plan, RunOptions, Store};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Evolve chess players with a genetic algorithm (seed 003): imitate, search, coevolve, report.
+/// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu): imitate, search, coevolve, report.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
@@ -30,6 +37,8 @@ enum Phase {
     Coevolve(CoevolveArgs),
     /// Phase 4: EVOL* against EVOL0 and the defaults: match W% and Elo difference, suite solve counts.
     Report(ReportArgs),
+    /// Score one evaluation (default Fig. 3's) on phase 1's positions: match % on train and test.
+    ScoreImitation(super::evolve_score::Args),
 }
 
 /// The GA settings every phase takes.
@@ -169,6 +178,108 @@ struct CoevolveArgs {
     /// Plies after which a game is drawn.
     #[arg(long, default_value_t = 300)]
     max_plies: u32,
+    #[command(flatten)]
+    games: GamesStore,
+}
+
+/// Where the phases that play games keep them: each generation (and each match) is a
+/// tournament in this store, played by the tournament runner, resumed from what is stored
+/// after a kill, and playable by `eloworld worker --db …` on other machines.
+#[derive(clap::Args, Debug, Clone)]
+struct GamesStore {
+    /// The games' store: an SQLite file or a postgres:// URL (default OUT/games.sqlite).
+    #[arg(long)]
+    db: Option<String>,
+    /// Seconds a claim lasts without renewal on a shared (PostgreSQL) store.
+    #[arg(long, default_value_t = 30.0)]
+    lease: f64,
+}
+
+impl GamesStore {
+    fn open(&self, out: &Path) -> anyhow::Result<Box<dyn Store>> {
+        let location = self
+            .db
+            .clone()
+            .unwrap_or_else(|| out.join("games.sqlite").to_string_lossy().into_owned());
+        let mut store = open_store(&location, true)
+            .with_context(|| format!("opening the games' store {location}"))?;
+        store.set_lease(std::time::Duration::from_secs_f64(self.lease.max(1.0)));
+        Ok(store)
+    }
+}
+
+fn run_options(threads: Option<usize>, stop: &Arc<AtomicBool>) -> RunOptions {
+    let mut opts = RunOptions {
+        stop: Arc::clone(stop),
+        ..RunOptions::default()
+    };
+    if let Some(t) = threads {
+        opts.threads = t.max(1);
+    }
+    opts
+}
+
+/// Plays `plan` through the tournament runner into `store` (only the games not stored yet)
+/// and returns its results by job key, or `None` when stopped.
+fn play_plan(
+    plan: &Plan,
+    store: &mut dyn Store,
+    opts: &RunOptions,
+) -> anyhow::Result<Option<Vec<(u32, GameResult)>>> {
+    let rules = <Chess as CliGame>::rules(plan.config.draw_rules);
+    let summary =
+        eloworld_tournament::run::<Chess>(plan, &Chess::builtin_players(), rules, store, opts)
+            .with_context(|| format!("playing {:?} in {}", plan.config.name, store.location()))?;
+    if summary.interrupted {
+        return Ok(None);
+    }
+    Ok(Some(store.results_by_key(&plan.config.name)?))
+}
+
+/// The coevolution's fitness: each generation's round robin is a plan played by the
+/// tournament runner into the games' store.
+struct StoredCoevolution {
+    matches: eloworld_evolve::coevolve::MatchConfig,
+    run: String,
+    store: Mutex<Box<dyn Store>>,
+    opts: RunOptions,
+}
+
+impl Fitness for StoredCoevolution {
+    fn evaluate(&self, population: &[eloworld_evolve::Genome]) -> Vec<f64> {
+        // `evolve` calls `try_evaluate`; this is only for callers that cannot stop.
+        self.try_evaluate(population, 0)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| vec![0.0; population.len()])
+    }
+
+    fn try_evaluate(
+        &self,
+        population: &[eloworld_evolve::Genome],
+        generation: usize,
+    ) -> Result<Option<Vec<f64>>, EvolveError> {
+        let name = format!("{}-g{generation}", self.run);
+        let games = generation_games(population, generation, &self.matches, &name)?;
+        let mut store = self
+            .store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let summary = eloworld_tournament::run::<Chess>(
+            &games.plan,
+            &Chess::builtin_players(),
+            DrawRules::Claimed,
+            &mut **store,
+            &self.opts,
+        )?;
+        if summary.interrupted {
+            return Ok(None);
+        }
+        let results = store
+            .results_by_key(&name)
+            .map_err(eloworld_tournament::RunError::from)?;
+        games.points(&results).map(Some)
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -213,6 +324,11 @@ struct ReportArgs {
     /// Games against each reference player (pairs from one opening, colours swapped).
     #[arg(long, default_value_t = 10)]
     reference_games: usize,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    games_store: GamesStore,
 }
 
 /// Defaults of `evolve search` that finish in about half an hour on 2 cores.
@@ -227,7 +343,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Phase::Imitate(a) => imitate_cmd(&a, &stop),
         Phase::Search(a) => search_cmd(&a, &stop),
         Phase::Coevolve(a) => coevolve_cmd(&a, &stop),
-        Phase::Report(a) => report_cmd(&a),
+        Phase::Report(a) => report_cmd(&a, &stop),
+        Phase::ScoreImitation(a) => super::evolve_score::run(&a),
     }
 }
 
@@ -268,7 +385,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     let (data, bad) = imitate::build_dataset(&games, &data_config)?;
     println!(
         "positions where the eventual winner is to move: {} training (from {} games), {} test (from {} other games); \
-         up to {} per game, since the seed's 10,000 games are not available ({} games skipped: a move did not replay) [{:.1} s]",
+         up to {} per game, since the paper's 10,000 games are not available ({} games skipped: a move did not replay) [{:.1} s]",
         data.train.len(),
         data.train_games,
         data.test.len(),
@@ -288,7 +405,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     );
     let base = a.ga.config(GaConfig::new())?;
     println!("GA: {}", base.describe());
-    let fitness = ImitationFitness { data: &data };
+    let fitness = ImitationFitness::new(&data);
     let settings = format!(
         "imitate {} pgn={}",
         data_config.describe(),
@@ -385,10 +502,10 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         };
         write_file(
             &stem.with_extension("png"),
-            &line_plot_png(&series, &labels)?,
+            &line_plot(&series, &labels, ImageFormat::Png)?,
         )?;
         println!(
-            "run {k}: best organism matches {:.1}% training, {:.1}% test (seed 003: 32.4% / 30.4%); wrote {}.params, .csv, .png",
+            "run {k}: best organism matches {:.1}% training, {:.1}% test (David–Koppel–Netanyahu: 32.4% / 30.4%); wrote {}.params, .csv, .png",
             pct(train as f64, ntrain),
             pct(test as f64, ntest),
             stem.display()
@@ -486,7 +603,7 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     };
     let config = a.ga.config(defaults)?;
     println!(
-        "suite: first {take} of {} positions of {}, at most {cap} nodes each (seed 003: all 879 ECM positions, 500,000 nodes: --paper); evaluation: {eval_name}",
+        "suite: first {take} of {} positions of {}, at most {cap} nodes each (David–Koppel–Netanyahu: all 879 ECM positions, 500,000 nodes: --paper); evaluation: {eval_name}",
         suite.positions.len(),
         a.epd.display()
     );
@@ -599,7 +716,7 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     };
     write_file(
         &stem.with_extension("png"),
-        &line_plot_png(&series, &labels)?,
+        &line_plot(&series, &labels, ImageFormat::Png)?,
     )?;
     println!(
         "best organism: {} nodes, {}/{take} solved (Table II: {} nodes, {} solved); wrote {}.params, .csv, .png",
@@ -616,8 +733,8 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
-    use eloworld_evolve::coevolve::{read_book, CoevolutionFitness, MatchConfig};
+fn coevolve_cmd(a: &CoevolveArgs, stop: &Arc<AtomicBool>) -> anyhow::Result<ExitCode> {
+    use eloworld_evolve::coevolve::{read_book, MatchConfig};
     use eloworld_evolve::engine::{Coding, EvalParams};
     let store = a.ga.prepare()?;
     let mut files = a.from.clone();
@@ -688,8 +805,18 @@ fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode>
         a.nodes,
         a.max_plies
     );
-    let fitness = CoevolutionFitness { matches };
     let name = format!("coevolve-s{}", config.seed);
+    let games_store = a.games.open(&a.ga.out)?;
+    println!(
+        "games stored in {} (each generation a tournament {name}-gN; `eloworld worker --db …` can help play them)",
+        games_store.location()
+    );
+    let fitness = StoredCoevolution {
+        matches,
+        run: name.clone(),
+        store: Mutex::new(games_store),
+        opts: run_options(a.ga.threads, stop),
+    };
     let checkpoint = Checkpointing {
         store: &store,
         run: &name,
@@ -719,7 +846,7 @@ fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode>
         &fitness,
         &genomes,
         Some(&checkpoint),
-        Some(stop),
+        Some(stop.as_ref()),
         &mut show,
     )?;
     if !report_run(&run, "", started) {
@@ -749,8 +876,8 @@ fn coevolve_cmd(a: &CoevolveArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode>
     Ok(ExitCode::SUCCESS)
 }
 
-fn report_cmd(a: &ReportArgs) -> anyhow::Result<ExitCode> {
-    use eloworld_evolve::coevolve::{opening_index, play_match, read_book};
+fn report_cmd(a: &ReportArgs, stop: &Arc<AtomicBool>) -> anyhow::Result<ExitCode> {
+    use eloworld_evolve::coevolve::read_book;
     use eloworld_evolve::engine::suite::parse_epd;
     use eloworld_evolve::engine::{EvalParams, SearchParams};
     use eloworld_evolve::search_phase::SearchFitness;
@@ -779,6 +906,27 @@ fn report_cmd(a: &ReportArgs) -> anyhow::Result<ExitCode> {
             SearchParams::default(),
         ),
     ];
+    let spec_of = |eval: Option<&Path>| match eval {
+        Some(e) => format!(
+            "evol:eval={},nodes={},search={}",
+            e.display(),
+            a.nodes,
+            search_path.display()
+        ),
+        None => format!("evol:nodes={}", a.nodes),
+    };
+    let specs = [
+        spec_of(Some(&star_path)),
+        spec_of(Some(&zero_path)),
+        spec_of(None),
+    ];
+    // The matches' names in the store carry a fingerprint of the parameter files, so that
+    // a report after a new coevolution plays new games rather than resuming old ones.
+    let contents: String = [&star_path, &zero_path, &search_path]
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+        .collect();
+    let files_key = eloworld_games::rng::fnv1a(&contents);
     println!(
         "EVOL* = {} + {}; EVOL0 = {} + the same search",
         star_path.display(),
@@ -788,33 +936,28 @@ fn report_cmd(a: &ReportArgs) -> anyhow::Result<ExitCode> {
     let book_text = std::fs::read_to_string(&a.book)
         .with_context(|| format!("reading {}", a.book.display()))?;
     let book = read_book(&book_text, &a.book.display().to_string())?;
-    println!("\nMatches: {} games each, {} nodes per move, openings from {} (each opening played with colours swapped)", a.games, a.nodes, a.book.display());
+    let mut store = a.games_store.open(&a.out)?;
+    let opts = run_options(a.threads, stop);
+    println!("\nMatches: {} games each, {} nodes per move, openings from {} (each opening played with colours swapped), games stored in {}", a.games, a.nodes, a.book.display(), store.location());
     println!("{:<40} {:>14} {:>7} {:>8}", "Match", "Result", "W%", "RD");
     for opponent in [1, 2] {
-        let (star, other) = (&players[0], &players[opponent]);
-        let pairs = a.games.div_ceil(2);
-        let openings: Vec<_> = (0..pairs)
-            .map(|j| book[opening_index(7, 0, 0, opponent, j, book.len())].clone())
-            .collect();
-        let scores = play_match(
-            (&star.1, &star.2),
-            (&other.1, &other.2),
-            &openings,
-            a.nodes,
-            300,
-        );
-        let points: f64 = scores.iter().sum();
-        #[allow(clippy::cast_precision_loss)]
-        let n = scores.len() as f64;
-        let rate = points / n;
-        let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
-        println!(
-            "{:<40} {:>14} {:>6.1}% {:>+8.1}",
-            format!("{} - {}", star.0, other.0),
-            format!("{points:.1} - {:.1}", n - points),
-            100.0 * rate,
-            rd
-        );
+        let label = format!("{} - {}", players[0].0, players[opponent].0);
+        let name = format!("evolve-report-{opponent}-{files_key:016x}-{}", a.games);
+        let Some(points) = play_match(
+            &name,
+            &specs[0],
+            &specs[opponent],
+            &book,
+            a.games,
+            7,
+            opponent,
+            &mut *store,
+            &opts,
+        )?
+        else {
+            return Ok(ExitCode::from(130));
+        };
+        print_match(&label, points);
     }
     let bytes = std::fs::read(&a.epd).with_context(|| format!("reading {}", a.epd.display()))?;
     let suite = parse_epd(
@@ -834,101 +977,81 @@ fn report_cmd(a: &ReportArgs) -> anyhow::Result<ExitCode> {
             cost.solved, cost.total_nodes
         );
     }
-    let star_spec = format!(
-        "evol:eval={},search={},nodes={}",
-        star_path.display(),
-        search_path.display(),
-        a.nodes
+    if a.reference.is_empty() || a.reference_games == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    // EVOL* against reference players, pairs of games from one opening with colours swapped
+    // (Tables IV–VI in form).
+    let registry = Chess::builtin_players();
+    println!(
+        "\nAgainst reference players: {} games each, EVOL* = {}",
+        a.reference_games, specs[0]
     );
-    reference_matches(&star_spec, &a.reference, &book, a.reference_games)?;
+    for other in &a.reference {
+        let label = format!("EVOL* - {other}");
+        if let Err(e) = registry.resolve_str(other) {
+            println!("{label:<40} skipped: {e}");
+            continue;
+        }
+        let name = format!(
+            "evolve-report-{other}-{files_key:016x}-{}",
+            a.reference_games
+        );
+        let Some(points) = play_match(
+            &name,
+            &specs[0],
+            other,
+            &book,
+            a.reference_games,
+            eloworld_games::rng::fnv1a(other),
+            0,
+            &mut *store,
+            &opts,
+        )?
+        else {
+            return Ok(ExitCode::from(130));
+        };
+        print_match(&label, points);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays EVOL* (as the `evol` player) against reference players through the tournament's
-/// game loop (claimed draw rules, 300 plies), pairs of games from one opening with colours
-/// swapped, and prints each match with W% and RD (seed 003, Tables IV–VI in form).
-fn reference_matches(
-    star_spec: &str,
-    references: &[String],
+/// Plays a match of `games` games (pairs from one opening, colours swapped, openings drawn
+/// without repeats from `book` by `seed` and `slot`) through the runner; returns the first
+/// player's points and the games, or `None` when stopped.
+#[allow(clippy::too_many_arguments)] // reason: two call sites; a struct would only rename these
+fn play_match(
+    name: &str,
+    first: &str,
+    second: &str,
     book: &[shakmaty::Chess],
     games: usize,
-) -> anyhow::Result<()> {
-    use eloworld_games::{Chess, DrawRules, GameResult, Side};
-    use eloworld_players::{PlayableGame, Worker};
-    if references.is_empty() || games == 0 {
-        return Ok(());
-    }
-    let registry = Chess::builtin_players();
-    let star = registry.resolve_str(star_spec)?;
-    println!("\nAgainst reference players: {games} games each, EVOL* = {star_spec}");
-    let stop = AtomicBool::new(false);
-    let mut worker = Worker::new(0);
-    let mut moves = Vec::with_capacity(512);
-    for name in references {
-        let other = match registry.resolve_str(name) {
-            Ok(f) => f,
-            Err(e) => {
-                println!("{:<40} skipped: {e}", format!("EVOL* - {name}"));
-                continue;
-            }
-        };
-        let mut points = 0.0;
-        let mut played = 0usize;
-        for j in 0..games {
-            let opening = &book[opening_index_for_reference(name, j / 2, book.len())];
-            let mut game = Chess::from_shakmaty(opening.clone(), DrawRules::Claimed);
-            let star_white = j % 2 == 0;
-            let mut star_player = star.create(&mut worker)?;
-            let mut other_player = other.create(&mut worker)?;
-            let (white, black) = if star_white {
-                (&mut star_player, &mut other_player)
-            } else {
-                (&mut other_player, &mut star_player)
-            };
-            moves.clear();
-            let seed = eloworld_games::rng::game_seed(3, star_spec, name, j as u32, "");
-            let Some(p) = eloworld_tournament::play_game(
-                &mut game,
-                &mut **white,
-                &mut **black,
-                seed,
-                300,
-                &stop,
-                &mut moves,
-            ) else {
-                break;
-            };
-            let star_side = if star_white {
-                Side::First
-            } else {
-                Side::Second
-            };
-            points += match p.outcome.result {
-                GameResult::Win(s) if s == star_side => 1.0,
-                GameResult::Win(_) => 0.0,
-                GameResult::Draw => 0.5,
-            };
-            played += 1;
-        }
-        #[allow(clippy::cast_precision_loss)]
-        let n = played.max(1) as f64;
-        let rate = points / n;
-        let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
-        println!(
-            "{:<40} {:>14} {:>6.1}% {:>+8.1}",
-            format!("EVOL* - {name}"),
-            format!("{points:.1} - {:.1}", n - points),
-            100.0 * rate,
-            rd
-        );
-    }
-    Ok(())
+    seed: u64,
+    slot: usize,
+    store: &mut dyn Store,
+    opts: &RunOptions,
+) -> anyhow::Result<Option<(f64, usize)>> {
+    use eloworld_evolve::coevolve::{fen_of, first_player_points, match_plan, pair_openings};
+    let pairs = games.div_ceil(2).min(book.len());
+    let openings: Vec<String> = pair_openings(seed, 0, 0, slot, pairs, book.len())?
+        .into_iter()
+        .map(|i| fen_of(&book[i]))
+        .collect();
+    let plan = match_plan(name, first, second, &openings, games.min(2 * pairs), 300)?;
+    Ok(play_plan(&plan, store, opts)?.map(|results| first_player_points(&results)))
 }
 
-/// Returns the book index of the `pair`-th opening pair against reference player `name`.
-fn opening_index_for_reference(name: &str, pair: usize, len: usize) -> usize {
-    let h = eloworld_games::rng::splitmix64(eloworld_games::rng::fnv1a(name) ^ pair as u64);
-    (h % len.max(1) as u64) as usize
+fn print_match(label: &str, (points, games): (f64, usize)) {
+    #[allow(clippy::cast_precision_loss)] // reason: game counts are far below 2^52
+    let n = games.max(1) as f64;
+    let rate = points / n;
+    let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
+    println!(
+        "{label:<40} {:>14} {:>6.1}% {:>+8.1}",
+        format!("{points:.1} - {:.1}", n - points),
+        100.0 * rate,
+        rd
+    );
 }
 
 /// Prints how many generations a run computed (those not loaded from the checkpoint) and

@@ -22,7 +22,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = open_store(&args.db, false)?;
     let games = store.games(args.tournament.as_deref())?;
     let mut out: Box<dyn Write> = if args.pgn.as_os_str() == "-" {
-        Box::new(std::io::stdout().lock())
+        Box::new(crate::closed_pipe::stdout())
     } else {
         Box::new(std::io::BufWriter::new(
             std::fs::File::create(&args.pgn)

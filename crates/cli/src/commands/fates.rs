@@ -1,5 +1,5 @@
 //! `eloworld fates`: count where each piece of the starting position ends games, alive or
-//! dead, over PGN collections, and write the fates table the fate players use (seed 002,
+//! dead, over PGN collections, and write the fates table the fate players use (Murphy's Elo World,
 //! section 2.2).
 
 use anyhow::Context;

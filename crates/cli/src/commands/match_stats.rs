@@ -1,7 +1,7 @@
-//! `eloworld match-stats`: what a match result says (seed 003, appendix B).
+//! `eloworld match-stats`: what a match result says (David–Koppel–Netanyahu's appendix B).
 
 use anyhow::bail;
-use eloworld_ratings::convert::MatchStats;
+use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use std::process::ExitCode;
 
 /// Score, Elo difference with a 95% interval and likelihood of superiority of a match result.
@@ -61,10 +61,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         m.opponent_points,
         100.0 * m.score
     );
-    println!(
-        "Elo difference {:+.1} (95% interval {:+.1} .. {:+.1})",
-        m.elo, m.elo_low, m.elo_high
-    );
+    let bound = |x: f64| {
+        if x.is_finite() {
+            format!("{x:+.1}")
+        } else {
+            "unbounded".to_owned()
+        }
+    };
+    match m.interval {
+        IntervalKind::TwoSided => println!(
+            "Elo difference {} (95% interval {} .. {})",
+            bound(m.elo),
+            bound(m.elo_low),
+            bound(m.elo_high)
+        ),
+        IntervalKind::LowerBoundOnly => println!(
+            "Elo difference unbounded above (every one of the {unit} won); one-sided 95% lower bound {}",
+            bound(m.elo_low)
+        ),
+        IntervalKind::UpperBoundOnly => println!(
+            "Elo difference unbounded below (every one of the {unit} lost); one-sided 95% upper bound {}",
+            bound(m.elo_high)
+        ),
+        IntervalKind::NoSpread => println!(
+            "Elo difference {} (95% interval {} .. {}: all {unit} had the same result; the exact bound on how many could have gone otherwise)",
+            bound(m.elo),
+            bound(m.elo_low),
+            bound(m.elo_high)
+        ),
+    }
     println!("LOS {:.3}%", 100.0 * m.los);
     Ok(ExitCode::SUCCESS)
 }

@@ -2,9 +2,14 @@
 
 pub mod bench;
 pub mod evolve;
+pub mod evolve_score;
 pub mod export;
 pub mod fates;
+pub mod ladder;
+pub mod match_cmd;
+mod match_options;
 pub mod match_stats;
+pub mod place;
 pub mod play;
 pub mod players;
 pub mod rate;
@@ -16,4 +21,5 @@ pub mod status;
 pub mod suite;
 pub mod synth;
 pub mod tournament;
+pub mod train_blind;
 pub mod worker;

@@ -1,6 +1,6 @@
 use crate::games::{parse_kind, with_game, CliGame};
 use anyhow::Context;
-use eloworld_games::GameKind;
+use eloworld_games::{DrawRules, GameKind};
 use eloworld_players::human::{Human, HUMAN};
 use eloworld_players::{Player, Worker};
 use eloworld_tournament::{pgn::game_to_pgn, play_game, GameRow, DEFAULT_MAX_PLIES};
@@ -30,7 +30,7 @@ pub struct Args {
     max_plies: u32,
     /// Chess draw rules: automatic (fivefold, 75 moves) or claimed (threefold, fifty moves).
     #[arg(long, default_value = "automatic")]
-    draw_rules: String,
+    draw_rules: DrawRules,
     /// Engine definitions (TOML) to add to the built-in players.
     #[arg(long, value_name = "FILE")]
     engines: Option<std::path::PathBuf>,
@@ -41,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
-    let rules = G::rules(&args.draw_rules)?;
+    let rules = G::rules(args.draw_rules);
     let mut reg = G::builtin_players();
     if let Some(path) = &args.engines {
         eloworld_players::engine::add_definitions_file(&mut reg, path)?;
@@ -85,7 +85,7 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
             seed: args.seed,
             wall_ms: 0.0,
             detail: played.detail.clone(),
-            date: "????.??.??".to_owned(),
+            date: eloworld_tournament::pgn::pgn_date_today(),
         };
         print!(
             "{}",

@@ -1,37 +1,40 @@
 //! `eloworld rate`: every rating method side by side, or one in detail, over a tournament
-//! database, a PGN file or a CSV file.
+//! database, a PGN file or a CSV file. The ratings come from `eloworld_ratings::rate` /
+//! `rate_all`; this file only chooses, loads and renders.
 
-use crate::rating_input::{self, ReadNotes};
+use crate::rating_input;
 use crate::rating_table::{Cell, Table};
 use anyhow::{bail, Context};
 use eloworld_ratings::{
     consistency::consistency,
-    elo_world::{EloWorld, EloWorldConfig, EloWorldRatings},
-    interpolate, markov,
-    mle::{Advantage, DrawModel, Mle, MleConfig, MleRatings},
-    rollason::{Rollason, RollasonConfig, RollasonRatings},
-    uscf::{Uscf, UscfConfig, UscfRatings},
-    GameList, PairCounts,
+    elo_world::{EloWorldConfig, EloWorldRatings},
+    interpolate,
+    mle::{Advantage, DrawModel, MleConfig, MleRatings, Unbounded},
+    rate, rate_all,
+    rollason::RollasonRatings,
+    uscf::{UscfConfig, UscfRatings},
+    Anchor, Detail, Flag, Games, Method, Options, PairCounts, RatingError, Ratings,
 };
-use eloworld_tournament::{open_store, ResultRow};
+use eloworld_tournament::ResultRow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The rating methods.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
+/// Every method side by side, or one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
     /// Every method side by side.
     All,
-    /// Maximum likelihood (Bradley–Terry) with error bars.
-    Mle,
-    /// Incremental Elo in game order, K = 800/N (seed 000).
-    Uscf,
-    /// Balanced multi-pass Elo, median of 19 runs (seed 002).
-    EloWorld,
-    /// Iterative points sharing (seed 001).
-    Rollason,
-    /// p(Champion) of the trophy chain (seed 002).
-    Markov,
+    /// One method in detail.
+    One(Method),
+}
+
+fn parse_choice(s: &str) -> Result<Choice, String> {
+    if s == "all" {
+        return Ok(Choice::All);
+    }
+    s.parse::<Method>()
+        .map(Choice::One)
+        .map_err(|_| format!("expected all, {}", Method::valid_names()))
 }
 
 /// Output formats.
@@ -58,21 +61,24 @@ pub enum DrawModelArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A tournament database.
-    #[arg(long, conflicts_with_all = ["pgn", "csv"], required_unless_present_any = ["pgn", "csv"])]
+    #[arg(long, conflicts_with_all = ["pgn", "csv", "ladder"], required_unless_present_any = ["pgn", "csv", "ladder"])]
     db: Option<String>,
     /// Only this tournament of the database (default: all).
     #[arg(long, requires = "db")]
     tournament: Option<String>,
     /// A PGN file: only the White, Black, Result (and Date) headers are read.
-    #[arg(long, conflicts_with = "csv")]
+    #[arg(long, conflicts_with_all = ["csv", "ladder"])]
     pgn: Option<PathBuf>,
+    /// A ladder (a file, or a shipped name): the W/D/L per ordered pair its ratings rest on.
+    #[arg(long, conflicts_with = "csv")]
+    ladder: Option<String>,
     /// A CSV file: columns white,black,result (1-0, 0-1, 1/2-1/2) or player1,player2,score1
     /// (1, 0, 0.5; colours unknown), optionally date.
     #[arg(long)]
     csv: Option<PathBuf>,
-    /// The method.
-    #[arg(long, value_enum, default_value = "all")]
-    method: Method,
+    /// The method: all (side by side), mle, uscf, elo-world (or elo_world), rollason, markov.
+    #[arg(long, default_value = "all", value_parser = parse_choice)]
+    method: Choice,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -82,7 +88,8 @@ pub struct Args {
     /// Fix the scale: this player gets this rating (NAME=ELO).
     #[arg(long, value_parser = parse_anchor)]
     anchor: Option<(String, f64)>,
-    /// Also print, per pair, the observed R_P/Q next to the predicted 10^(D/400) (seed 000).
+    /// Also print, per pair, the observed R_P/Q next to the predicted 10^(D/400) (the Squava
+    /// article's check).
     #[arg(long)]
     consistency: bool,
     /// Also print the likelihood-of-superiority matrix (mle).
@@ -133,16 +140,11 @@ fn parse_anchor(s: &str) -> Result<(String, f64), String> {
     Ok((name.trim().to_owned(), elo))
 }
 
-/// Settings every rating run shares.
+/// What to compute and show.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    method: Method,
-    anchor: Option<(String, f64)>,
-    bootstrap: u32,
-    draw_model: DrawModel,
-    advantage: Advantage,
-    uscf: UscfConfig,
-    elo_world: EloWorldConfig,
+    choice: Choice,
+    options: Options,
     consistency: bool,
     los: bool,
     family: Option<String>,
@@ -152,13 +154,8 @@ impl Settings {
     /// Returns the defaults: every method, no extras.
     pub fn new() -> Settings {
         Settings {
-            method: Method::All,
-            anchor: None,
-            bootstrap: 0,
-            draw_model: DrawModel::HalfPoint,
-            advantage: Advantage::Fit,
-            uscf: UscfConfig::new(),
-            elo_world: EloWorldConfig::new(),
+            choice: Choice::All,
+            options: Options::default(),
             consistency: false,
             los: false,
             family: None,
@@ -167,7 +164,16 @@ impl Settings {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (games, notes) = load(&args)?;
+    let (games, unfinished) = match &args.ladder {
+        Some(ladder) => (crate::ladders::load(ladder)?.game_list(), 0),
+        None => rating_input::Source::from_args(
+            args.db.as_deref(),
+            args.tournament.as_deref(),
+            args.pgn.as_deref(),
+            args.csv.as_deref(),
+        )?
+        .load(args.case_sensitive)?,
+    };
     let advantage = match args.white_advantage.as_str() {
         "fit" => Advantage::Fit,
         v => Advantage::Fixed(
@@ -175,15 +181,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("--white-advantage {v:?}: expected fit or a number"))?,
         ),
     };
-    let settings = Settings {
-        method: args.method,
-        anchor: args.anchor.clone(),
-        bootstrap: args.bootstrap,
-        draw_model: match args.draw_model {
-            DrawModelArg::Half => DrawModel::HalfPoint,
-            DrawModelArg::Davidson => DrawModel::Davidson,
+    let options = Options {
+        mle: MleConfig {
+            draw_model: match args.draw_model {
+                DrawModelArg::Half => DrawModel::HalfPoint,
+                DrawModelArg::Davidson => DrawModel::Davidson,
+            },
+            advantage,
+            bootstrap: args.bootstrap,
+            seed: args.seed,
+            ..MleConfig::new()
         },
-        advantage,
         uscf: UscfConfig {
             initial_rating: args.initial_rating,
             prior_games: args.prior_games,
@@ -193,6 +201,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seed: args.seed,
             ..EloWorldConfig::new()
         },
+        anchor: args
+            .anchor
+            .clone()
+            .map(|(player, rating)| Anchor { player, rating }),
+        ..Options::new(match args.method {
+            Choice::All => Method::Mle,
+            Choice::One(m) => m,
+        })
+    };
+    if let Some(a) = &options.anchor {
+        if games.find(&a.player).is_none() {
+            bail!("--anchor: no player {:?} in the games", a.player);
+        }
+    }
+    let settings = Settings {
+        choice: args.method,
+        options,
         consistency: args.consistency,
         los: args.los,
         family: args.family.clone(),
@@ -200,17 +225,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (kept, merged) in games.merged_spellings() {
         eprintln!("note: {merged:?} is taken as {kept:?} (names differing only in case are one player; --case-sensitive keeps them apart)");
     }
-    if notes.unfinished > 0 {
-        eprintln!(
-            "note: {} games without a result (*) or players were skipped",
-            notes.unfinished
-        );
+    if unfinished > 0 {
+        eprintln!("note: {unfinished} games without a result (*) or players were skipped");
     }
     let truth = match &args.truth {
         Some(path) => Some(rating_input::read_truth(path)?),
         None => None,
     };
-    let mut periods: Vec<(String, GameList)> = vec![(String::new(), games.clone())];
+    let mut periods: Vec<(String, Games)> = vec![(String::new(), games.clone())];
     if args.by_year {
         periods[0].0 = "all games".to_owned();
         let mut years = games.periods();
@@ -238,21 +260,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     if i > 0 {
                         println!();
                     }
-                    print!("{}", t.text());
+                    print!("{}", &t.text());
                 }
             }
             Format::Csv => {
                 for t in &tables {
                     if !title.is_empty() {
-                        println!("# {title}");
+                        eprintln!("# {title}");
                     }
-                    print!("{}", t.csv());
+                    print!("{}", &t.csv());
                     for n in &t.notes {
                         eprintln!("{n}");
                     }
                 }
             }
             Format::Json => {
+                for t in &tables {
+                    for n in &t.notes {
+                        eprintln!("{n}");
+                    }
+                }
                 let tables: Vec<serde_json::Value> = tables.iter().map(Table::json).collect();
                 documents.push(serde_json::json!({ "period": title, "tables": tables }));
             }
@@ -269,30 +296,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn load(args: &Args) -> anyhow::Result<(GameList, ReadNotes)> {
-    if let Some(path) = &args.pgn {
-        return rating_input::read_pgn(path, args.case_sensitive);
-    }
-    if let Some(path) = &args.csv {
-        return rating_input::read_csv(path, args.case_sensitive);
-    }
-    let db = args.db.as_deref().context("give --db, --pgn or --csv")?;
-    let store = open_store(db, false).with_context(|| format!("opening {db}"))?;
-    if let Some(t) = &args.tournament {
-        if !store.tournaments()?.iter().any(|x| &x.name == t) {
-            bail!("{db} has no tournament {t:?}");
-        }
-    }
-    let rows = store.results(args.tournament.as_deref())?;
-    Ok((
-        rating_input::from_rows(&rows, args.case_sensitive),
-        ReadNotes::default(),
-    ))
-}
-
 /// Returns the side-by-side ratings of stored results (what a tournament prints at its end).
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
-    let games = rating_input::from_rows(rows, true);
+    let games = eloworld_tournament::games_to_rate(rows);
     let (tables, _) = rate_games(&games, &Settings::new())?;
     Ok(tables
         .iter()
@@ -305,85 +311,66 @@ pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
 struct Rated {
     counts: PairCounts,
     totals: Vec<[u64; 3]>,
-    mle: Option<Result<MleRatings, String>>,
-    uscf: Option<UscfRatings>,
-    elo_world: Option<Result<EloWorldRatings, String>>,
-    rollason: Option<RollasonRatings>,
-    markov: Option<Result<Vec<Option<f64>>, String>>,
+    results: Vec<(Method, Result<Ratings, RatingError>)>,
 }
 
-fn compute(games: &GameList, s: &Settings) -> anyhow::Result<Rated> {
+impl Rated {
+    fn get(&self, method: Method) -> Option<&Ratings> {
+        self.results
+            .iter()
+            .find(|(m, _)| *m == method)
+            .and_then(|(_, r)| r.as_ref().ok())
+    }
+    fn mle(&self) -> Option<&MleRatings> {
+        match &self.get(Method::Mle)?.detail {
+            Detail::Mle(m) => Some(m),
+            _ => None,
+        }
+    }
+    fn uscf(&self) -> Option<&UscfRatings> {
+        match &self.get(Method::Uscf)?.detail {
+            Detail::Uscf(u) => Some(u),
+            _ => None,
+        }
+    }
+    fn elo_world(&self) -> Option<&EloWorldRatings> {
+        match &self.get(Method::EloWorld)?.detail {
+            Detail::EloWorld(e) => Some(e),
+            _ => None,
+        }
+    }
+    fn rollason(&self) -> Option<&RollasonRatings> {
+        match &self.get(Method::Rollason)?.detail {
+            Detail::Rollason(r) => Some(r),
+            _ => None,
+        }
+    }
+    fn markov(&self) -> Option<&Ratings> {
+        self.get(Method::Markov)
+    }
+}
+
+fn compute(games: &Games, s: &Settings) -> Rated {
     let counts = games.counts();
     let totals = counts.totals();
-    let anchor = match &s.anchor {
-        Some((name, elo)) => {
-            let id = games
-                .find(name)
-                .with_context(|| format!("--anchor: no player {name:?} in the games"))?;
-            Some((id.index(), *elo))
-        }
-        None => None,
+    let results = match s.choice {
+        Choice::All => rate_all(games, &s.options),
+        Choice::One(m) => vec![(m, rate(games, &s.options.with_method(m)))],
     };
-    let want = |m: Method| s.method == Method::All || s.method == m;
-    let shift = |ratings: &mut [f64]| {
-        if let Some((k, elo)) = anchor {
-            let d = elo - ratings[k];
-            ratings.iter_mut().for_each(|r| *r += d);
-        }
-    };
-    let mle = want(Method::Mle).then(|| {
-        let config = MleConfig {
-            draw_model: s.draw_model,
-            advantage: s.advantage,
-            anchor,
-            bootstrap: s.bootstrap,
-            seed: s.elo_world.seed,
-            ..MleConfig::new()
-        };
-        Mle::new(config).rate(&counts).map_err(|e| e.to_string())
-    });
-    let uscf = want(Method::Uscf).then(|| {
-        let mut r = Uscf::new(s.uscf).rate(games);
-        shift(&mut r.ratings);
-        r
-    });
-    let elo_world = want(Method::EloWorld).then(|| {
-        EloWorld::new(s.elo_world)
-            .rate(&counts, games.names())
-            .map_err(|e| e.to_string())
-            .map(|mut r| {
-                if let Some((k, elo)) = anchor {
-                    let d = elo - r.median[k];
-                    for v in [&mut r.median, &mut r.q25, &mut r.q75] {
-                        v.iter_mut().for_each(|x| *x += d);
-                    }
-                }
-                r
-            })
-    });
-    let rollason = want(Method::Rollason).then(|| {
-        let mut r = Rollason::new(RollasonConfig {
-            max_iterations: 100_000,
-            ..RollasonConfig::new()
-        })
-        .rate(&counts);
-        shift(&mut r.ratings);
-        r
-    });
-    let markov = want(Method::Markov).then(|| markov::champion(&counts).map_err(|e| e.to_string()));
-    Ok(Rated {
+    Rated {
         counts,
         totals,
-        mle,
-        uscf,
-        elo_world,
-        rollason,
-        markov,
-    })
+        results,
+    }
 }
 
-fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)> {
-    let r = compute(games, s)?;
+/// Returns the flag's word, or an empty cell.
+fn flag_cell(flag: Option<Flag>) -> Cell {
+    Cell::Text(flag.map_or_else(String::new, |f| f.name().to_owned()))
+}
+
+fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)> {
+    let r = compute(games, s);
     let names = games.names();
     let n = names.len();
     let score = |p: usize| {
@@ -398,18 +385,16 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
             },
         )
     };
-    let mle = r.mle.as_ref().and_then(|x| x.as_ref().ok());
-    let elo_world = r.elo_world.as_ref().and_then(|x| x.as_ref().ok());
-    let markov = r.markov.as_ref().and_then(|x| x.as_ref().ok());
+    let mle = r.mle();
+    let elo_world = r.elo_world();
+    let markov = r.markov();
+    let shown = match s.choice {
+        Choice::All => Method::Mle,
+        Choice::One(m) => m,
+    };
     // Rank by the method shown (mle when all), then by score.
     let key: Vec<f64> = (0..n)
-        .map(|p| match s.method {
-            Method::All | Method::Mle => mle.map_or(f64::NAN, |m| m.ratings[p]),
-            Method::Uscf => r.uscf.as_ref().map_or(f64::NAN, |u| u.ratings[p]),
-            Method::EloWorld => elo_world.map_or(f64::NAN, |e| e.median[p]),
-            Method::Rollason => r.rollason.as_ref().map_or(f64::NAN, |x| x.ratings[p]),
-            Method::Markov => markov.and_then(|m| m[p]).unwrap_or(f64::NAN),
-        })
+        .map(|p| r.get(shown).and_then(|x| x.value(p)).unwrap_or(f64::NAN))
         .collect();
     let mut order: Vec<usize> = (0..n).filter(|&p| score(p).0 > 0).collect();
     order.sort_by(|&a, &b| {
@@ -429,38 +414,24 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
             r.counts.self_play()
         ));
     }
-    let failed = |name: &str, e: &Option<Result<_, String>>, notes: &mut Vec<String>| {
-        if let Some(Err(e)) = e {
-            notes.push(format!("{name}: not computed: {e}"));
+    for (m, result) in &r.results {
+        match result {
+            Err(e) => notes.push(format!("{m}: not computed: {e}")),
+            Ok(x) => notes.extend(x.notes.iter().cloned()),
         }
-    };
-    failed(
-        "mle",
-        &r.mle
-            .as_ref()
-            .map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)),
-        &mut notes,
-    );
-    failed(
-        "elo-world",
-        &r.elo_world
-            .as_ref()
-            .map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)),
-        &mut notes,
-    );
-    failed(
-        "markov",
-        &r.markov
-            .as_ref()
-            .map(|x| x.as_ref().map(|_| ()).map_err(Clone::clone)),
-        &mut notes,
-    );
+    }
     if let Some(m) = mle {
         mle_notes(m, names, &order, &mut notes);
     }
+    let elo_world_note = |e: &EloWorldRatings| {
+        format!(
+            "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
+            e.games_per_cell, e.cells, s.options.elo_world.passes, s.options.elo_world.repetitions
+        )
+    };
     let mut tables = Vec::new();
-    let mut main = match s.method {
-        Method::All => {
+    let mut main = match s.choice {
+        Choice::All => {
             let mut t = Table::new(
                 "",
                 &[
@@ -476,41 +447,41 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                     "ew-q75",
                     "rollason",
                     "p(champion)",
+                    "flag",
                 ],
             );
+            let mle_flag = r.get(Method::Mle);
             for (rank, &p) in order.iter().enumerate() {
                 let (g, pct) = score(p);
                 t.rows.push(vec![
                     Cell::Int(rank as u64 + 1),
-                    Cell::Text(player_label(names, p, mle)),
+                    Cell::Text(names[p].clone()),
                     Cell::Int(g),
                     Cell::num(pct, 1),
                     Cell::opt(mle.map(|m| m.ratings[p]), 1),
                     Cell::opt(mle.map(|m| (m.high[p] - m.low[p]) / 2.0), 1),
-                    Cell::opt(r.uscf.as_ref().map(|u| u.ratings[p]), 1),
+                    Cell::opt(r.uscf().map(|u| u.ratings[p]), 1),
                     Cell::opt(elo_world.map(|e| e.median[p]), 1),
                     Cell::opt(elo_world.map(|e| e.q25[p]), 1),
                     Cell::opt(elo_world.map(|e| e.q75[p]), 1),
-                    Cell::opt(r.rollason.as_ref().map(|x| x.ratings[p]), 0),
-                    Cell::opt(markov.and_then(|m| m[p]), 8),
+                    Cell::opt(r.rollason().map(|x| x.ratings[p]), 0),
+                    Cell::opt(markov.and_then(|m| m.value(p)), 8),
+                    flag_cell(mle_flag.and_then(|m| m.flag(p))),
                 ]);
             }
             if let Some(e) = elo_world {
-                notes.push(format!(
-                    "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
-                    e.games_per_cell, e.cells, s.elo_world.passes, s.elo_world.repetitions
-                ));
+                notes.push(elo_world_note(e));
             }
             t
         }
-        Method::Mle => {
+        Choice::One(Method::Mle) => {
             let mut t = Table::new(
                 "",
                 &[
-                    "rank", "player", "games", "score%", "elo", "error", "low95", "high95", "note",
+                    "rank", "player", "games", "score%", "elo", "error", "low95", "high95", "flag",
                 ],
             );
-            if let Some(m) = mle {
+            if let (Some(m), Some(x)) = (mle, r.get(Method::Mle)) {
                 for (rank, &p) in order.iter().enumerate() {
                     let (g, pct) = score(p);
                     t.rows.push(vec![
@@ -522,15 +493,15 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                         Cell::num(m.errors[p], 1),
                         Cell::num(m.low[p], 1),
                         Cell::num(m.high[p], 1),
-                        Cell::Text(note(m, p)),
+                        flag_cell(x.flag(p)),
                     ]);
                 }
             }
             t
         }
-        Method::Uscf => {
+        Choice::One(Method::Uscf) => {
             let mut t = Table::new("", &["rank", "player", "games", "score%", "elo"]);
-            if let Some(u) = &r.uscf {
+            if let Some(u) = r.uscf() {
                 for (rank, &p) in order.iter().enumerate() {
                     let (g, pct) = score(p);
                     t.rows.push(vec![
@@ -543,12 +514,12 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                 }
                 notes.push(format!(
                     "uscf: K = 800/N, initial {} from {} effective games, games in order",
-                    s.uscf.initial_rating, s.uscf.prior_games
+                    s.options.uscf.initial_rating, s.options.uscf.prior_games
                 ));
             }
             t
         }
-        Method::EloWorld => {
+        Choice::One(Method::EloWorld) => {
             let mut t = Table::new(
                 "",
                 &["rank", "player", "games", "score%", "elo", "q25", "q75"],
@@ -566,16 +537,13 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                         Cell::num(e.q75[p], 2),
                     ]);
                 }
-                notes.push(format!(
-                    "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
-                    e.games_per_cell, e.cells, s.elo_world.passes, s.elo_world.repetitions
-                ));
+                notes.push(elo_world_note(e));
             }
             t
         }
-        Method::Rollason => {
-            let mut t = Table::new("", &["rank", "player", "rating", "points", "bar"]);
-            if let Some(x) = &r.rollason {
+        Choice::One(Method::Rollason) => {
+            let mut t = Table::new("", &["rank", "player", "rating", "points", "bar", "flag"]);
+            if let (Some(x), Some(rated)) = (r.rollason(), r.get(Method::Rollason)) {
                 for (rank, &p) in order.iter().enumerate() {
                     t.rows.push(vec![
                         Cell::Int(rank as u64 + 1),
@@ -583,19 +551,14 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                         Cell::num(x.ratings[p], 0),
                         Cell::num(x.points[p], 1),
                         Cell::Text("*".repeat(x.stars(p))),
+                        flag_cell(rated.flag(p)),
                     ]);
                 }
-                t.custom_text = Some(rollason_text(&order, names, x));
-                if !x.converged {
-                    notes.push(format!(
-                        "rollason: not settled after {} iterations",
-                        x.iterations
-                    ));
-                }
+                t.custom_text = Some(rollason_text(&order, names, x, rated));
             }
             t
         }
-        Method::Markov => {
+        Choice::One(Method::Markov) => {
             let mut t = Table::new("", &["rank", "player", "games", "score%", "p(champion)"]);
             if let Some(m) = markov {
                 for (rank, &p) in order.iter().enumerate() {
@@ -605,7 +568,7 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
                         Cell::Text(names[p].clone()),
                         Cell::Int(g),
                         Cell::num(pct, 1),
-                        Cell::opt(m[p], 8),
+                        Cell::opt(m.value(p), 8),
                     ]);
                 }
             }
@@ -619,7 +582,7 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
             tables.push(los_table(m, names, &order));
         }
     }
-    let chosen = chosen_ratings(&r, s.method);
+    let chosen = chosen_ratings(&r, s.choice);
     if s.consistency {
         let (label, ratings) = chosen.clone().context("--consistency needs a rating method (mle, uscf, elo-world or rollason) that could be computed")?;
         tables.push(consistency_table(&r.counts, &ratings, names, &label));
@@ -632,93 +595,73 @@ fn rate_games(games: &GameList, s: &Settings) -> anyhow::Result<(Vec<Table>, Rat
     Ok((tables, r))
 }
 
-/// Renders Rollason's table as seed 001's page prints it.
-fn rollason_text(order: &[usize], names: &[String], x: &RollasonRatings) -> String {
+/// Renders Rollason's table as his computer-Go ratings page prints it.
+fn rollason_text(
+    order: &[usize],
+    names: &[String],
+    x: &RollasonRatings,
+    rated: &Ratings,
+) -> String {
+    use crate::rating_table::{pad, shortened};
+    let shown: Vec<String> = names.iter().map(|n| shortened(n)).collect();
     let w = order
         .iter()
-        .map(|&p| names[p].chars().count())
+        .map(|&p| shown[p].chars().count())
         .max()
         .unwrap_or(6)
         .max(14);
-    let mut out = format!("     {:<w$}  Rating    Points\n\n", "Player");
+    let mut out = String::from("     ");
+    pad(&mut out, "Player", w, true);
+    out.push_str("  Rating    Points\n\n");
     for (rank, &p) in order.iter().enumerate() {
+        out.push_str(&format!("{:>3}. ", rank + 1));
+        pad(&mut out, &shown[p], w, true);
         out.push_str(&format!(
-            "{:>3}. {:<w$} {:>6.0}  ({:>7.1} pts) {}\n",
-            rank + 1,
-            names[p],
+            " {:>6.0}  ({:>7.1} pts) {}{}\n",
             x.ratings[p],
             x.points[p],
-            "*".repeat(x.stars(p))
+            "*".repeat(x.stars(p)),
+            rated
+                .flag(p)
+                .map_or_else(String::new, |f| format!(" ({f})"))
         ));
     }
     out
 }
 
 /// Returns the ratings the extras use: the chosen method's, or mle's when all are shown.
-fn chosen_ratings(r: &Rated, method: Method) -> Option<(String, Vec<f64>)> {
-    match method {
-        Method::All | Method::Mle => r
-            .mle
-            .as_ref()?
-            .as_ref()
-            .ok()
-            .map(|m| ("mle".to_owned(), m.ratings.clone())),
-        Method::Uscf => r
-            .uscf
-            .as_ref()
-            .map(|u| ("uscf".to_owned(), u.ratings.clone())),
-        Method::EloWorld => r
-            .elo_world
-            .as_ref()?
-            .as_ref()
-            .ok()
-            .map(|e| ("elo-world".to_owned(), e.median.clone())),
-        Method::Rollason => r
-            .rollason
-            .as_ref()
-            .map(|x| ("rollason".to_owned(), x.ratings.clone())),
-        Method::Markov => None,
-    }
-}
-
-/// Returns the name, with `*` when mle rated it from its prior and `[gN]` when it is in a group
-/// that never met the main one.
-fn player_label(names: &[String], p: usize, mle: Option<&MleRatings>) -> String {
-    match mle {
-        Some(m) => {
-            let mut label = names[p].clone();
-            if m.flagged[p] {
-                label.push('*');
-            }
-            if m.group[p] > 0 && m.group[p] != usize::MAX {
-                label.push_str(&format!(" [g{}]", m.group[p] + 1));
-            }
-            label
-        }
-        None => names[p].clone(),
-    }
-}
-
-fn note(m: &MleRatings, p: usize) -> String {
-    let mut parts = Vec::new();
-    if m.group[p] > 0 && m.group[p] != usize::MAX {
-        parts.push(format!("group {}", m.group[p] + 1));
-    }
-    if m.flagged[p] {
-        parts.push("prior".to_owned());
-    }
-    parts.join(", ")
+fn chosen_ratings(r: &Rated, choice: Choice) -> Option<(String, Vec<f64>)> {
+    let method = match choice {
+        Choice::All => Method::Mle,
+        Choice::One(Method::Markov) => return None,
+        Choice::One(m) => m,
+    };
+    r.get(method)
+        .map(|x| (method.name().to_owned(), x.values.clone()))
 }
 
 fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<String>) {
-    let (a, se) = m.advantage;
-    if se > 0.0 {
+    let advantage = |(a, se): (f64, f64)| {
+        if se > 0.0 {
+            format!("{a:+.1} ± {:.1} Elo (fitted)", 1.96 * se)
+        } else {
+            format!("{a:+.1} Elo (fixed)")
+        }
+    };
+    let groups = m.group_count();
+    if groups > 1 {
+        for (g, &a) in m.group_advantages.iter().enumerate() {
+            notes.push(format!(
+                "mle: first-move advantage in group {}: {}",
+                g + 1,
+                advantage(a)
+            ));
+        }
+    } else if m.advantage.1 > 0.0 || m.advantage.0 != 0.0 {
         notes.push(format!(
-            "mle: first-move advantage {a:+.1} ± {:.1} Elo (fitted)",
-            1.96 * se
+            "mle: first-move advantage {}",
+            advantage(m.advantage)
         ));
-    } else if a != 0.0 {
-        notes.push(format!("mle: first-move advantage {a:+.1} Elo (fixed)"));
     }
     if let Some(nu) = m.draw_nu {
         notes.push(format!("mle: Davidson draw parameter ν = {nu:.4}"));
@@ -731,29 +674,38 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
             "the covariance (±1.96σ)"
         }
     ));
-    if order.iter().any(|&p| m.flagged[p]) {
-        let flagged: Vec<&str> = order
+    for (side, word, bound) in [
+        (Unbounded::Above, "unbounded-above", "a lower bound"),
+        (Unbounded::Below, "unbounded-below", "an upper bound"),
+    ] {
+        let players: Vec<&str> = order
             .iter()
-            .filter(|&&p| m.flagged[p])
+            .filter(|&&p| m.unbounded[p] == Some(side))
             .map(|&p| names[p].as_str())
             .collect();
-        notes.push(format!(
-            "mle: no finite maximum for {} (all wins, all losses, or such a subgroup; marked * or prior): rated with a weak prior of virtual draws",
-            flagged.join(", ")
-        ));
+        if !players.is_empty() {
+            notes.push(format!(
+                "mle: no finite maximum for {} ({word}: {} the rest); each is shown at the rating it would have if one of its games had been a draw, {bound}, as Ordo does; the others are rated with it held there",
+                players.join(", "),
+                if side == Unbounded::Above {
+                    "never conceded a point to"
+                } else {
+                    "never scored against"
+                }
+            ));
+        }
     }
-    if m.group_count() > 1 {
-        for g in 1..m.group_count() {
+    if groups > 1 {
+        for g in 1..groups {
             let members: Vec<&str> = order
                 .iter()
                 .filter(|&&p| m.group[p] == g)
                 .map(|&p| names[p].as_str())
                 .collect();
             notes.push(format!(
-                "mle: group {} ({}; marked [g{}]) never played the main group: its ratings are on their own scale and not comparable",
+                "mle: group {} ({}; flag separate-group) never played the main group: its ratings are on their own scale and not comparable",
                 g + 1,
                 members.join(", "),
-                g + 1
             ));
         }
     }
@@ -784,7 +736,7 @@ fn los_table(m: &MleRatings, names: &[String], order: &[usize]) -> Table {
 fn consistency_table(counts: &PairCounts, ratings: &[f64], names: &[String], label: &str) -> Table {
     let c = consistency(counts, ratings);
     let mut t = Table::new(
-        format!("consistency with {label} ratings (seed 000): observed R_P/Q = s/(1−s) against 10^(D/400)"),
+        format!("consistency with {label} ratings (the Squava article's check): observed R_P/Q = s/(1−s) against 10^(D/400)"),
         &["P", "Q", "games", "P score", "R_P/Q", "D", "10^(D/400)", "observed%", "expected%"],
     );
     for row in &c.pairs {
@@ -847,21 +799,15 @@ fn family_table(
 
 /// Compares each computed method with true strengths: RMS error after removing the mean
 /// difference (the scales' origins are arbitrary).
-fn truth_table(games: &GameList, r: &Rated, truth: &[(String, f64)]) -> Table {
+fn truth_table(games: &Games, r: &Rated, truth: &[(String, f64)]) -> Table {
     let mut t = Table::new(
         "error against the true strengths",
         &["method", "players", "rms error"],
     );
-    let mut candidates: Vec<(&str, Vec<f64>)> = Vec::new();
-    if let Some(Ok(m)) = &r.mle {
-        candidates.push(("mle", m.ratings.clone()));
-    }
-    if let Some(u) = &r.uscf {
-        candidates.push(("uscf", u.ratings.clone()));
-    }
-    if let Some(Ok(e)) = &r.elo_world {
-        candidates.push(("elo-world", e.median.clone()));
-    }
+    let candidates: Vec<(&str, Vec<f64>)> = [Method::Mle, Method::Uscf, Method::EloWorld]
+        .into_iter()
+        .filter_map(|m| r.get(m).map(|x| (m.name(), x.values.clone())))
+        .collect();
     for (label, ratings) in candidates {
         let pairs: Vec<(f64, f64)> = truth
             .iter()

@@ -4,11 +4,8 @@
 
 use anyhow::{bail, Context};
 use eloworld_games::{Game, GameKind};
-use eloworld_ratings::elo_world::{EloWorld, EloWorldConfig};
-use eloworld_ratings::mle::{Mle, MleConfig};
-use eloworld_ratings::rollason::{Rollason, RollasonConfig};
-use eloworld_ratings::uscf::{Uscf, UscfConfig};
-use eloworld_ratings::{GameList, Score};
+use eloworld_ratings::uscf::UscfConfig;
+use eloworld_ratings::{rate as rate_games, Detail, Games, Method, Options};
 use eloworld_report::{
     asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow,
     ConsistencyRow, Diagram, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions,
@@ -57,9 +54,9 @@ struct MatrixArgs {
     /// The picture: `.png` or `.svg`.
     #[arg(long)]
     out: PathBuf,
-    /// Sort players by this: elo_world, mle, uscf, rollason, markov or score.
-    #[arg(long, default_value = "elo_world")]
-    by: Method,
+    /// Sort players by this: elo-world (or elo_world), mle, uscf, rollason, markov or score.
+    #[arg(long, default_value = "elo-world")]
+    by: SortKey,
     /// A cell's side in pixels (default: from the number of players).
     #[arg(long)]
     cell: Option<u32>,
@@ -88,9 +85,9 @@ struct EvolutionArgs {
 struct TableArgs {
     #[command(flatten)]
     source: Source,
-    /// The rating: rollason (the seed's), uscf, elo_world or mle.
+    /// The rating: rollason (Rollason's page's), uscf, elo-world or mle.
     #[arg(long, default_value = "rollason")]
-    method: Method,
+    method: SortKey,
     /// Also print one table per year the games finished in.
     #[arg(long)]
     by_year: bool,
@@ -124,27 +121,31 @@ struct HtmlArgs {
 }
 
 /// A rating method, or the plain score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Method {
-    #[value(name = "elo_world", alias = "elo-world")]
-    EloWorld,
-    Mle,
-    Uscf,
-    Rollason,
-    Markov,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SortKey {
+    Rating(Method),
     Score,
 }
 
-impl Method {
-    const fn name(self) -> &'static str {
+impl SortKey {
+    fn name(self) -> &'static str {
         match self {
-            Method::EloWorld => "elo_world",
-            Method::Mle => "mle",
-            Method::Uscf => "uscf",
-            Method::Rollason => "rollason",
-            Method::Markov => "markov",
-            Method::Score => "score",
+            SortKey::Rating(m) => m.name(),
+            SortKey::Score => "score",
         }
+    }
+}
+
+impl std::str::FromStr for SortKey {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SortKey, String> {
+        if s == "score" {
+            return Ok(SortKey::Score);
+        }
+        s.parse::<Method>()
+            .map(SortKey::Rating)
+            .map_err(|_| format!("expected {} or score", Method::valid_names()))
     }
 }
 
@@ -226,63 +227,23 @@ fn keep_players(table: &OutcomeTable, keep: &[usize]) -> anyhow::Result<OutcomeT
 }
 
 /// Returns the games as the ratings crate takes them: players in the table's order (so ids
-/// are table indices), games in finish order, dated by `year` when given.
-fn game_list(
-    table: &OutcomeTable,
-    rows: &[ResultRow],
-    year: impl Fn(usize) -> Option<i32>,
-) -> GameList {
-    let mut list = GameList::case_sensitive();
+/// are table indices), games in finish order, dated by the year they finished.
+fn game_list(table: &OutcomeTable, rows: &[ResultRow]) -> Games {
+    let mut list = Games::case_sensitive();
     for p in table.players() {
         list.player(p);
     }
-    for (k, r) in rows.iter().enumerate() {
-        if let Some(score) = Score::from_points(r.result.first_score()) {
-            list.add(&r.white, &r.black, score, true, year(k));
-        }
-    }
+    eloworld_tournament::add_results(&mut list, rows);
     list
 }
 
-/// Rates the games of `list` by `method`: one value per player of the list (NaN where the
+/// Rates the games of `list` by `key`: one value per player of the list (None where the
 /// method rates no one), with intervals where the method gives them.
-fn rate(method: Method, list: &GameList) -> anyhow::Result<Vec<Option<RatingValue>>> {
+fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> {
     let n = list.player_count();
-    let finite = |v: f64| if v.is_finite() { Some(v) } else { None };
-    Ok(match method {
-        Method::Uscf => Uscf::new(UscfConfig::new())
-            .rate(list)
-            .ratings
-            .into_iter()
-            .map(|r| finite(r).map(RatingValue::point))
-            .collect(),
-        Method::EloWorld => {
-            let r = EloWorld::new(EloWorldConfig::new()).rate(&list.counts(), list.names())?;
-            (0..n)
-                .map(|i| {
-                    finite(r.median[i]).map(|m| RatingValue::with_interval(m, r.q25[i], r.q75[i]))
-                })
-                .collect()
-        }
-        Method::Mle => {
-            let r = Mle::new(MleConfig::new()).rate(&list.counts())?;
-            (0..n)
-                .map(|i| {
-                    finite(r.ratings[i]).map(|m| RatingValue::with_interval(m, r.low[i], r.high[i]))
-                })
-                .collect()
-        }
-        Method::Rollason => Rollason::new(RollasonConfig::new())
-            .rate(&list.counts())
-            .ratings
-            .into_iter()
-            .map(|r| finite(r).map(RatingValue::point))
-            .collect(),
-        Method::Markov => eloworld_ratings::markov::champion(&list.counts())?
-            .into_iter()
-            .map(|p| p.and_then(finite).map(RatingValue::point))
-            .collect(),
-        Method::Score => {
+    let method = match key {
+        SortKey::Rating(m) => m,
+        SortKey::Score => {
             let mut points = vec![(0.0f64, 0u64); n];
             for g in list.games() {
                 let s = g.score.points();
@@ -292,12 +253,23 @@ fn rate(method: Method, list: &GameList) -> anyhow::Result<Vec<Option<RatingValu
                 points[g.second.index()].1 += 1;
             }
             #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
-            points
+            return Ok(points
                 .into_iter()
                 .map(|(p, g)| (g > 0).then(|| RatingValue::point(p / g as f64)))
-                .collect()
+                .collect());
         }
-    })
+    };
+    let r = rate_games(list, &Options::new(method))?;
+    Ok((0..n)
+        .map(|i| {
+            r.value(i).map(|v| match r.interval(i) {
+                Some((low, high)) if low.is_finite() && high.is_finite() => {
+                    RatingValue::with_interval(v, low, high)
+                }
+                _ => RatingValue::point(v),
+            })
+        })
+        .collect())
 }
 
 fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
@@ -313,7 +285,7 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     let format = picture_format(&args.out)?;
     let results = load(&args.source.db, args.source.tournament.as_deref())?;
     let table = &results.table;
-    let list = game_list(table, &results.rows, |_| None);
+    let list = game_list(table, &results.rows);
     let (keys, sorted_by) = match rate(args.by, &list) {
         Ok(values) if values.iter().all(Option::is_some) => (
             values
@@ -337,7 +309,7 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
             (table.score_fractions(), "score".to_owned())
         }
     };
-    let sorted_by = if args.by == Method::Score {
+    let sorted_by = if args.by == SortKey::Score {
         "score".to_owned()
     } else {
         sorted_by
@@ -366,7 +338,11 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
 /// Returns each player's uscf history in `rows`: the initial rating, then one after each game.
 fn histories(table: &OutcomeTable, rows: &[ResultRow], run: Option<&str>) -> Vec<RatingHistory> {
     let config = UscfConfig::new();
-    let rated = Uscf::new(config).rate(&game_list(table, rows, |_| None));
+    let Ok(Detail::Uscf(rated)) =
+        rate_games(&game_list(table, rows), &Options::new(Method::Uscf)).map(|r| r.detail)
+    else {
+        return Vec::new();
+    };
     rated
         .history
         .iter()
@@ -430,16 +406,11 @@ fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Returns the year of a stored game's finish date (`YYYY.MM.DD`).
-fn year_of(date: &str) -> Option<i32> {
-    date.get(..4)?.parse().ok()
-}
-
 /// Returns the asterisk table of the games of `list`.
 fn asterisk_text(
     title: &str,
-    list: &GameList,
-    method: Method,
+    list: &Games,
+    method: SortKey,
     options: &AsteriskOptions,
 ) -> anyhow::Result<String> {
     let ratings =
@@ -473,11 +444,7 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
     let results = load(&args.source.db, args.source.tournament.as_deref())?;
     let mut text = String::new();
     if args.by_year {
-        let store = open_store(&args.source.db, false)?;
-        let games = store.games(args.source.tournament.as_deref())?;
-        let years: Vec<Option<i32>> = games.iter().map(|g| year_of(&g.date)).collect();
-        let rows: Vec<ResultRow> = games.iter().map(game_result_row).collect();
-        let list = game_list(&results.table, &rows, |k| years[k]);
+        let list = game_list(&results.table, &results.rows);
         let periods: Vec<i32> = list.periods().into_iter().flatten().collect();
         let title = match (periods.first(), periods.last()) {
             (Some(a), Some(b)) if a != b => format!("{a}-{b} combined"),
@@ -497,7 +464,7 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
             }
         }
     } else {
-        let list = game_list(&results.table, &results.rows, |_| None);
+        let list = game_list(&results.table, &results.rows);
         let names: Vec<&str> = results
             .tournaments
             .iter()
@@ -517,30 +484,18 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn game_result_row(g: &GameRow) -> ResultRow {
-    ResultRow {
-        tournament: g.tournament.clone(),
-        white: g.white.clone(),
-        black: g.black.clone(),
-        result: g.result,
-        termination: g.termination,
-        plies: g.plies,
-        date: g.date.clone(),
-    }
-}
-
 /// Rates by every method; a method that cannot rate these results is left out with a note.
-fn rating_columns(list: &GameList, notes: &mut Vec<String>) -> Vec<RatingColumn> {
+fn rating_columns(list: &Games, notes: &mut Vec<String>) -> Vec<RatingColumn> {
     let methods = [
-        (Method::EloWorld, false, "Elo World (seed 002): n games from every cell, 20 passes with K shrinking, median of 19 runs; bar: quartiles"),
+        (Method::EloWorld, false, "Elo World (Murphy, SIGBOVIK 2019): n games from every cell, 20 passes with K shrinking, median of 19 runs; bar: quartiles"),
         (Method::Mle, false, "maximum likelihood (Bradley–Terry, first-move advantage fitted), average 1000; bar: 95% interval"),
-        (Method::Uscf, false, "incremental Elo in finish order, K = 800/N, start 1300 from 14 games (seed 000)"),
-        (Method::Rollason, false, "Rollason's iterative points sharing (seed 001)"),
-        (Method::Markov, true, "p(Champion): stationary distribution of the trophy chain (seed 002); log scale"),
+        (Method::Uscf, false, "incremental Elo in finish order, K = 800/N, start 1300 from 14 games (US Chess, as the Squava article)"),
+        (Method::Rollason, false, "Rollason's iterative points sharing (his computer-Go ratings)"),
+        (Method::Markov, true, "p(Champion): stationary distribution of the trophy chain (Murphy's Elo World); log scale"),
     ];
     let mut columns = Vec::new();
     for (method, probability, note) in methods {
-        match rate(method, list) {
+        match rate(SortKey::Rating(method), list) {
             Ok(values) => columns.push(RatingColumn {
                 method: method.name().to_owned(),
                 note: note.to_owned(),
@@ -651,12 +606,14 @@ fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
                 db,
             ))
         });
-        let list = game_list(&table, &results.rows, |_| None);
+        let list = game_list(&table, &results.rows);
         let mut notes = Vec::new();
         let ratings = rating_columns(&list, &mut notes);
-        let uscf = Uscf::new(UscfConfig::new()).rate(&list);
+        let uscf = rate_games(&list, &Options::new(Method::Uscf))
+            .map(|r| r.values)
+            .unwrap_or_else(|_| vec![f64::NAN; list.player_count()]);
         let consistency: Vec<ConsistencyRow> =
-            eloworld_ratings::consistency::consistency(&list.counts(), &uscf.ratings)
+            eloworld_ratings::consistency::consistency(&list.counts(), &uscf)
                 .pairs
                 .iter()
                 .map(|p| ConsistencyRow {

@@ -1,21 +1,20 @@
-//! `eloworld squava-experiment`: seed 000 end to end. Three rating runs of random pairings,
+//! `eloworld squava-experiment`: the Squava article's experiment (bediger4000) end to end. Three rating runs of random pairings,
 //! each rated with US Chess's incremental Elo (1300 from 14 effective games) in game order,
 //! side by side; then a round robin, its P-wins / Q-wins table, and the consistency table
 //! (R_P/Q next to 10^(D/400)) computed with the last run's ratings.
 
 use crate::display::{self, Mode};
 use anyhow::Context;
-use eloworld_games::{GameResult, Side, Squava};
+use eloworld_games::{Side, Squava, Wdl};
 use eloworld_players::PlayableGame;
 use eloworld_ratings::consistency::consistency;
-use eloworld_ratings::uscf::{Uscf, UscfConfig};
-use eloworld_ratings::{GameList, Score};
+use eloworld_ratings::{rate, Games, Method, Options};
 use eloworld_tournament::{open_store, GameRow, Plan, RunOptions, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// Run seed 000's squava experiment (rating runs, round robin) and print its tables.
+/// Run the Squava article's experiment (rating runs, round robin) and print its tables.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The rating runs' tournament file (random pairings).
@@ -27,6 +26,13 @@ pub struct Args {
     /// Rating runs; run k is named NAME-runK and uses the file's seed + k − 1.
     #[arg(long, default_value_t = 3)]
     runs: u64,
+    /// Games in each rating run (default: the file's, the article's 400).
+    #[arg(long, value_name = "N")]
+    games: Option<u32>,
+    /// Round-robin games per ordered pair, so 2N per pair (default: the file's, the
+    /// article's 400). A shorter experiment: `--games 100 --games-per-pair 20`.
+    #[arg(long, value_name = "N")]
+    games_per_pair: Option<u32>,
     /// Play only the rating runs.
     #[arg(long)]
     skip_round_robin: bool,
@@ -40,8 +46,18 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.runs >= 1, "--runs must be at least 1");
+    anyhow::ensure!(args.games != Some(0), "--games must be at least 1");
+    anyhow::ensure!(
+        args.games_per_pair != Some(0),
+        "--games-per-pair must be at least 1"
+    );
     let mode = Mode::detect(args.quiet);
-    let base = TournamentConfig::from_file(&args.elo)?;
+    let mut base = TournamentConfig::from_file(&args.elo)?;
+    if let Some(n) = args.games {
+        // Another length is another tournament: it must not resume the file's games.
+        base.games = Some(n);
+        base.name = format!("{}-{n}", base.name);
+    }
     let mut runs = Vec::new();
     let mut first_player = OutcomeTally::default();
     for k in 1..=args.runs {
@@ -54,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let (plan, rows) = play(&config, mode)?;
         first_player.add_rows(&rows);
-        runs.push(rate_in_game_order(&plan.players, &rows));
+        runs.push(rate_in_game_order(&plan.players, &rows)?);
     }
     let players = Plan::new(&base)?.players;
     println!(
@@ -67,6 +83,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut config = TournamentConfig::from_file(&args.round_robin)?;
+    if let Some(n) = args.games_per_pair {
+        config.games_per_pair = n;
+        config.name = format!("{}-{n}", config.name);
+    }
     if args.threads.is_some() {
         config.threads = args.threads;
     }
@@ -129,25 +149,14 @@ fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<Game
     Ok((plan, rows))
 }
 
-/// Returns the first player's score of a stored game.
-fn score(row: &GameRow) -> Score {
-    match row.result {
-        GameResult::Win(Side::First) => Score::Win,
-        GameResult::Win(Side::Second) => Score::Loss,
-        GameResult::Draw => Score::Draw,
-    }
-}
-
 /// Rates the games in their scheduled order; the ratings follow `players`' order.
-fn rate_in_game_order(players: &[String], rows: &[GameRow]) -> Vec<f64> {
-    let mut games = GameList::case_sensitive();
+fn rate_in_game_order(players: &[String], rows: &[GameRow]) -> anyhow::Result<Vec<f64>> {
+    let mut games = Games::case_sensitive();
     for p in players {
         games.player(p);
     }
-    for r in rows {
-        games.add(&r.white, &r.black, score(r), true, None);
-    }
-    Uscf::new(UscfConfig::new()).rate(&games).ratings
+    eloworld_tournament::add_results(&mut games, rows);
+    Ok(rate(&games, &Options::new(Method::Uscf))?.values)
 }
 
 /// Picks the ratings of `wanted` players out of a run over `rated` players.
@@ -166,7 +175,7 @@ fn ratings_for(wanted: &[String], rated: &[String], ratings: &[f64]) -> anyhow::
         .collect()
 }
 
-/// The side-by-side table of the runs' final ratings, like seed 000's.
+/// The side-by-side table of the runs' final ratings, like the Squava article's.
 fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
     let width = players.iter().map(String::len).max().unwrap_or(6).max(6);
     let mut out = format!("{:<width$}", "player");
@@ -184,15 +193,77 @@ fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
     out
 }
 
-/// The round robin's P-wins / Q-wins table and the consistency table.
+/// The article's R_P/Q (P wins / Q wins of its 800-game pairs), by our player names.
+const ARTICLE_RATIOS: [(&str, &str, f64); 6] = [
+    ("alphabeta", "alphabeta_better", 0.62),
+    ("alphabeta", "mcts", 4.37),
+    ("alphabeta", "mcts_uct", 0.65),
+    ("alphabeta_better", "mcts", 5.45),
+    ("alphabeta_better", "mcts_uct", 0.72),
+    ("mcts", "mcts_uct", 0.14),
+];
+
+/// Returns the article's R_P/Q for `p` against `q`, if it measured that pair.
+fn article_ratio(p: &str, q: &str) -> Option<f64> {
+    ARTICLE_RATIOS.iter().find_map(|&(a, b, r)| {
+        if (a, b) == (p, q) {
+            Some(r)
+        } else if (a, b) == (q, p) {
+            Some(1.0 / r)
+        } else {
+            None
+        }
+    })
+}
+
+/// The 95% Wilson score interval (Wilson, JASA 1927) of a score fraction `s` over `n`
+/// games, carried to R = s / (1 − s), which grows with s.
+fn ratio_interval(s: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.959_964;
+    if n <= 0.0 {
+        return (0.0, f64::INFINITY);
+    }
+    let z2 = Z * Z;
+    let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    let ratio = |p: f64| {
+        if p >= 1.0 {
+            f64::INFINITY
+        } else {
+            p / (1.0 - p)
+        }
+    };
+    let low = if s <= 0.0 {
+        0.0
+    } else {
+        ratio((centre - half).max(0.0))
+    };
+    // A pair that never lost has no upper end (rounding would give a huge finite one).
+    let high = if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        ratio((centre + half).min(1.0))
+    };
+    (low, high)
+}
+
+/// Formats a ratio, `inf` for a pair that never lost.
+fn fmt_ratio(r: f64) -> String {
+    if r.is_finite() {
+        format!("{r:.2}")
+    } else {
+        "inf".to_owned()
+    }
+}
+
+/// The round robin's P-wins / Q-wins table, the order by wins, and the consistency table
+/// with 95% intervals and the article's R_P/Q.
 fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run: u64) -> String {
-    let mut games = GameList::case_sensitive();
+    let mut games = Games::case_sensitive();
     for p in players {
         games.player(p);
     }
-    for r in rows {
-        games.add(&r.white, &r.black, score(r), true, None);
-    }
+    eloworld_tournament::add_results(&mut games, rows);
     let counts = games.counts();
     let width = players.iter().map(String::len).max().unwrap_or(8).max(8);
     let mut out = format!(
@@ -204,25 +275,46 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
         "Q wins",
         "draws"
     );
+    let mut wins = vec![0u64; players.len()];
     for p in 0..players.len() {
         for q in p + 1..players.len() {
             let [l, d, w] = counts.pair(p, q);
+            wins[p] += w as u64;
+            wins[q] += l as u64;
             out.push_str(&format!(
                 "{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n",
                 players[p], players[q]
             ));
         }
     }
+    let mut order: Vec<usize> = (0..players.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(wins[i]));
+    let order: Vec<String> = order
+        .iter()
+        .map(|&i| format!("{} ({} wins)", players[i], wins[i]))
+        .collect();
+    out.push_str(&format!("order by games won: {}\n", order.join(" > ")));
     let table = consistency(&counts, ratings);
     out.push_str(&format!(
-        "\nRatings vs round robin (run {run} ratings; R_P/Q = s/(1 − s), s = P's score fraction)\n\
-         {:<width$} {:<width$} {:>7} {:>6} {:>10}\n",
-        "player P", "player Q", "R_P/Q", "D", "10^(D/400)"
+        "\nRatings vs round robin (run {run} ratings; R_P/Q = s/(1 − s), s = P's score fraction, \
+         95% Wilson interval; the article's R_P/Q from its 800-game pairs)\n\
+         {:<width$} {:<width$} {:>7} {:>15} {:>7} {:>6} {:>10}\n",
+        "player P", "player Q", "R_P/Q", "95% interval", "article", "D", "10^(D/400)"
     ));
     for r in &table.pairs {
+        let (low, high) = ratio_interval(r.score / r.games as f64, r.games as f64);
+        let article = article_ratio(&players[r.p], &players[r.q])
+            .map_or_else(|| "-".to_owned(), |a| format!("{a:.2}"));
+        let interval = format!("{}–{}", fmt_ratio(low), fmt_ratio(high));
         out.push_str(&format!(
-            "{:<width$} {:<width$} {:>7.2} {:>6.0} {:>10.2}\n",
-            players[r.p], players[r.q], r.observed, r.difference, r.predicted
+            "{:<width$} {:<width$} {:>7} {:>15} {:>7} {:>6.0} {:>10.2}\n",
+            players[r.p],
+            players[r.q],
+            fmt_ratio(r.observed),
+            interval,
+            article,
+            r.difference,
+            r.predicted
         ));
     }
     out.push_str(&format!(
@@ -232,36 +324,33 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
     out
 }
 
-/// First-player wins, second-player wins and draws over every game played.
+/// The first player's wins, draws and losses over every game played.
 #[derive(Default)]
-struct OutcomeTally {
-    first: u64,
-    second: u64,
-    draws: u64,
-}
+struct OutcomeTally(Wdl);
 
 impl OutcomeTally {
     fn add_rows(&mut self, rows: &[GameRow]) {
         for r in rows {
-            match r.result {
-                GameResult::Win(Side::First) => self.first += 1,
-                GameResult::Win(Side::Second) => self.second += 1,
-                GameResult::Draw => self.draws += 1,
-            }
+            self.0.add_result(r.result, Side::First);
         }
     }
 
     fn line(&self) -> String {
-        let n = (self.first + self.second + self.draws).max(1) as f64;
+        let Wdl {
+            wins: first,
+            draws,
+            losses: second,
+        } = self.0;
+        let n = self.0.games().max(1) as f64;
         format!(
             "first player (x) won {} of {} games ({:.1}%), second player {} ({:.1}%), draws {} ({:.1}%)",
-            self.first,
-            self.first + self.second + self.draws,
-            100.0 * self.first as f64 / n,
-            self.second,
-            100.0 * self.second as f64 / n,
-            self.draws,
-            100.0 * self.draws as f64 / n
+            first,
+            self.0.games(),
+            100.0 * first as f64 / n,
+            second,
+            100.0 * second as f64 / n,
+            draws,
+            100.0 * draws as f64 / n
         )
     }
 }
@@ -269,6 +358,20 @@ impl OutcomeTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratio_intervals_follow_wilson() {
+        // 651 of 800 (the article's alphabeta vs mcts): s = 0.81375, R = 4.37. Wilson by
+        // hand: centre 0.81225, half-width 0.02695, so s in 0.78530..0.83920 and R in
+        // 3.6576..5.2191.
+        let (low, high) = ratio_interval(651.0 / 800.0, 800.0);
+        assert!((low - 3.6576).abs() < 0.001, "{low}");
+        assert!((high - 5.2191).abs() < 0.001, "{high}");
+        // A pair that never lost has no upper end.
+        assert_eq!(ratio_interval(1.0, 10.0).1, f64::INFINITY);
+        assert_eq!(article_ratio("mcts", "alphabeta"), Some(1.0 / 4.37));
+        assert_eq!(article_ratio("mcts", "random_move"), None);
+    }
 
     #[test]
     fn the_ratings_table_lines_up_runs_side_by_side() {

@@ -1,6 +1,6 @@
 //! `eloworld suite`: runs an EPD test suite (`bm`/`am`) with an evol-family player and
 //! reports the positions solved and, per position, the nodes searched until the right move
-//! was found and kept (seed 003, section IV: the search-evolution fitness, capped at the node
+//! was found and kept (David–Koppel–Netanyahu, section IV: the search-evolution fitness, capped at the node
 //! limit).
 
 use anyhow::{bail, Context};
@@ -23,7 +23,7 @@ pub struct Args {
     /// The player: an evol-family spec (`evol`, `evol:eval=FILE,search=FILE`, `ab_depth<N>`, `ab_<N>k`).
     #[arg(long, default_value = "evol")]
     player: String,
-    /// Nodes per position (seed 003 used 500,000); overrides the player's own budget.
+    /// Nodes per position (David–Koppel–Netanyahu used 500,000); overrides the player's own budget.
     #[arg(long)]
     nodes: Option<u64>,
     /// Plies per position (default: the player's, or unlimited).

@@ -2,9 +2,8 @@ use crate::display::{self, Mode};
 use crate::games::{with_game, CliGame};
 use crate::standings::Standings;
 use anyhow::Context;
-use eloworld_tournament::{
-    open_store, play_stored, Plan, RunOptions, StoredTournament, TournamentConfig,
-};
+use eloworld_games::{DrawRules, GameKind};
+use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,11 +17,11 @@ pub struct Args {
     /// The tournament's name (default: the file's name).
     #[arg(long)]
     name: Option<String>,
-    /// The game: chess or squava.
+    /// The game.
+    #[arg(long, value_parser = crate::games::parse_kind)]
+    game: Option<GameKind>,
+    /// Player specs, comma-separated (`stockfish:nodes=1000,hash=16` stays one player).
     #[arg(long)]
-    game: Option<String>,
-    /// Player specs, comma-separated.
-    #[arg(long, value_delimiter = ',')]
     players: Option<Vec<String>>,
     /// Games per ordered pair.
     #[arg(long)]
@@ -42,9 +41,9 @@ pub struct Args {
     /// Adjudicate a draw after this many plies.
     #[arg(long)]
     max_plies: Option<u32>,
-    /// Chess draw rules: automatic (Elo World) or claimed (cutechess-style).
+    /// Chess draw rules: automatic (Elo World's fivefold, 75 moves) or claimed (cutechess-style threefold, fifty moves).
     #[arg(long)]
-    draw_rules: Option<String>,
+    draw_rules: Option<DrawRules>,
     /// The database (default: NAME.sqlite).
     #[arg(long)]
     db: Option<String>,
@@ -76,11 +75,14 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
     if let Some(v) = &args.name {
         c.name.clone_from(v);
     }
-    if let Some(v) = &args.game {
-        c.game.clone_from(v);
+    if let Some(v) = args.game {
+        c.game = v;
     }
     if let Some(v) = &args.players {
-        c.players.clone_from(v);
+        c.players = v
+            .iter()
+            .flat_map(|list| eloworld_players::PlayerSpec::split_list(list))
+            .collect();
     }
     if let Some(v) = args.games_per_pair {
         c.games_per_pair = v;
@@ -100,8 +102,8 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
     if let Some(v) = args.max_plies {
         c.max_plies = v;
     }
-    if let Some(v) = &args.draw_rules {
-        c.draw_rules.clone_from(v);
+    if let Some(v) = args.draw_rules {
+        c.draw_rules = v;
     }
     if let Some(v) = &args.db {
         c.db = Some(v.clone());
@@ -145,7 +147,7 @@ fn run_plan<G: CliGame>(
     engines: Option<&std::path::Path>,
     lease: f64,
 ) -> anyhow::Result<ExitCode> {
-    let rules = G::rules(&plan.config.draw_rules)?;
+    let rules = G::rules(plan.config.draw_rules);
     let registry = G::registry_with(engines)?;
     // Check every player before touching the database.
     for p in &plan.players {
@@ -166,38 +168,9 @@ fn run_plan<G: CliGame>(
     }
     let players = plan.players.clone();
     let shower = std::thread::spawn(move || display::show(rx, players, mode));
-    let mut summary = eloworld_tournament::run::<G>(plan, &registry, rules, &mut *store, &opts);
-    // On a shared store, jobs claimed by a worker that died stay claimed until their lease
-    // expires: wait for them and play them too, so the command ends with the plan done.
-    if store.lease().is_some() {
-        while let Ok(s) = &mut summary {
-            let Some(row) = store
-                .tournaments()?
-                .into_iter()
-                .find(|t| t.name == plan.config.name)
-            else {
-                break;
-            };
-            if s.interrupted || row.done >= row.total {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(500));
-            store.reap()?;
-            let t = StoredTournament::from_row(&row)?;
-            let factories: Vec<_> = plan
-                .players
-                .iter()
-                .map(|p| registry.resolve_str(p).map(Some))
-                .collect::<Result<_, _>>()?;
-            match play_stored::<G>(&t, &factories, rules, &mut *store, &opts) {
-                Ok(more) => {
-                    s.stored += more.stored;
-                    s.interrupted = more.interrupted;
-                }
-                Err(e) => summary = Err(e),
-            }
-        }
-    }
+    // On a shared store this also waits for jobs other workers hold, and plays those whose
+    // worker died, so the command ends with the plan done.
+    let summary = eloworld_tournament::run::<G>(plan, &registry, rules, &mut *store, &opts);
     drop(opts);
     let _ = shower.join();
     let summary = summary.with_context(|| format!("tournament {:?} in {db}", plan.config.name))?;

@@ -5,9 +5,8 @@
 
 use crate::games::{with_game, CliGame};
 use anyhow::Context;
-use eloworld_players::PlayerFactory;
-use eloworld_tournament::{open_store, play_stored, Event, RunOptions, Store, StoredTournament};
-use std::path::{Path, PathBuf};
+use eloworld_tournament::{drive, open_store, Event, RunOptions, Store, StoredTournament, Until};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -62,6 +61,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stop = crate::interrupt::stop_on_ctrl_c(None);
     eprintln!("worker {name} on {}", store.location());
     loop {
+        if stop.load(Ordering::Relaxed) {
+            eprintln!("worker {name}: stopped");
+            return Ok(ExitCode::from(130));
+        }
         let mut played = 0u64;
         let mut unrunnable = Vec::new();
         for row in store.tournaments()? {
@@ -110,27 +113,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-type Factories<G> = Vec<Option<Arc<dyn PlayerFactory<G>>>>;
-
-fn factories<G: CliGame>(
-    t: &StoredTournament,
-    engines: Option<&Path>,
-) -> anyhow::Result<(Factories<G>, Vec<String>)> {
-    let registry = G::registry_with(engines)?;
-    let mut cannot = Vec::new();
-    let mut out = Vec::new();
-    for p in &t.players {
-        match registry.resolve_str(p) {
-            Ok(f) => out.push(Some(f)),
-            Err(e) => {
-                cannot.push(format!("{p}: {e}"));
-                out.push(None);
-            }
-        }
-    }
-    Ok((out, cannot))
-}
-
 fn play_one<G: CliGame>(
     t: &StoredTournament,
     store: &mut dyn Store,
@@ -138,8 +120,8 @@ fn play_one<G: CliGame>(
     name: &str,
     stop: &Arc<AtomicBool>,
 ) -> anyhow::Result<(u64, Vec<String>)> {
-    let rules = G::rules(&t.draw_rules)?;
-    let (factories, cannot) = factories::<G>(t, args.engines.as_deref())?;
+    let rules = G::rules(t.draw_rules);
+    let (factories, cannot) = G::factories(&t.players, args.engines.as_deref())?;
     let (tx, rx) = crossbeam_channel::unbounded();
     let mut opts = RunOptions {
         stop: Arc::clone(stop),
@@ -155,7 +137,7 @@ fn play_one<G: CliGame>(
     let quiet = args.quiet;
     let label = format!("worker {name}, tournament {}", t.name);
     let logger = std::thread::spawn(move || log_events(&rx, &label, quiet));
-    let summary = play_stored::<G>(t, &factories, rules, store, &opts);
+    let summary = drive::<G>(t, &factories, rules, store, &opts, Until::NothingClaimable);
     drop(opts);
     let _ = logger.join();
     let summary =

@@ -2,6 +2,7 @@
 //! headless Chromium driven over the DevTools protocol (Debian's `chromium`, installed by
 //! `.ci/run`).
 #![allow(dead_code)] // each test file uses its own part
+#![allow(clippy::print_stderr)] // reason: a test says what it skipped
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};

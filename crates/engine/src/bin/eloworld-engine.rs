@@ -1,12 +1,13 @@
 //! `eloworld-engine`: the parametric engine behind the UCI protocol, so fastchess, cutechess
 //! or a GUI can play it. Every evaluation and search parameter is a UCI spin option named as
-//! in seed 003 (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`, …).
+//! in David, Koppel and Netanyahu's evolution paper (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`, …).
 //!
 //! Besides the UCI commands it understands `bench [depth]` (also as a command-line argument:
 //! `eloworld-engine bench`), which prints the node signature and nodes per second, and `eval`,
 //! which prints the static evaluation of the current position. At the end of its input it
 //! lets a running search finish (so `echo "position startpos\ngo depth 8" | eloworld-engine`
 //! prints a move); `quit` stops at once.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a UCI engine speaks on standard output
 
 use eloworld_engine::bench::{run_bench_with, BENCH_DEPTH, BENCH_FENS};
 use eloworld_engine::search::mate_in;

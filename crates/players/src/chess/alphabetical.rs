@@ -4,7 +4,7 @@ use shakmaty::san::San;
 use shakmaty::Move;
 use std::fmt::Write as _;
 
-/// Plays the alphabetically first move in standard algebraic notation (seed 002,
+/// Plays the alphabetically first move in standard algebraic notation (Murphy's Elo World,
 /// `alphabetical`: `"a3" < "O-O" < "Qxg7"`).
 ///
 /// The comparison is alphabetical, that is case-blind (`a3 < O-O < Qxg7`, where plain

@@ -4,7 +4,7 @@ use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Color, Move, Position, Square};
 use std::cmp::Reverse;
 
-/// Spreads its moves evenly over its pieces and the squares (seed 002, `equalizer`: "prefer
+/// Spreads its moves evenly over its pieces and the squares (Murphy's Elo World, `equalizer`: "prefer
 /// to move a piece that has been moved the fewest times, and then prefer moving to a square
 /// that has been visited the fewest times. Castling counts as moving both the king and
 /// rook, and visiting both destination squares").

@@ -1,4 +1,4 @@
-//! The parametric engine of seed 003 as players: `evol` (Fig. 3 evaluation, Table II
+//! The parametric engine of David–Koppel–Netanyahu as players: `evol` (Fig. 3 evaluation, Table II
 //! search), `evol:eval=FILE,search=FILE` (parameters a genetic algorithm wrote),
 //! `ab_depth<N>` (fixed depth), `ab_<N>k` (N thousand nodes per move) and `evol_1ply` (the
 //! 1-ply search of the grandmaster-imitation phase, section III.B).
@@ -142,7 +142,7 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
     let mut one_ply = None;
     let mut keys = vec!["eval", "search", "hash"];
     if name == "evol" {
-        keys.extend(["nodes", "depth"]);
+        keys.extend(["nodes", "depth", "genome"]);
     } else if name == "evol_1ply" {
         keys = vec!["eval", "qs"];
     }
@@ -173,20 +173,33 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
             suggestions: Vec::new(),
         });
     }
-    let eval = read_params(
-        name,
-        p,
-        "eval",
-        EvalParams::default(),
-        EvalParams::from_text,
-    )?;
-    let search = read_params(
-        name,
-        p,
-        "search",
-        SearchParams::default(),
-        SearchParams::from_text,
-    )?;
+    let eval = match p.get("genome") {
+        Some(hex) if p.get("eval").is_none() => genome_eval(name, hex)?,
+        Some(_) => {
+            return Err(SpecError::BadParam {
+                player: name.to_owned(),
+                reason: "give eval=FILE or genome=HEX, not both".to_owned(),
+            })
+        }
+        None => read_params(
+            name,
+            p,
+            "eval",
+            EvalParams::default(),
+            EvalParams::from_text,
+        )?,
+    };
+    let search = if p.get("search") == Some("plain") {
+        SearchParams::plain()
+    } else {
+        read_params(
+            name,
+            p,
+            "search",
+            SearchParams::default(),
+            SearchParams::from_text,
+        )?
+    };
     let hash_mb = p.parse_or(name, "hash", DEFAULT_HASH_MB)?.clamp(1, 4096);
     Ok(EvolConfig {
         eval,
@@ -195,6 +208,50 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
         one_ply,
         hash_mb,
     })
+}
+
+/// Writes evaluation parameters as the `genome=HEX` of an `evol` spec: their Gray-coded
+/// chromosome (the genetic algorithm's genome, David–Koppel–Netanyahu's encoding), four bits a digit, so
+/// that an organism is a spec any worker can build without files.
+#[must_use]
+pub fn genome_hex(eval: &EvalParams) -> String {
+    let bits = eval.encode(eloworld_engine::Coding::Gray);
+    bits.chunks(4)
+        .map(|c| {
+            let v = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |v, (i, &b)| v | (u32::from(b) << (3 - i)));
+            char::from_digit(v, 16).unwrap_or('0')
+        })
+        .collect()
+}
+
+/// Reads the evaluation parameters of a `genome=HEX` value (see [`genome_hex`]).
+fn genome_eval(player: &str, hex: &str) -> Result<EvalParams, SpecError> {
+    let bad = |reason: String| SpecError::BadParam {
+        player: player.to_owned(),
+        reason,
+    };
+    let len = EvalParams::default()
+        .encode(eloworld_engine::Coding::Gray)
+        .len();
+    if hex.len() != len.div_ceil(4) {
+        return Err(bad(format!(
+            "genome= takes {} hexadecimal digits ({len} bits), got {}",
+            len.div_ceil(4),
+            hex.len()
+        )));
+    }
+    let mut bits = Vec::with_capacity(hex.len() * 4);
+    for c in hex.chars() {
+        let v = c
+            .to_digit(16)
+            .ok_or_else(|| bad(format!("genome= has {c:?}, not a hexadecimal digit")))?;
+        bits.extend((0..4).rev().map(|i| v >> i & 1 == 1));
+    }
+    bits.truncate(len);
+    EvalParams::decode(&bits, eloworld_engine::Coding::Gray).map_err(|e| bad(e.to_string()))
 }
 
 fn build(spec: &PlayerSpec) -> Result<Arc<dyn PlayerFactory<Chess>>, SpecError> {
@@ -217,24 +274,29 @@ pub fn register(r: &mut Registry<Chess>) {
         .param(
             "search",
             "Table II",
-            "file of `NAME = value` lines: search parameters",
+            "file of `NAME = value` lines: search parameters, or `plain` (alpha-beta without selective methods)",
         )
         .param("hash", DEFAULT_HASH_MB, "transposition table, MiB")
     };
     r.add(
         files(PlayerInfo::new(
             "evol",
-            "seed 003's parametric alpha-beta engine (Fig. 3 evaluation, Table II selective search), a node budget per move",
+            "David–Koppel–Netanyahu's parametric alpha-beta engine (Fig. 3 evaluation, Table II selective search), a node budget per move",
             flags,
         ))
         .param("nodes", EVOL_DEFAULT_NODES, "nodes per move")
+        .param(
+            "genome",
+            "none",
+            "evaluation parameters as hexadecimal Gray-coded bits (what `evolve coevolve` plays), instead of eval=FILE",
+        )
         .param("depth", "none", "plies per move"),
         Box::new(build),
     );
     r.add(
         PlayerInfo::new(
             "evol_1ply",
-            "the evol evaluation over a 1-ply search (seed 003's grandmaster-imitation phase)",
+            "the evol evaluation over a 1-ply search (David–Koppel–Netanyahu's grandmaster-imitation phase)",
             flags,
         )
         .param(
@@ -332,6 +394,24 @@ mod tests {
             .expect_err("missing");
         assert!(e.to_string().contains("/nonexistent/x.txt"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_genome_spec_carries_the_evaluation_without_files() {
+        let mut eval = EvalParams::default();
+        eval.set("KNIGHT_VALUE", 0).expect("known");
+        let hex = genome_hex(&eval);
+        let spec = format!("evol:genome={hex},search=plain,nodes=500");
+        let cfg = evol_config(&spec.parse().expect("spec")).expect("config");
+        assert_eq!(cfg.eval, eval);
+        assert_eq!(cfg.search, SearchParams::plain());
+        assert_eq!(cfg.limits.nodes, Some(500));
+        let short = format!("evol:genome={}", &hex[1..]);
+        let e = evol_config(&short.parse().expect("spec")).expect_err("too short");
+        assert!(e.to_string().contains("hexadecimal digits"), "{e}");
+        let e = evol_config(&format!("evol:genome={hex},eval=x").parse().expect("spec"))
+            .expect_err("both");
+        assert!(e.to_string().contains("not both"), "{e}");
     }
 
     #[test]

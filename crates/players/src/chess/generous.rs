@@ -4,7 +4,7 @@ use eloworld_games::chess::piece_value;
 use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 
-/// Offers its pieces (seed 002, `generous`).
+/// Offers its pieces (Murphy's Elo World, `generous`).
 ///
 /// After each move it looks at every legal reply of the opponent and sums the value of
 /// what each capture would take (P 1, N 3, B 3, R 5, Q 9; a piece capturable several ways

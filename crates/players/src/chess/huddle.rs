@@ -4,7 +4,7 @@ use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 use std::cmp::Reverse;
 
-/// Gathers its pieces around its own king (seed 002, `huddle`).
+/// Gathers its pieces around its own king (Murphy's Elo World, `huddle`).
 ///
 /// After each move it sums the Chebyshev distance (king moves) from each of its pieces to
 /// its own king and plays a move that minimises the sum; ties are broken at random.

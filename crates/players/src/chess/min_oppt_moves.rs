@@ -4,7 +4,7 @@ use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 use std::cmp::Reverse;
 
-/// Leaves the opponent as few legal replies as it can (seed 002, `min_oppt_moves`: "take a
+/// Leaves the opponent as few legal replies as it can (Murphy's Elo World, `min_oppt_moves`: "take a
 /// move that minimizes the number of resulting legal moves for the opponent, breaking ties
 /// randomly").
 ///

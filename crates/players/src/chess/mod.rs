@@ -1,10 +1,11 @@
-//! The built-in chess players (seed 002, section 2).
+//! The built-in chess players (Murphy's Elo World, section 2).
 
 mod alphabetical;
 mod cccp;
 mod equalizer;
 pub mod evol;
 mod first_move;
+mod generation_order;
 mod generous;
 mod huddle;
 mod min_oppt_moves;
@@ -25,7 +26,8 @@ pub mod symmetry;
 pub use alphabetical::Alphabetical;
 pub use cccp::Cccp;
 pub use equalizer::Equalizer;
-pub use first_move::FirstMove;
+pub use first_move::{FirstMove, Reading};
+pub use generation_order::generation_key;
 pub use generous::Generous;
 pub use huddle::Huddle;
 pub use min_oppt_moves::MinOpptMoves;
@@ -41,22 +43,22 @@ pub use sym_180::Sym180;
 pub use sym_mirror_x::SymMirrorX;
 pub use sym_mirror_y::SymMirrorY;
 
-use crate::{Flags, PlayerInfo, Registry};
+use crate::{Flags, Registry};
 use eloworld_games::Chess;
 
 /// Adds every built-in chess player to `r`.
 pub fn register(r: &mut Registry<Chess>) {
     crate::register_random_move(r, "plays a uniformly random legal move");
-    r.add_simple(
-        PlayerInfo::new(
-            "first_move",
-            "plays the lexicographically first move by (src row, src col, dst row, dst col, promotion)",
-            Flags::DETERMINISTIC,
-        ),
-        || Box::new(FirstMove),
+    first_move::add_with_reading(
+        r,
+        "first_move",
+        "plays the lexicographically first move by (src row, src col, dst row, dst col, promotion), rows from the opponent's back rank as the original program counts them",
+        Flags::DETERMINISTIC,
+        |reading| Box::new(FirstMove { reading }),
     );
     simple::register(r);
     crate::fate::register(r);
     crate::engine::register(r);
+    crate::blind::register(r);
     evol::register(r);
 }

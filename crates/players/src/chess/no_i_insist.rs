@@ -4,12 +4,12 @@ use eloworld_games::chess::piece_value;
 use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 
-/// Insists that the opponent take its gifts (seed 002, `no_i_insist`: "like generous, but
+/// Insists that the opponent take its gifts (Murphy's Elo World, `no_i_insist`: "like generous, but
 /// be overwhelmingly polite by trying to *force* the opponent to accept the gift of
 /// material").
 ///
 /// Each move is judged by the opponent's legal replies after it, in three tiers compared
-/// in order (the seed's, read literally):
+/// in order (the paper's, read literally):
 /// 1. **Never end the game**: checkmating the opponent is the worst move, stalemating it
 ///    the next worst ("stalemate is polite, but it is more canonical for two polite
 ///    players to form a draw by repetition"); any move that lets the game go on is better.

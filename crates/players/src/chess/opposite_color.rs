@@ -4,7 +4,7 @@ use crate::{Player, PlayerError};
 use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 
-/// Puts its pieces on squares of the opponent's colour (seed 002, `opposite_color`: "same
+/// Puts its pieces on squares of the opponent's colour (Murphy's Elo World, `opposite_color`: "same
 /// idea, opposite parity"): as White it maximises its pieces on dark squares after the
 /// move, as Black on light squares; ties are broken at random.
 #[derive(Clone, Copy, Debug, Default)]

@@ -5,7 +5,7 @@ use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 use std::cmp::Reverse;
 
-/// Avoids hurting the opponent (seed 002, `pacifist`).
+/// Avoids hurting the opponent (Murphy's Elo World, `pacifist`).
 ///
 /// "Avoid moves that mate the opponent, and failing that, avoid moves that check, and
 /// failing that, avoid moves that capture pieces, and failing that, capture lower value

@@ -5,7 +5,7 @@ use shakmaty::{Board, Color, File, Move, Position, Rank, Role, Square};
 use std::cmp::Reverse;
 
 /// Thinks the board is upside down and walks its pieces to the opponent's starting squares
-/// (seed 002, `reverse_starting`).
+/// (Murphy's Elo World, `reverse_starting`).
 ///
 /// After each move it sums, over its pieces, the distance from each piece to where a piece
 /// of that kind starts on the opponent's side, and plays a move that minimises the sum;

@@ -3,7 +3,7 @@ use crate::{Player, PlayerError};
 use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Color, Move, Position};
 
-/// Puts its pieces on squares of its own colour (seed 002, `same_color`).
+/// Puts its pieces on squares of its own colour (Murphy's Elo World, `same_color`).
 ///
 /// As White it counts its pieces on light squares *after* each move, as Black its pieces on
 /// dark squares, and plays a move that maximises the count; ties are broken at random.

@@ -1,5 +1,5 @@
 //! What the simple players share: score every legal move, keep the best, break ties
-//! uniformly at random with the game's RNG (seed 002, section 2.1: "Most other players fall
+//! uniformly at random with the game's RNG (Murphy's Elo World, section 2.1: "Most other players fall
 //! back on making random moves to break ties"), and the small board measures they score by.
 //!
 //! Nothing here allocates: the tied moves are kept in a shakmaty [`MoveList`] (an

@@ -1,4 +1,4 @@
-//! The registry entries of the simple players (seed 002, section 2.1), with the seed's
+//! The registry entries of the simple players (Murphy's Elo World, section 2.1), with the paper's
 //! names and the flags of its Fig. 1 key (deterministic, stateful, asymmetric).
 
 use super::{
@@ -15,7 +15,7 @@ const DET_ASYM: Flags = Flags {
     ..Flags::NONE
 };
 
-/// The names of the 18 simple players of seed 002 section 2.1, in the seed's order.
+/// The names of the 18 simple players of Murphy's Elo World section 2.1, in the paper's order.
 pub const SIMPLE_PLAYERS: [&str; 18] = [
     "random_move",
     "same_color",
@@ -112,13 +112,12 @@ pub(super) fn register(r: &mut Registry<Chess>) {
         ),
         || Box::new(ReverseStarting),
     );
-    r.add_simple(
-        PlayerInfo::new(
-            "cccp",
-            "checkmate, check, capture, push; ties broken by source and destination squares",
-            DET_ASYM,
-        ),
-        || Box::new(Cccp),
+    super::first_move::add_with_reading(
+        r,
+        "cccp",
+        "checkmate, check, capture, push; then central files, promotion, and squares counted from a8 as the original program breaks ties",
+        DET_ASYM,
+        |reading| Box::new(Cccp { reading }),
     );
     r.add_simple(
         PlayerInfo::new(

@@ -4,7 +4,7 @@ use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Color, Move, Position};
 use std::cmp::Reverse;
 
-/// Walks its king towards the opponent's (seed 002, `suicide_king`: "take a random move
+/// Walks its king towards the opponent's (Murphy's Elo World, `suicide_king`: "take a random move
 /// that minimizes the distance between the two kings"), by Chebyshev distance.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SuicideKing;

@@ -4,7 +4,7 @@ use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Move, Position};
 use std::cmp::Reverse;
 
-/// Swarms the opponent's king (seed 002, `swarm`: "like huddle, but instead move pieces
+/// Swarms the opponent's king (Murphy's Elo World, `swarm`: "like huddle, but instead move pieces
 /// such that they are close to opponent's king").
 ///
 /// After each move it sums the Chebyshev distance from each of its pieces, its own king

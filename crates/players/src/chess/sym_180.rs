@@ -3,7 +3,7 @@ use crate::{Player, PlayerError};
 use eloworld_games::{Chess, GameRng};
 use shakmaty::Move;
 
-/// Maximises the board's symmetry under the rotation by 180° (seed 002, `sym_180`): plays a move that
+/// Maximises the board's symmetry under the rotation by 180° (Murphy's Elo World, `sym_180`): plays a move that
 /// minimises [`super::symmetry::penalty`] with [`Flip::Rotate180`], ties broken at random.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sym180;

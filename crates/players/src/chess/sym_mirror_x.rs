@@ -3,7 +3,7 @@ use crate::{Player, PlayerError};
 use eloworld_games::{Chess, GameRng};
 use shakmaty::Move;
 
-/// Maximises the board's symmetry under the horizontal flip (files reversed) (seed 002, `sym_mirror_x`): plays a move that
+/// Maximises the board's symmetry under the horizontal flip (files reversed) (Murphy's Elo World, `sym_mirror_x`): plays a move that
 /// minimises [`super::symmetry::penalty`] with [`Flip::MirrorX`], ties broken at random.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SymMirrorX;

@@ -3,7 +3,7 @@ use crate::{Player, PlayerError};
 use eloworld_games::{Chess, GameRng};
 use shakmaty::Move;
 
-/// Maximises the board's symmetry under the vertical flip (ranks reversed), so it tends to copy the opponent's moves (seed 002, `sym_mirror_y`): plays a move that
+/// Maximises the board's symmetry under the vertical flip (ranks reversed), so it tends to copy the opponent's moves (Murphy's Elo World, `sym_mirror_y`): plays a move that
 /// minimises [`super::symmetry::penalty`] with [`Flip::MirrorY`], ties broken at random.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SymMirrorY;

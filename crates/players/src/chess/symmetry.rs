@@ -1,4 +1,4 @@
-//! The asymmetry penalty of the `sym_*` players (seed 002: "zero penalty for opposing e.g.
+//! The asymmetry penalty of the `sym_*` players (Murphy's Elo World: "zero penalty for opposing e.g.
 //! a knight with a knight, but a small penalty when the pieces are not the same type, and
 //! a larger penalty when they are not opposite colors").
 //!
@@ -8,8 +8,8 @@
 //! | the two squares hold                          | penalty |
 //! |-----------------------------------------------|---------|
 //! | nothing, or the same kind of piece in opposite colours | 0 |
-//! | pieces of opposite colours but different kinds | [`WRONG_KIND`] = 1 (the seed's "small") |
-//! | two pieces of the same colour                 | [`SAME_COLOR`] = 5 (the seed's "larger") |
+//! | pieces of opposite colours but different kinds | [`WRONG_KIND`] = 1 (the paper's "small") |
+//! | two pieces of the same colour                 | [`SAME_COLOR`] = 5 (the paper's "larger") |
 //! | a piece facing an empty square                | [`FACING_EMPTY`] = 10 |
 //!
 //! A piece facing nothing is the least symmetric pair of all, so it costs the most; a

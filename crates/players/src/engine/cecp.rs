@@ -8,6 +8,7 @@
 use super::definitions::{Budget, EngineDef};
 use super::process::{EngineProcess, Fault};
 use super::search_info::SearchInfo;
+use super::time_control::{ClockReading, TimeControl};
 use super::Position;
 use std::time::Duration;
 
@@ -25,6 +26,8 @@ pub struct CecpSession {
     start: Option<Option<String>>,
     known: usize,
     pings: u32,
+    /// The time control of the game, sent with `level`.
+    level: Option<TimeControl>,
 }
 
 fn feature_on(line: &str, key: &str) -> bool {
@@ -51,6 +54,7 @@ impl CecpSession {
             start: None,
             known: 0,
             pings: 0,
+            level: None,
         };
         s.process.queue("xboard");
         s.process.send("protover 2")?;
@@ -105,12 +109,23 @@ impl CecpSession {
             .map(|_| ())
     }
 
-    /// Queues `new`, no pondering, no thinking output, `force`, and the budget.
+    /// Queues `new`, no pondering, thinking output (for scores and depths), `force`, the
+    /// time control (`level MOVES MIN:SEC INC`) and the budget.
     fn queue_reset(&mut self, budget: &Budget) {
         self.process.queue("new");
         self.process.queue("easy");
-        self.process.queue("nopost");
+        self.process.queue("post");
         self.process.queue("force");
+        if let Some(tc) = self.level {
+            let base = tc.base.as_secs();
+            let increment = tc.increment.as_secs_f64();
+            self.process.queue(&format!(
+                "level {} {}:{:02} {increment}",
+                tc.moves.unwrap_or(0),
+                base / 60,
+                base % 60
+            ));
+        }
         if let Some(d) = budget.depth {
             let command = format!("{} {d}", self.depth_command);
             self.process.queue(&command);
@@ -184,7 +199,8 @@ impl CecpSession {
     ///
     /// # Errors
     /// [`Fault`] as for the handshake.
-    pub fn new_game(&mut self, budget: &Budget) -> Result<(), Fault> {
+    pub fn new_game(&mut self, budget: &Budget, clock: Option<TimeControl>) -> Result<(), Fault> {
+        self.level = clock;
         self.queue_reset(budget);
         self.start = Some(None);
         self.known = 0;
@@ -203,6 +219,7 @@ impl CecpSession {
         &mut self,
         position: &Position<'_>,
         budget: &Budget,
+        clocks: Option<&ClockReading>,
         limit: Duration,
     ) -> Result<(String, SearchInfo), Fault> {
         let moves: Vec<&str> = position.moves.split_ascii_whitespace().collect();
@@ -229,10 +246,20 @@ impl CecpSession {
             self.process.queue(&line);
         }
         self.known = moves.len();
+        if let Some(c) = clocks {
+            // `time` and `otim` take centiseconds.
+            let (own, opponent) = c.own_and_opponent();
+            self.process
+                .queue(&format!("time {}", own.as_millis() / 10));
+            self.process
+                .queue(&format!("otim {}", opponent.as_millis() / 10));
+        }
         self.process.queue("go");
         self.process.flush()?;
+        let mut thinking = SearchInfo::default();
         let line = self.process.wait_for(limit, |l| {
             let t = l.text.trim();
+            thinking.absorb_cecp(t);
             t.starts_with("move ")
                 || t.starts_with("My move is")
                 || t.starts_with("Illegal move")
@@ -252,6 +279,6 @@ impl CecpSession {
         };
         // The engine played it on its own board.
         self.known += 1;
-        Ok((mv.to_owned(), line.info))
+        Ok((mv.to_owned(), thinking))
     }
 }

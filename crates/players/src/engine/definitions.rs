@@ -14,6 +14,7 @@
 //! timeout_ms = 60000                   # no move within this: engine-timeout
 //! ```
 
+use super::time_control::{ClockReading, TimeControl};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -66,8 +67,17 @@ impl Budget {
 
     /// Appends the UCI `go` command for this budget.
     pub fn write_go(&self, out: &mut String) {
+        self.write_go_on_clock(out, None);
+    }
+
+    /// Appends the UCI `go` command for this budget and, for an engine on a clock, both
+    /// clocks (`wtime btime winc binc movestogo`).
+    pub fn write_go_on_clock(&self, out: &mut String, clocks: Option<&ClockReading>) {
         use std::fmt::Write;
         out.push_str("go");
+        if let Some(c) = clocks {
+            c.write_uci(out);
+        }
         if let Some(n) = self.nodes {
             let _ = write!(out, " nodes {n}");
         }
@@ -161,13 +171,30 @@ pub struct EngineDef {
     #[serde(default = "default_handshake_ms")]
     pub handshake_ms: u64,
     /// Sends only the current position (`position fen …`) without the moves that led to
-    /// it, as Elo World did (seed 002, section 2.3): the engine cannot see repetitions.
+    /// it, as Elo World did (Murphy's Elo World, section 2.3): the engine cannot see repetitions.
     #[serde(default)]
     pub fen_only: bool,
     /// The CECP command that limits the search depth: `sd` (the protocol's), or what the
     /// engine reads instead (`depth` for phalanx and gnuchess).
     #[serde(default)]
     pub depth_command: Option<String>,
+    /// The time control (`tc = "40/60+0.6"`), when the engine plays on a clock; the budget
+    /// then only adds limits (nodes, depth) to it.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    /// Milliseconds an engine on a clock may overrun its time before it loses on time
+    /// (cutechess's `timemargin`).
+    #[serde(default)]
+    pub time_margin_ms: u64,
+    /// Plays Fischer random chess: the engine is told `UCI_Chess960` and castles king takes rook.
+    #[serde(default)]
+    pub chess960: bool,
+    /// A Polyglot opening book the runner plays from for this engine (cutechess's `book=`).
+    #[serde(default)]
+    pub book: Option<PathBuf>,
+    /// Full moves of the game played from the book at most (cutechess's `bookdepth=`).
+    #[serde(default)]
+    pub book_depth: Option<u32>,
     /// The directory of the file it came from, for relative commands.
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
@@ -177,7 +204,7 @@ impl EngineDef {
     /// Returns the budget, or the fallback when none is given.
     #[must_use]
     pub fn effective_budget(&self) -> Budget {
-        if self.budget.is_empty() {
+        if self.budget.is_empty() && self.time_control.is_none() {
             Budget::fallback()
         } else {
             self.budget

@@ -1,4 +1,4 @@
-//! External engines as players (seed 002, section 2.3): programs that speak UCI or CECP,
+//! External engines as players (Murphy's Elo World, section 2.3): programs that speak UCI or CECP,
 //! driven over pipes, one process per engine per worker thread, kept across games.
 //!
 //! A fault costs the game it happens in, never the tournament: a process that dies, hangs
@@ -8,8 +8,10 @@
 
 mod cecp;
 mod definitions;
+pub mod polyglot;
 mod process;
 mod search_info;
+mod time_control;
 mod uci;
 mod worstfish;
 
@@ -19,6 +21,7 @@ pub use definitions::{
 };
 pub use process::{kill_all, Fault};
 pub use search_info::{Score, SearchInfo};
+pub use time_control::{Clock, ClockReading, ClockVerdict, TimeControl};
 pub use worstfish::Worstfish;
 
 use crate::{
@@ -27,6 +30,7 @@ use crate::{
 };
 use cecp::CecpSession;
 use eloworld_games::{Chess, Game, GameRng};
+use polyglot::PolyglotBook;
 use process::EngineProcess;
 use std::any::Any;
 use std::path::Path;
@@ -73,10 +77,10 @@ impl Session {
     ///
     /// # Errors
     /// [`Fault`] when the engine does not become ready.
-    pub fn new_game(&mut self, budget: &Budget) -> Result<(), Fault> {
+    pub fn new_game(&mut self, budget: &Budget, clock: Option<TimeControl>) -> Result<(), Fault> {
         match self {
             Session::Uci(s) => s.new_game(),
-            Session::Cecp(s) => s.new_game(budget),
+            Session::Cecp(s) => s.new_game(budget, clock),
         }
     }
 
@@ -88,11 +92,12 @@ impl Session {
         &mut self,
         position: &Position<'_>,
         budget: &Budget,
+        clocks: Option<&ClockReading>,
         limit: Duration,
     ) -> Result<(String, SearchInfo), Fault> {
         match self {
-            Session::Uci(s) => s.best_move(position, budget, limit),
-            Session::Cecp(s) => s.best_move(position, budget, limit),
+            Session::Uci(s) => s.best_move(position, budget, clocks, limit),
+            Session::Cecp(s) => s.best_move(position, budget, clocks, limit),
         }
     }
 
@@ -178,7 +183,7 @@ fn ready_session<'a>(
 ) -> Result<MutexGuard<'a, Option<Session>>, PlayerError> {
     let mut guard = lock(slot);
     if let Some(session) = guard.as_mut() {
-        if session.new_game(budget).is_ok() {
+        if session.new_game(budget, def.time_control).is_ok() {
             return Ok(guard);
         }
         // A dead or confused process: end it and start another.
@@ -189,7 +194,9 @@ fn ready_session<'a>(
         detail: format!("starting: {f}"),
     };
     let mut session = Session::start(def).map_err(setup_error)?;
-    session.new_game(budget).map_err(setup_error)?;
+    session
+        .new_game(budget, def.time_control)
+        .map_err(setup_error)?;
     *guard = Some(session);
     Ok(guard)
 }
@@ -197,6 +204,8 @@ fn ready_session<'a>(
 /// The moves of the game a player is in, as an engine is told them.
 #[derive(Clone, Debug, Default)]
 struct History {
+    /// Castling is written king-takes-rook (the engine plays Chess960).
+    chess960: bool,
     started: bool,
     start_fen: Option<String>,
     moves: String,
@@ -216,7 +225,22 @@ impl History {
         if !self.moves.is_empty() {
             self.moves.push(' ');
         }
-        before.write_move_code(mv, &mut self.moves);
+        if self.chess960 {
+            // A Chess960 engine reads castling as the king taking its rook, whatever the start.
+            shakmaty::uci::UciMove::from_move(mv, shakmaty::CastlingMode::Chess960)
+                .append_to_string(&mut self.moves);
+        } else {
+            before.write_move_code(mv, &mut self.moves);
+        }
+    }
+
+    /// Returns the number of moves played since the game started.
+    fn plies(&self) -> usize {
+        if self.moves.is_empty() {
+            0
+        } else {
+            self.moves.split_ascii_whitespace().count()
+        }
     }
 
     fn position(&self) -> Position<'_> {
@@ -236,6 +260,8 @@ struct Setup {
     budget: Budget,
     limit: Duration,
     key: String,
+    /// The opening book, read once for all games.
+    book: Option<Arc<PolyglotBook>>,
 }
 
 impl Setup {
@@ -246,7 +272,30 @@ impl Setup {
             limit: Duration::from_millis(def.timeout_ms),
             key: def.process_key(),
             def,
+            book: None,
         }
+    }
+
+    /// Reads the definition's book, if it names one.
+    fn with_book(mut self) -> Result<Setup, polyglot::BookError> {
+        if let Some(path) = &self.def.book {
+            let path = match (&self.def.base_dir, path.is_relative()) {
+                (Some(dir), true) => dir.join(path),
+                _ => path.clone(),
+            };
+            self.book = Some(Arc::new(PolyglotBook::open(&path)?));
+        }
+        Ok(self)
+    }
+
+    /// Returns a book move for `game` when the game is still within the book depth.
+    fn book_move(&self, game: &Chess, plies: usize, rng: &mut GameRng) -> Option<shakmaty::Move> {
+        let book = self.book.as_ref()?;
+        let depth = self.def.book_depth.map_or(usize::MAX, |d| 2 * d as usize);
+        if plies >= depth {
+            return None;
+        }
+        book.choose(game.position(), rng.unit())
     }
 }
 
@@ -271,8 +320,12 @@ impl EngineFactory {
         Ok(EnginePlayer {
             setup: self.setup.clone(),
             slot,
-            history: History::default(),
+            history: History {
+                chess960: self.setup.def.chess960,
+                ..History::default()
+            },
             last_search: None,
+            clocks: None,
         })
     }
 }
@@ -289,6 +342,7 @@ pub struct EnginePlayer {
     slot: Slot,
     history: History,
     last_search: Option<(shakmaty::Move, SearchInfo)>,
+    clocks: Option<ClockReading>,
 }
 
 impl EnginePlayer {
@@ -325,7 +379,17 @@ impl EnginePlayer {
                 detail: "not running".to_owned(),
             });
         };
-        match session.best_move(&position, &self.setup.budget, self.setup.limit) {
+        // On a clock the runner judges the time; the wait only ends a hung engine, a second
+        // after its flag would fall.
+        let limit = match &self.clocks {
+            Some(c) => {
+                c.own_and_opponent().0
+                    + Duration::from_millis(self.setup.def.time_margin_ms)
+                    + Duration::from_secs(1)
+            }
+            None => self.setup.limit,
+        };
+        match session.best_move(&position, &self.setup.budget, self.clocks.as_ref(), limit) {
             Ok((text, info)) => match game.parse_move(&text) {
                 Ok(mv) if game.is_legal(mv) => Ok((mv, info)),
                 _ => {
@@ -345,7 +409,12 @@ impl EnginePlayer {
 }
 
 impl Player<Chess> for EnginePlayer {
-    fn choose(&mut self, game: &Chess, _rng: &mut GameRng) -> Result<shakmaty::Move, PlayerError> {
+    fn choose(&mut self, game: &Chess, rng: &mut GameRng) -> Result<shakmaty::Move, PlayerError> {
+        let plies = self.history.plies();
+        if let Some(mv) = self.setup.book_move(game, plies, rng) {
+            self.last_search = None;
+            return Ok(mv);
+        }
         let (mv, info) = self.ask(game)?;
         self.last_search = Some((mv, info));
         Ok(mv)
@@ -354,10 +423,26 @@ impl Player<Chess> for EnginePlayer {
     fn observe(&mut self, before: &Chess, mv: shakmaty::Move) {
         self.history.push(before, mv);
     }
+
+    fn time_control(&self) -> Option<(TimeControl, Duration)> {
+        let def = &self.setup.def;
+        def.time_control
+            .map(|tc| (tc, Duration::from_millis(def.time_margin_ms)))
+    }
+
+    fn set_clocks(&mut self, clocks: &ClockReading) {
+        self.clocks = Some(*clocks);
+    }
+
+    fn last_report(&self) -> Option<SearchInfo> {
+        self.last_search.map(|(_, info)| info)
+    }
 }
 
 /// The parameters every engine spec accepts.
-const ENGINE_PARAMS: [&str; 5] = ["nodes", "depth", "movetime", "timeout", "fen_only"];
+const ENGINE_PARAMS: [&str; 7] = [
+    "nodes", "depth", "movetime", "timeout", "fen_only", "hash", "threads",
+];
 
 /// Applies a spec's parameters to a definition: any of `nodes`, `depth`, `movetime`
 /// replaces the whole budget; `timeout` (ms) and `fen_only` override the definition's.
@@ -388,6 +473,13 @@ fn apply_params(def: &mut EngineDef, spec: &PlayerSpec) -> Result<(), SpecError>
         }
         def.budget = budget;
     }
+    for (key, option) in [("hash", "Hash"), ("threads", "Threads")] {
+        if p.get(key).is_some() {
+            let value: i64 = p.parse_or(name, key, 0)?;
+            def.options
+                .insert(option.to_owned(), OptionValue::Int(value));
+        }
+    }
     def.timeout_ms = p.parse_or(name, "timeout", def.timeout_ms)?;
     def.fen_only = p.parse_or(name, "fen_only", def.fen_only)?;
     Ok(())
@@ -407,9 +499,14 @@ fn engine_entry(def: EngineDef) -> FactoryFn<Chess> {
         let mut def = def.clone();
         apply_params(&mut def, spec)?;
         def.locate().map_err(|e| unavailable(spec, &e))?;
-        Ok(Arc::new(EngineFactory {
-            setup: Setup::new(&spec.name, def),
-        }) as Arc<dyn PlayerFactory<Chess>>)
+        let setup =
+            Setup::new(&spec.name, def)
+                .with_book()
+                .map_err(|e| SpecError::Unavailable {
+                    player: spec.to_string(),
+                    reason: e.to_string(),
+                })?;
+        Ok(Arc::new(EngineFactory { setup }) as Arc<dyn PlayerFactory<Chess>>)
     })
 }
 
@@ -444,6 +541,8 @@ fn engine_info(def: &EngineDef) -> PlayerInfo {
             budget.movetime.map_or("-".to_owned(), |n| n.to_string()),
             "ms per move (replaces the budget)",
         )
+        .param("hash", "-", "the engine's Hash option, MB (UCI)")
+        .param("threads", "-", "the engine's Threads option (UCI)")
         .param(
             "timeout",
             def.timeout_ms,

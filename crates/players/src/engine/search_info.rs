@@ -49,6 +49,25 @@ impl SearchInfo {
             .filter(|s| !s.is_empty())
     }
 
+    /// Folds one CECP thinking line (`ply score time nodes pv…`, score in centipawns from
+    /// the engine's side) into the report; other lines are ignored.
+    pub fn absorb_cecp(&mut self, line: &str) {
+        let mut words = line.split_ascii_whitespace();
+        let number =
+            |w: Option<&str>| -> Option<i64> { w?.trim_end_matches(['.', '&', '+']).parse().ok() };
+        let (Some(ply), Some(score)) = (number(words.next()), number(words.next())) else {
+            return;
+        };
+        let (Some(_centiseconds), Some(nodes)) = (number(words.next()), number(words.next()))
+        else {
+            return;
+        };
+        self.depth = u32::try_from(ply).ok();
+        self.score = i32::try_from(score).ok().map(Score::Centipawns);
+        self.nodes = u64::try_from(nodes).ok();
+        self.max_multipv = 1;
+    }
+
     /// Folds one `info …` line into the report; lines of other lines than the best
     /// (`multipv 2` and beyond) count only towards `max_multipv`.
     pub fn absorb(&mut self, line: &str) {
@@ -119,6 +138,20 @@ mod tests {
         assert_eq!(i.pv_head(), Some("e7e5"));
         i.absorb("info depth 9 seldepth 3 multipv 1 score mate -1 nodes 40 pv h7h8");
         assert_eq!(i.score, Some(Score::Mate(-1)));
+    }
+
+    #[test]
+    fn reads_cecp_thinking_lines() {
+        let mut i = SearchInfo::default();
+        i.absorb_cecp("move e2e4");
+        i.absorb_cecp("Illegal move: foo");
+        assert_eq!(i, SearchInfo::default());
+        // fairymax: ply, score (centipawns), time (centiseconds), nodes, principal variation.
+        i.absorb_cecp("  7    -34     12    40213 e7e5 g1f3 b8c6");
+        i.absorb_cecp("  8.    25     30    90000 d7d5");
+        assert_eq!(i.depth, Some(8));
+        assert_eq!(i.score, Some(Score::Centipawns(25)));
+        assert_eq!(i.nodes, Some(90000));
     }
 
     #[test]

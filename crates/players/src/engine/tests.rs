@@ -126,6 +126,7 @@ fn a_search_reports_nodes_within_the_budget() {
                 moves: "e2e4",
             },
             &setup.budget,
+            None,
             setup.limit,
         )
         .expect("a move");

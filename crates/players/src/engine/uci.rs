@@ -3,6 +3,7 @@
 use super::definitions::{Budget, EngineDef};
 use super::process::{EngineProcess, Fault};
 use super::search_info::SearchInfo;
+use super::time_control::ClockReading;
 use super::Position;
 use std::time::Duration;
 
@@ -44,6 +45,9 @@ impl UciSession {
         })?;
         s.id_name = id_name;
         s.declared_options = options;
+        if def.chess960 {
+            s.process.queue("setoption name UCI_Chess960 value true");
+        }
         for (name, value) in &def.options {
             // UCI option names are case-insensitive.
             if !s
@@ -87,7 +91,7 @@ impl UciSession {
         self.ready()
     }
 
-    /// Asks for a move: `position …`, `go …`, then waits for `bestmove` for at most
+    /// Asks for a move: `position …`, `go …` (with both clocks for an engine on a clock), then waits for `bestmove` for at most
     /// `limit`; returns the move's text and what the search reported.
     ///
     /// # Errors
@@ -96,6 +100,7 @@ impl UciSession {
         &mut self,
         position: &Position<'_>,
         budget: &Budget,
+        clocks: Option<&ClockReading>,
         limit: Duration,
     ) -> Result<(String, SearchInfo), Fault> {
         let out = self.process.queue_buffer();
@@ -112,7 +117,7 @@ impl UciSession {
             out.push_str(position.moves);
         }
         out.push('\n');
-        budget.write_go(out);
+        budget.write_go_on_clock(out, clocks);
         self.process.flush()?;
         let line = self
             .process

@@ -1,4 +1,4 @@
-//! `worstfish` (seed 002, section 2.3): "for each legal move, I ask Stockfish (configured as
+//! `worstfish` (Murphy's Elo World, section 2.3): "for each legal move, I ask Stockfish (configured as
 //! stockfish0) to evaluate the resulting position from [the opponent's] perspective. I then
 //! choose the move that produces the best position for [the opponent]." UCI cannot evaluate
 //! a position directly, so, as in the seed, the engine is asked for a move in the resulting
@@ -64,7 +64,7 @@ impl Worstfish {
                     detail: "not running".to_owned(),
                 });
             };
-            match session.best_move(&position, &self.setup.budget, self.setup.limit) {
+            match session.best_move(&position, &self.setup.budget, None, self.setup.limit) {
                 Ok((_, info)) => scores.push(info.score.map_or(0, Score::ordinal)),
                 Err(fault) => {
                     *guard = None;

@@ -1,6 +1,6 @@
 //! Piece identities: which of the 32 pieces of the starting position stands on each square.
 //!
-//! Seed 002, section 2.2: "If we keep state, then we can track the location of each piece
+//! Murphy's Elo World, section 2.2: "If we keep state, then we can track the location of each piece
 //! as it moves around the board (allowing us to distinguish the two rooks, or follow a pawn
 //! as it promotes)." A piece is named by the square it starts on: the c2 pawn is still the
 //! c2 pawn after it promotes to a queen on c8; castling moves the king and that rook; an

@@ -1,4 +1,4 @@
-//! Fate-based chess players (seed 002, section 2.2): statistics of where each piece of the
+//! Fate-based chess players (Murphy's Elo World, section 2.2): statistics of where each piece of the
 //! starting position ends games, alive or dead, and the six players that move by them.
 //!
 //! [`identity`] follows the 32 pieces through a game; [`table`] holds the counts and their
@@ -24,13 +24,22 @@ use std::sync::Arc;
 /// Builds fate players of one rule, all sharing one table's scores.
 struct FateFactory {
     scores: Arc<FateScores>,
+    as_published: bool,
 }
 
 impl PlayerFactory<Chess> for FateFactory {
     fn create(&self, _worker: &mut Worker) -> Result<Box<dyn Player<Chess>>, PlayerError> {
-        Ok(Box::new(FatePlayer::new(Arc::clone(&self.scores))))
+        let scores = Arc::clone(&self.scores);
+        Ok(Box::new(if self.as_published {
+            FatePlayer::as_published(scores)
+        } else {
+            FatePlayer::new(scores)
+        }))
     }
 }
+
+/// The parameter that selects the original program's sampling (`safe:as_published=true`).
+pub const AS_PUBLISHED: &str = "as_published";
 
 /// The `fates` value that names the table embedded in eloworld.
 pub const EMBEDDED: &str = "embedded";
@@ -56,18 +65,32 @@ pub fn table_for(spec: &PlayerSpec) -> Result<FateTable, SpecError> {
 /// Adds `safe`, `popular`, `dangerous`, `rare`, `survivalist` and `fatalist` to `r`.
 pub fn register(r: &mut Registry<Chess>) {
     for rule in FateRule::ALL {
-        let info = PlayerInfo::new(rule.name(), rule.description(), Flags::STATEFUL).param(
+        let mut info = PlayerInfo::new(rule.name(), rule.description(), Flags::STATEFUL).param(
             "fates",
             EMBEDDED,
             "a table file written by `eloworld fates`; `embedded` was built from data/pgn",
         );
+        if rule.normalised() {
+            info = info.param(
+                AS_PUBLISHED,
+                false,
+                "true: choose as the original program did (the first move, in its generation order, without the lowest score), which the paper's table measured",
+            );
+        }
         r.add(
             info,
             Box::new(move |spec: &PlayerSpec| {
-                spec.params.check_keys(rule.name(), &["fates"])?;
+                let keys: &[&str] = if rule.normalised() {
+                    &["fates", AS_PUBLISHED]
+                } else {
+                    &["fates"]
+                };
+                spec.params.check_keys(rule.name(), keys)?;
+                let as_published = spec.params.parse_or(rule.name(), AS_PUBLISHED, false)?;
                 let table = table_for(spec)?;
                 Ok(Arc::new(FateFactory {
                     scores: Arc::new(FateScores::new(rule, &table)),
+                    as_published,
                 }) as Arc<dyn PlayerFactory<Chess>>)
             }),
         );

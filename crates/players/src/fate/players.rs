@@ -1,4 +1,4 @@
-//! The six fate-based players of seed 002, section 2.2: `safe`, `popular`, `dangerous`,
+//! The six fate-based players of Murphy's Elo World, section 2.2: `safe`, `popular`, `dangerous`,
 //! `rare`, `survivalist` and `fatalist`.
 //!
 //! Each scores the position after every legal move by summing, over its own pieces, a
@@ -7,9 +7,16 @@
 //! moves, lowest 0 and highest 1 ("Without normalization, the play is almost identical to
 //! uniformly random"), so the lowest-scoring move is never played unless all tie; the last
 //! two sample by the raw sums of ratios ("the sums of ratios have plenty of variability").
+//!
+//! The original program (tom7misc's `chess/` directory), which the paper's table measured,
+//! samples the normalised rules differently: the running total it draws from is shadowed by
+//! a local variable and stays 0, so the draw always lands on the first move, in its
+//! generation order, whose normalised score is above 0 — the first move that does not have
+//! the lowest score (a random move when all tie). `as_published=true` reproduces that.
 
 use super::identity::{Identities, PieceId};
 use super::table::{Fate, FateTable};
+use crate::chess::generation_key;
 use crate::{Player, PlayerError};
 use eloworld_games::{Chess, Game, GameRng};
 use shakmaty::{Board, Move, Position, Square};
@@ -33,7 +40,7 @@ pub enum FateRule {
 }
 
 impl FateRule {
-    /// Every rule, in the seed's order.
+    /// Every rule, in the paper's order.
     pub const ALL: [FateRule; 6] = [
         FateRule::Safe,
         FateRule::Popular,
@@ -130,13 +137,29 @@ impl FateScores {
 pub struct FatePlayer {
     scores: Arc<FateScores>,
     ids: Option<Identities>,
+    as_published: bool,
 }
 
 impl FatePlayer {
-    /// Creates a player for one game.
+    /// Creates a player for one game that samples as the paper's text says.
     #[must_use]
     pub fn new(scores: Arc<FateScores>) -> FatePlayer {
-        FatePlayer { scores, ids: None }
+        FatePlayer {
+            scores,
+            ids: None,
+            as_published: false,
+        }
+    }
+
+    /// Creates a player for one game that chooses as the original program did
+    /// (`as_published`), see the module's documentation; the ratio rules sample as in
+    /// [`FatePlayer::new`], as the original's did.
+    #[must_use]
+    pub fn as_published(scores: Arc<FateScores>) -> FatePlayer {
+        FatePlayer {
+            as_published: true,
+            ..FatePlayer::new(scores)
+        }
     }
 
     /// Makes the identities agree with `board`: kept when they do, else guessed (the first
@@ -205,6 +228,21 @@ fn sample(weights: &[f64], rng: &mut GameRng) -> usize {
     weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
 }
 
+/// Returns the original program's choice among weights normalised to [0, 1]: the first
+/// index, in its generation order `order`, whose weight is above 0 (uniform when all tie).
+fn published_choice(weights: &[f64], order: &[usize], rng: &mut GameRng) -> usize {
+    // `move_weights` gives every move 1 when all scores tie.
+    let all_tie = weights.iter().all(|&w| w >= 1.0);
+    if all_tie {
+        return rng.below(weights.len());
+    }
+    order
+        .iter()
+        .copied()
+        .find(|&i| weights[i] > 0.0)
+        .unwrap_or_else(|| rng.below(weights.len()))
+}
+
 impl Player<Chess> for FatePlayer {
     fn choose(&mut self, game: &Chess, rng: &mut GameRng) -> Result<Move, PlayerError> {
         let moves = game.legal_moves();
@@ -212,6 +250,11 @@ impl Player<Chess> for FatePlayer {
             return Err(PlayerError::NoMove);
         }
         let weights = self.move_weights(game);
+        if self.as_published && self.scores.rule().normalised() {
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by_key(|&i| generation_key(moves[i]));
+            return Ok(moves[published_choice(&weights, &order, rng)]);
+        }
         Ok(moves[sample(&weights, rng)])
     }
 
@@ -404,6 +447,39 @@ mod tests {
             Some(id("b1"))
         );
         assert_eq!(book.position().turn(), Color::White);
+    }
+
+    #[test]
+    fn as_published_plays_the_first_generated_move_without_the_lowest_score() {
+        // The g1 knight always ended alive on h3: g1h3 weighs 1, g1f3 0.5, every other move
+        // 0. The text's sampling plays g1h3 two times in three; the original program plays
+        // the first move it generates with a weight above 0, g1f3 (generated before g1h3),
+        // every time.
+        let t = table_with_knight("h3", Fate::Alive);
+        let scores = Arc::new(FateScores::new(FateRule::Safe, &t));
+        let seen = first_moves(&mut FatePlayer::as_published(Arc::clone(&scores)), 200);
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen.get("g1f3"), Some(&200));
+        let sampled = first_moves(&mut FatePlayer::new(scores), 600);
+        let share = *sampled.get("g1h3").unwrap_or(&0) as f64 / 600.0;
+        assert!((share - 2.0 / 3.0).abs() < 0.06, "{sampled:?}");
+        // When every move ties, the original plays at random.
+        let uniform = FateTable::new();
+        let scores = Arc::new(FateScores::new(FateRule::Popular, &uniform));
+        let seen = first_moves(&mut FatePlayer::as_published(scores), 400);
+        assert_eq!(seen.len(), 20, "{seen:?}");
+    }
+
+    #[test]
+    fn as_published_leaves_the_ratio_rules_sampling() {
+        // The original's survivalist and fatalist sum their weights correctly: the same
+        // weighted draw as the text's, seed for seed.
+        let t = table_with_knight("f3", Fate::Alive);
+        let scores = Arc::new(FateScores::new(FateRule::Survivalist, &t));
+        let published = first_moves(&mut FatePlayer::as_published(Arc::clone(&scores)), 300);
+        let text = first_moves(&mut FatePlayer::new(scores), 300);
+        assert_eq!(published, text);
+        assert!(published.len() > 5, "{published:?}");
     }
 
     #[test]

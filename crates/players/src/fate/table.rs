@@ -1,7 +1,7 @@
 //! The fate table: for each of the 32 piece identities and each of the 64 squares, how many
 //! games the piece ended alive on that square and how many it died there.
 //!
-//! Seed 002, section 2.2: "These statistics give us, for each piece (e.g. the c2 pawn) and
+//! Murphy's Elo World, section 2.2: "These statistics give us, for each piece (e.g. the c2 pawn) and
 //! square, how likely it is to end the game on that square, and how likely it is to be
 //! alive or dead there when the game ends." A piece dies on the square where it is
 //! captured; a king dies on its last square when its side loses (mated, resigned, lost on
@@ -13,7 +13,7 @@
 //! outcomes (Laplace's rule of succession, additive smoothing with α = 1): with `N` games,
 //! `P(alive on s) = (alive + 1) / (N + 128)` and `P(died on s) = (died + 1) / (N + 128)`.
 //! So every probability is positive and every survive/die ratio `(alive + 1) / (died + 1)`
-//! is defined, as the seed's survivalist needs ("every piece ends alive or dead in every
+//! is defined, as the paper's survivalist needs ("every piece ends alive or dead in every
 //! square … at least 1000 times, so each ratio is defined": true of hundreds of millions of
 //! games, not of the few thousand shipped here).
 //!
@@ -293,7 +293,7 @@ impl FateTable {
 
 /// Returns the 64-bit FNV-1a hash of `bytes` (Fowler–Noll–Vo, offset basis
 /// 0xcbf29ce484222325, prime 0x100000001b3): the file checksum.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -1,5 +1,5 @@
 //! The bitboard position the squava searchers work on: the stones of the side to move and
-//! of its opponent, with the rules of seed 000 (four in a row wins, three in a row without
+//! of its opponent, with the rules of the Squava article (four in a row wins, three in a row without
 //! four loses, a full board is a draw) decided by [`eloworld_games::squava::line_made`].
 //!
 //! Everything here is `Copy` and allocation-free: the searchers and the random playouts
@@ -118,20 +118,85 @@ pub static LINES: Lines = Lines {
     threes: line_masks::<3, 48>(),
 };
 
+/// The board's four line directions as square-index steps: along a rank, along a file,
+/// and the two diagonals.
+const STEPS: [i32; 4] = [1, 5, 6, 4];
+/// The same directions as (file, rank) steps.
+const DELTAS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
+/// `GAP_MASKS[LEN - 3][d][j]`: the squares `s` such that the line of `LEN` squares in
+/// direction `d` holding `s` at position `j` lies on the board. Shifting a bitboard by
+/// the other positions' offsets then reads exactly that line's squares at bit `s`.
+const fn gap_masks<const LEN: i32>() -> [[u32; 4]; 4] {
+    let mut out = [[0u32; 4]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = DELTAS[d];
+        let mut sq = 0;
+        while sq < 25 {
+            let (f, r) = (sq % 5, sq / 5);
+            let mut j = 0;
+            while j < LEN {
+                let (f0, r0) = (f - df * j, r - dr * j);
+                let (f1, r1) = (f0 + df * (LEN - 1), r0 + dr * (LEN - 1));
+                if f0 >= 0 && f0 < 5 && r0 >= 0 && r0 < 5 && f1 >= 0 && f1 < 5 && r1 >= 0 && r1 < 5
+                {
+                    out[d][j as usize] |= 1 << sq;
+                }
+                j += 1;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+const FOUR_GAPS: [[u32; 4]; 4] = gap_masks::<4>();
+const THREE_GAPS: [[u32; 4]; 4] = gap_masks::<3>();
+
+/// Returns `b` moved so that bit `s` of the result is bit `s + offset` of `b`.
+#[inline(always)]
+const fn read_at(b: u32, offset: i32) -> u32 {
+    if offset >= 0 {
+        b >> offset
+    } else {
+        b << -offset
+    }
+}
+
+/// Returns every square `s` that is the `LEN`-th square of a line of `LEN` whose other
+/// squares all hold `own`, whether empty or not (branch-free, by shifts).
+#[inline(always)]
+fn completions<const LEN: i32>(own: u32, masks: &[[u32; 4]; 4]) -> u32 {
+    let mut out = 0;
+    let mut d = 0;
+    while d < 4 {
+        let step = STEPS[d];
+        let mut j = 0;
+        while j < LEN {
+            let mut all = masks[d][j as usize];
+            let mut i = 0;
+            while i < LEN {
+                if i != j {
+                    all &= read_at(own, (i - j) * step);
+                }
+                i += 1;
+            }
+            out |= all;
+            j += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
 /// Returns the empty squares where `own` would make four in a row (whatever else the
 /// stone makes: four wins even when it also makes three).
 #[inline]
 #[must_use]
 pub fn winning_squares(own: u32, opp: u32) -> u32 {
-    let empty = !(own | opp) & FULL;
-    let mut out = 0;
-    for &line in &LINES.fours {
-        let gap = line & !own;
-        if gap.count_ones() == 1 && gap & empty != 0 {
-            out |= gap;
-        }
-    }
-    out
+    completions::<4>(own, &FOUR_GAPS) & !(own | opp) & FULL
 }
 
 /// Returns the empty squares where `own` would make three in a row without four: the
@@ -140,14 +205,77 @@ pub fn winning_squares(own: u32, opp: u32) -> u32 {
 #[must_use]
 pub fn losing_squares(own: u32, opp: u32) -> u32 {
     let empty = !(own | opp) & FULL;
-    let mut out = 0;
-    for &line in &LINES.threes {
-        let gap = line & !own;
-        if gap.count_ones() == 1 && gap & empty != 0 {
-            out |= gap;
-        }
+    completions::<3>(own, &THREE_GAPS) & empty & !winning_squares(own, opp)
+}
+
+/// Returns the `n`-th (from 0) set bit of `bits` as a one-bit mask.
+#[inline]
+fn nth_bit(mut bits: u32, n: usize) -> u32 {
+    for _ in 0..n {
+        bits &= bits - 1;
     }
-    out & !winning_squares(own, opp)
+    bits & bits.wrapping_neg()
+}
+
+/// Plays the Squava article's "heavy" playout from `pos` and returns the score of the side
+/// to move at `pos` (1 win, 0.5 draw, 0 loss): each side in turn makes four if it can,
+/// otherwise places on a uniformly random square that does not make three, and loses
+/// when every empty square would (bediger4000/squava2, `players/mcts.go`: "players make
+/// winning moves if they can and avoid losing moves if they can"). Allocates nothing.
+#[inline]
+pub fn heavy_playout(pos: Position, rng: &mut GameRng) -> f64 {
+    let mut stones = [pos.own, pos.opp];
+    let mut mover = 0;
+    loop {
+        let (own, opp) = (stones[mover], stones[mover ^ 1]);
+        let empty = !(own | opp) & FULL;
+        if empty == 0 {
+            return 0.5;
+        }
+        if winning_squares(own, opp) != 0 {
+            return if mover == 0 { 1.0 } else { 0.0 };
+        }
+        let safe = empty & !(completions::<3>(own, &THREE_GAPS));
+        if safe == 0 {
+            return if mover == 0 { 0.0 } else { 1.0 };
+        }
+        let pick = below_25(rng, safe.count_ones() as usize);
+        stones[mover] = own | nth_bit(safe, pick);
+        mover ^= 1;
+    }
+}
+
+/// The four three-square lines that lie on diagonals of exactly three squares (next to the
+/// corners): three there loses and four is impossible, so two stones and a gap only cost.
+pub const SHORT_DIAGONALS: [u32; 4] = short_lines::<3>();
+/// The four four-square lines that lie on diagonals of exactly four squares: holding both
+/// middle squares makes each empty end a square that makes three.
+pub const FOUR_DIAGONALS: [u32; 4] = short_lines::<4>();
+
+/// The `LEN`-square lines on diagonals of exactly `LEN` squares.
+const fn short_lines<const LEN: i32>() -> [u32; 4] {
+    let mut out = [0u32; 4];
+    let mut n = 0;
+    // Diagonals (1, 1) start on the first rank or file; anti-diagonals (-1, 1) on the
+    // first rank or the last file. A diagonal of LEN squares starts LEN - 1 from a corner.
+    let starts = [
+        (5 - LEN, 0, 1),
+        (0, 5 - LEN, 1),
+        (LEN - 1, 0, -1),
+        (4, 5 - LEN, -1),
+    ];
+    while n < 4 {
+        let (f, r, df) = starts[n];
+        let mut mask = 0u32;
+        let mut k = 0;
+        while k < LEN {
+            mask |= 1 << ((r + k) * 5 + f + df * k);
+            k += 1;
+        }
+        out[n] = mask;
+        n += 1;
+    }
+    out
 }
 
 /// `2^64 mod n` for n = 0..=25: the rejection thresholds of Lemire's multiply-shift draw.
@@ -266,6 +394,62 @@ mod tests {
         assert_eq!(losing_squares(own, 0), bits("a2"));
         // A filled gap is no square at all.
         assert_eq!(winning_squares(own, bits("c1")), 0);
+    }
+
+    #[test]
+    fn shifted_line_tests_agree_with_the_line_lists() {
+        // The shift-based squares against a plain loop over the 28 and 48 lines, on
+        // random stone sets.
+        let mut rng = GameRng::new(8);
+        for _ in 0..3000 {
+            let (mut own, mut opp) = (0u32, 0u32);
+            for sq in 0..25 {
+                match rng.below(3) {
+                    0 => own |= 1 << sq,
+                    1 => opp |= 1 << sq,
+                    _ => {}
+                }
+            }
+            let empty = !(own | opp) & FULL;
+            let mut wins = 0;
+            for &line in &LINES.fours {
+                let gap = line & !own;
+                if gap.count_ones() == 1 && gap & empty != 0 {
+                    wins |= gap;
+                }
+            }
+            let mut threes = 0;
+            for &line in &LINES.threes {
+                let gap = line & !own;
+                if gap.count_ones() == 1 && gap & empty != 0 {
+                    threes |= gap;
+                }
+            }
+            assert_eq!(winning_squares(own, opp), wins);
+            assert_eq!(losing_squares(own, opp), threes & !wins);
+        }
+    }
+
+    #[test]
+    fn heavy_playouts_take_four_and_avoid_three() {
+        let mut rng = GameRng::new(5);
+        // The side to move has a four at c1: it always wins, whatever else is on the board.
+        let p = Position {
+            own: bits("a1 b1 d1"),
+            opp: bits("a5 c5 e3"),
+        };
+        for _ in 0..200 {
+            assert_eq!(heavy_playout(p, &mut rng), 1.0);
+        }
+        // A 2×2 block leaves the side to move many squares that make three (c1 c2 c3 a3
+        // b3): a random playout often fills one and loses at once, a heavy one never does.
+        let p = Position {
+            own: bits("a1 b1 a2 b2"),
+            opp: bits("e5 c4 e3 a5"),
+        };
+        let heavy: f64 = (0..400).map(|_| heavy_playout(p, &mut rng)).sum();
+        let random: f64 = (0..400).map(|_| random_playout(p, &mut rng)).sum();
+        assert!(heavy > random + 40.0, "heavy {heavy} random {random}");
     }
 
     #[test]

@@ -1,22 +1,23 @@
-//! Static evaluations of a squava position for the alpha-beta players (seed 000: "two of my
-//! algorithmic players use alpha-beta minimax … I haven't found the best static evaluation
-//! function"). Scores are from the side to move's point of view, in points; a decided
-//! position is left to the search, which scores it beyond any static value.
+//! Static evaluations of a squava position for the alpha-beta players, scoring what the
+//! Squava article's author's evaluations score (bediger4000/squava2, `players/alphabeta.go`,
+//! `deltaValue` and `deltaValue2`). Scores are from the side to move's point of view, in the
+//! author's points; a decided position is left to the search, which scores it beyond any
+//! static value.
+//!
+//! The author's program adds these terms up only for the squares of the last two moves of
+//! each searched line (the running value is not carried down the tree), and its positional
+//! bias table is never switched on (`SetScores` is not called), so it adds nothing. Here
+//! the same terms are counted over the whole board: the same features, every occurrence.
 
-use super::board::{losing_squares, winning_squares, Position, LINES};
-
-/// The score the better evaluation gives a position it sees as won (the side to move has a
-/// square that makes four, or the opponent cannot be stopped): below the search's
-/// [`WIN`](super::alphabeta::WIN) scores, above anything else static.
-pub const NEAR_WIN: i32 = 50_000;
+use super::board::{winning_squares, Position, FOUR_DIAGONALS, LINES, SHORT_DIAGONALS};
 
 /// Which static evaluation an alpha-beta player uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Evaluation {
-    /// [`open_lines`]: `alphabeta`.
-    OpenLines,
-    /// [`threats_and_safe_squares`]: `alphabeta_better`.
-    ThreatsAndSafeSquares,
+    /// [`open_threes`]: `alphabeta` (the author's "AlphaBeta").
+    OpenThrees,
+    /// [`open_threes_avoiding_traps`]: `alphabeta_better` (the author's "A/B+Avoid").
+    AvoidTraps,
 }
 
 impl Evaluation {
@@ -25,58 +26,86 @@ impl Evaluation {
     #[must_use]
     pub fn score(self, pos: Position) -> i32 {
         match self {
-            Evaluation::OpenLines => open_lines(pos),
-            Evaluation::ThreatsAndSafeSquares => threats_and_safe_squares(pos),
+            Evaluation::OpenThrees => open_threes(pos),
+            Evaluation::AvoidTraps => open_threes_avoiding_traps(pos),
         }
     }
 }
 
-/// Points for an open four-line (no enemy stone) holding 0, 1, 2 or 3 own stones.
-const LINE_POINTS: [i32; 4] = [0, 1, 4, 16];
+/// The author's points for a four-line holding three stones of one side and an empty
+/// fourth square (a threat to make four).
+pub const THREAT_POINTS: i32 = 30;
+/// The author's penalty for each trap a side has built (see [`traps`]).
+pub const TRAP_POINTS: i32 = 100;
 
-/// Scores the four-in-a-row lines each side can still complete, `Σ LINE_POINTS[k]` over the
-/// lines holding `k` of its stones and none of the other side's, minus the same for the
-/// opponent. It ignores the three-in-a-row rule, which is what makes it the weaker one.
+/// Counts the four-lines holding three of `own`'s stones and an empty fourth square.
 #[inline]
 #[must_use]
-pub fn open_lines(pos: Position) -> i32 {
-    let mut score = 0;
-    for &line in &LINES.fours {
-        let (mine, theirs) = (pos.own & line, pos.opp & line);
-        if theirs == 0 {
-            score += LINE_POINTS[mine.count_ones() as usize];
-        } else if mine == 0 {
-            score -= LINE_POINTS[theirs.count_ones() as usize];
-        }
+pub fn threats(own: u32, opp: u32) -> i32 {
+    if winning_squares(own, opp) == 0 {
+        return 0;
     }
-    score
+    let empty = !(own | opp);
+    LINES
+        .fours
+        .iter()
+        .filter(|&&line| {
+            let gap = line & !own;
+            gap & empty == gap && gap.count_ones() == 1
+        })
+        .count() as i32
 }
 
-/// Points per safe empty square (one a side can fill without making three).
-const SAFE_SQUARE_POINTS: i32 = 6;
-
-/// Scores threats and the squares each side may still fill:
-/// - the side to move has a square that makes four: [`NEAR_WIN`];
-/// - the opponent has two such squares (only one can be blocked), or one that the side to
-///   move can only block by making three: `-NEAR_WIN`;
-/// - otherwise [`open_lines`] plus [`SAFE_SQUARE_POINTS`] per empty square the side to move
-///   can fill without making three, minus the same for the opponent: late in a game the
-///   side that runs out of safe squares first is forced to make three and lose.
+/// Counts the traps `own` has built: a diagonal of exactly three squares holding two of its
+/// stones and an empty third (that square can only make three: the author's `no2`), and a
+/// diagonal of exactly four squares whose two middle squares are its stones and whose ends
+/// are empty (each end then makes three: the author's `noMiddle2`).
 #[inline]
 #[must_use]
-pub fn threats_and_safe_squares(pos: Position) -> i32 {
-    if winning_squares(pos.own, pos.opp) != 0 {
-        return NEAR_WIN;
+pub fn traps(own: u32, opp: u32) -> i32 {
+    let empty = !(own | opp);
+    let mut n = 0;
+    for line in SHORT_DIAGONALS {
+        let gap = line & !own;
+        if gap.count_ones() == 1 && gap & empty != 0 {
+            n += 1;
+        }
     }
-    let their_wins = winning_squares(pos.opp, pos.own);
-    let my_losing = losing_squares(pos.own, pos.opp);
-    if their_wins.count_ones() >= 2 || (their_wins != 0 && their_wins & !my_losing == 0) {
-        return -NEAR_WIN;
+    for line in FOUR_DIAGONALS {
+        let gap = line & !own;
+        // The two squares of the line that are not its ends are the middle pair.
+        if gap.count_ones() == 2 && gap & empty == gap && is_ends(line, gap) {
+            n += 1;
+        }
     }
-    let empty = pos.empty();
-    let my_safe = (empty & !my_losing).count_ones() as i32;
-    let their_safe = (empty & !losing_squares(pos.opp, pos.own)).count_ones() as i32;
-    open_lines(pos) + SAFE_SQUARE_POINTS * (my_safe - their_safe)
+    n
+}
+
+/// Whether `pair` is the two end squares of the diagonal `line` (the lowest and the
+/// highest square of the line).
+#[inline]
+fn is_ends(line: u32, pair: u32) -> bool {
+    let low = line & line.wrapping_neg();
+    let high = 1 << (31 - line.leading_zeros());
+    pair == low | high
+}
+
+/// The author's `alphabeta` evaluation: [`THREAT_POINTS`] for each of the side to move's
+/// threats (four-lines with three of its stones and an empty fourth), minus the same for
+/// the opponent's.
+#[inline]
+#[must_use]
+pub fn open_threes(pos: Position) -> i32 {
+    THREAT_POINTS * (threats(pos.own, pos.opp) - threats(pos.opp, pos.own))
+}
+
+/// The author's `alphabeta_better` evaluation ("a somewhat better static evaluation
+/// function"): [`open_threes`], less [`TRAP_POINTS`] for each trap the side to move has
+/// built, plus the same for each of the opponent's.
+#[inline]
+#[must_use]
+pub fn open_threes_avoiding_traps(pos: Position) -> i32 {
+    open_threes(pos) + TRAP_POINTS * (traps(pos.opp, pos.own) - traps(pos.own, pos.opp))
 }
 
 #[cfg(test)]
@@ -91,86 +120,75 @@ mod tests {
             .sum()
     }
 
-    #[test]
-    fn open_lines_counts_lines_by_stones() {
-        // One stone in the corner a1 lies on 3 four-lines (row, column, diagonal).
-        assert_eq!(
-            open_lines(Position {
-                own: bits("a1"),
-                opp: 0
-            }),
-            3
-        );
-        assert_eq!(
-            open_lines(Position {
-                own: 0,
-                opp: bits("a1")
-            }),
-            -3
-        );
-        // a1 and b1: row a1-d1 holds two (4 points), the other lines through them one each.
-        // a1 lies on 3 lines, b1 on 4 (row a1-d1, row b1-e1, column, diagonal b1-e4).
-        // Lines: a1-d1 (2 stones: 4), b1-e1 (1), col a (1), diag a1-d4 (1), col b (1), diag b1-e4 (1).
-        assert_eq!(
-            open_lines(Position {
-                own: bits("a1 b1"),
-                opp: 0
-            }),
-            4 + 5
-        );
-        // A line shared by both sides counts for neither: a1-d1 is dead, leaving a1 two
-        // lines (column, diagonal) and b1 three (b1-e1, column, diagonal b1-e4).
-        assert_eq!(
-            open_lines(Position {
-                own: bits("a1"),
-                opp: bits("b1")
-            }),
-            2 - 3
-        );
+    fn pos(own: &str, opp: &str) -> Position {
+        Position {
+            own: bits(own),
+            opp: bits(opp),
+        }
     }
 
     #[test]
-    fn better_sees_threats_and_forced_threes() {
-        // The side to move can make four at c1.
-        let p = Position {
-            own: bits("a1 b1 d1"),
-            opp: bits("a5 b5 e3"),
-        };
-        assert_eq!(threats_and_safe_squares(p), NEAR_WIN);
-        // The opponent threatens c1, and blocking there makes three (c1 c2 c3) for us.
-        let p = Position {
-            own: bits("c2 c3 e5"),
-            opp: bits("a1 b1 d1"),
-        };
-        assert_eq!(threats_and_safe_squares(p), -NEAR_WIN);
-        // The same threat with a safe block is not lost.
-        let p = Position {
-            own: bits("c3 e5 a3"),
-            opp: bits("a1 b1 d1"),
-        };
-        assert!(threats_and_safe_squares(p) > -NEAR_WIN);
+    fn the_short_diagonals_are_the_ones_next_to_the_corners() {
+        // Hand-listed: c1 b2 a3, c1 d2 e3, a3 b4 c5, e3 d4 c5.
+        let mut short: Vec<u32> = SHORT_DIAGONALS.to_vec();
+        short.sort_unstable();
+        let mut want = vec![
+            bits("c1 b2 a3"),
+            bits("c1 d2 e3"),
+            bits("a3 b4 c5"),
+            bits("e3 d4 c5"),
+        ];
+        want.sort_unstable();
+        assert_eq!(short, want);
+        let mut four: Vec<u32> = FOUR_DIAGONALS.to_vec();
+        four.sort_unstable();
+        let mut want = vec![
+            bits("b1 c2 d3 e4"),
+            bits("a2 b3 c4 d5"),
+            bits("d1 c2 b3 a4"),
+            bits("e2 d3 c4 b5"),
+        ];
+        want.sort_unstable();
+        assert_eq!(four, want);
     }
 
     #[test]
-    fn safe_squares_count_for_the_side_that_has_more() {
-        // Same open lines by symmetry, but our two stones a1 c1 make b1 a losing square.
-        let quiet = Position {
-            own: bits("a1 e5"),
-            opp: bits("e1 a5"),
-        };
-        let cramped = Position {
-            own: bits("a1 c1"),
-            opp: bits("a5 c5"),
-        };
-        let s_quiet = threats_and_safe_squares(quiet);
-        let s_cramped = threats_and_safe_squares(cramped);
-        assert_eq!(s_quiet, 0);
-        // Both sides lose one safe square in the mirrored position: still level.
-        assert_eq!(s_cramped, 0);
-        let lopsided = Position {
-            own: bits("a1 c1"),
-            opp: bits("a5 e3"),
-        };
-        assert!(threats_and_safe_squares(lopsided) < open_lines(lopsided));
+    fn open_threes_counts_threats_of_four_thirty_points_each() {
+        // Empty board, nothing.
+        assert_eq!(open_threes(pos("", "")), 0);
+        // a1 b1 d1: row a1-d1 has three and the gap c1 empty. b1-e1 holds b1 d1 only.
+        assert_eq!(open_threes(pos("a1 b1 d1", "")), 30);
+        // The same, blocked at c1: no threat.
+        assert_eq!(open_threes(pos("a1 b1 d1", "c1")), 0);
+        // Two lines through one gap count twice: a2 b2 _ d2 (rank 2) and c1 _ c3 c4
+        // (file c), both completed at c2: the author loops over lines, not squares.
+        assert_eq!(open_threes(pos("a2 b2 d2 c1 c3 c4", "")), 60);
+        // The opponent's threats count against the side to move.
+        assert_eq!(open_threes(pos("e5", "a1 b1 d1")), -30);
+        // Two stones in a line are no threat (unlike an open-lines count).
+        assert_eq!(open_threes(pos("a1 b1", "")), 0);
+    }
+
+    #[test]
+    fn the_better_evaluation_charges_a_hundred_per_trap() {
+        // c1 b2 on the short diagonal c1 b2 a3 with a3 empty: one trap for the mover.
+        assert_eq!(open_threes_avoiding_traps(pos("c1 b2", "")), -100);
+        // The opponent's trap counts for the side to move.
+        assert_eq!(open_threes_avoiding_traps(pos("", "c1 b2")), 100);
+        // a3 filled by the opponent: no trap.
+        assert_eq!(open_threes_avoiding_traps(pos("c1 b2", "a3")), 0);
+        // c2 d3 are the middle of b1 c2 d3 e4 with both ends empty: a trap; with b1
+        // taken by the opponent it is not.
+        assert_eq!(open_threes_avoiding_traps(pos("c2 d3", "")), -100);
+        assert_eq!(open_threes_avoiding_traps(pos("c2 d3", "b1")), 0);
+        // b1 c2 (an end and a middle) is no trap; the plain evaluation ignores traps.
+        assert_eq!(open_threes_avoiding_traps(pos("b1 c2", "")), 0);
+        assert_eq!(open_threes(pos("c1 b2", "")), 0);
+        // Threats and traps add up: a1 b1 d1 threatens c1 (+30); d3 c4 are the middle of
+        // e2 d3 c4 b5 (−100).
+        assert_eq!(
+            open_threes_avoiding_traps(pos("a1 b1 d1 d3 c4", "")),
+            30 - 100
+        );
     }
 }

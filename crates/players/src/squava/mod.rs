@@ -1,18 +1,20 @@
-//! The built-in squava players (seed 000).
+//! The built-in squava players of the Squava article (bediger4000), at its author's
+//! settings (his program, github bediger4000/squava2).
 //!
-//! `alphabeta` and `alphabeta_better` search to a fixed depth with a static evaluation and
-//! pick at random among equal moves; `mcts` and `mcts_uct` run Monte Carlo tree search
-//! with uniform or UCB1 child selection. Parameters go in the spec:
-//! `alphabeta:depth=4`, `mcts_uct:playouts=20000,c=1.4`.
+//! `alphabeta` and `alphabeta_better` search by the author's depth schedule (8, 10, then 12
+//! plies as the board fills) with his two static evaluations, and pick at random among
+//! equal moves; `mcts` and `mcts_uct` run Monte Carlo tree search with 500,000 iterations a
+//! move, heavy playouts, and greedy or UCB1 (c = 1.414) child selection. Parameters go in
+//! the spec: `alphabeta:depth=6`, `mcts_uct:playouts=20000,c=0.7,playout=random`.
 
 pub mod alphabeta;
 pub mod board;
 pub mod evaluation;
 pub mod mcts;
 
-pub use alphabeta::AlphaBeta;
+pub use alphabeta::{AlphaBeta, Depth, SCHEDULE};
 pub use evaluation::Evaluation;
-pub use mcts::{Mcts, Selection};
+pub use mcts::{Mcts, Playout, Selection};
 
 use crate::{
     FactoryFn, Flags, PlayerFactory, PlayerInfo, PlayerSpec, Registry, SimpleFactory, SpecError,
@@ -20,16 +22,17 @@ use crate::{
 use eloworld_games::Squava;
 use std::sync::Arc;
 
-/// The default search depth of the alpha-beta players, in plies.
-pub const DEFAULT_DEPTH: u32 = 4;
-/// The default iterations per move of the MCTS players.
-pub const DEFAULT_PLAYOUTS: u32 = 20_000;
-/// The default UCB1 exploration constant. UCB1's own √2 ≈ 1.4 (Auer et al. 2002) spreads
-/// the playouts too evenly for squava's sharp tactics: in 40-game matches against
-/// `alphabeta_better`, c = 1.4 scored 37%, 1.0 about 35%, 0.7 50% and 0.5 65%.
-pub const DEFAULT_C: f64 = 0.5;
+/// The default search depth of the alpha-beta players: the author's schedule.
+pub const DEFAULT_DEPTH: Depth = Depth::Schedule;
+/// The default iterations per move of the MCTS players: the author's 500,000
+/// (`players.NewMCTS(500000)` in his `playoff.go` and `elo.go`).
+pub const DEFAULT_PLAYOUTS: u32 = 500_000;
+/// The default UCB1 exploration constant: the author's 1.414 (≈ √2, UCB1's own).
+pub const DEFAULT_C: f64 = 1.414;
 /// The deepest search the alpha-beta players accept (the board has 25 squares).
 const MAX_DEPTH: u32 = 25;
+/// How the schedule is shown and spelled in a spec.
+const SCHEDULE_WORD: &str = "schedule";
 
 fn bad(player: &str, reason: String) -> SpecError {
     SpecError::BadParam {
@@ -38,19 +41,27 @@ fn bad(player: &str, reason: String) -> SpecError {
     }
 }
 
+/// Reads `depth=N` or `depth=schedule`.
+fn parse_depth(spec: &PlayerSpec) -> Result<Depth, SpecError> {
+    match spec.params.get("depth") {
+        None => Ok(DEFAULT_DEPTH),
+        Some(SCHEDULE_WORD) => Ok(Depth::Schedule),
+        Some(text) => match text.parse::<u32>() {
+            Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(Depth::Fixed(d)),
+            _ => Err(bad(
+                &spec.name,
+                format!("depth={text} is neither 1..={MAX_DEPTH} nor {SCHEDULE_WORD}"),
+            )),
+        },
+    }
+}
+
 fn alphabeta_factory(evaluation: Evaluation) -> FactoryFn<Squava> {
     Box::new(move |spec: &PlayerSpec| {
         spec.params.check_keys(&spec.name, &["depth"])?;
-        let depth: u32 = spec.params.parse_or(&spec.name, "depth", DEFAULT_DEPTH)?;
-        if !(1..=MAX_DEPTH).contains(&depth) {
-            return Err(bad(
-                &spec.name,
-                format!("depth={depth} is outside 1..={MAX_DEPTH}"),
-            ));
-        }
-        let searcher = AlphaBeta::new(depth, evaluation);
+        let depth = parse_depth(spec)?;
         Ok(Arc::new(SimpleFactory(move || {
-            Box::new(searcher) as Box<dyn crate::Player<Squava>>
+            Box::new(AlphaBeta::new(depth, evaluation)) as Box<dyn crate::Player<Squava>>
         })) as Arc<dyn PlayerFactory<Squava>>)
     })
 }
@@ -60,9 +71,9 @@ fn mcts_factory(uct: bool) -> FactoryFn<Squava> {
         spec.params.check_keys(
             &spec.name,
             if uct {
-                &["playouts", "c"]
+                &["playouts", "c", "playout"]
             } else {
-                &["playouts"]
+                &["playouts", "playout"]
             },
         )?;
         let playouts: u32 = spec
@@ -71,6 +82,16 @@ fn mcts_factory(uct: bool) -> FactoryFn<Squava> {
         if playouts == 0 {
             return Err(bad(&spec.name, "playouts must be at least 1".to_owned()));
         }
+        let playout = match spec.params.get("playout") {
+            None | Some("heavy") => Playout::Heavy,
+            Some("random") => Playout::Random,
+            Some(other) => {
+                return Err(bad(
+                    &spec.name,
+                    format!("playout={other} is neither heavy nor random"),
+                ))
+            }
+        };
         let selection = if uct {
             let c: f64 = spec.params.parse_or(&spec.name, "c", DEFAULT_C)?;
             if !(c.is_finite() && c >= 0.0) {
@@ -81,12 +102,22 @@ fn mcts_factory(uct: bool) -> FactoryFn<Squava> {
             }
             Selection::Uct { c }
         } else {
-            Selection::Uniform
+            Selection::Greedy
         };
         Ok(Arc::new(SimpleFactory(move || {
-            Box::new(Mcts::new(playouts, selection)) as Box<dyn crate::Player<Squava>>
+            Box::new(Mcts::new(playouts, selection).with_playout(playout))
+                as Box<dyn crate::Player<Squava>>
         })) as Arc<dyn PlayerFactory<Squava>>)
     })
+}
+
+/// The depth parameter's default as `eloworld players` shows it.
+fn depth_default() -> String {
+    let steps: Vec<String> = SCHEDULE
+        .iter()
+        .map(|(from, plies)| format!("{plies} from {from} stones"))
+        .collect();
+    format!("{SCHEDULE_WORD} ({})", steps.join(", "))
 }
 
 /// Adds every built-in squava player to `r`.
@@ -95,38 +126,48 @@ pub fn register(r: &mut Registry<Squava>) {
     r.add(
         PlayerInfo::new(
             "alphabeta",
-            "alpha-beta minimax with an open-lines evaluation; random among equal moves",
+            "alpha-beta minimax, evaluation: 30 per three-of-four threat (the author's); random among equal moves",
             Flags::NONE,
         )
-        .param("depth", DEFAULT_DEPTH, "plies searched"),
-        alphabeta_factory(Evaluation::OpenLines),
+        .param("depth", depth_default(), "plies searched: a number, or the author's schedule"),
+        alphabeta_factory(Evaluation::OpenThrees),
     );
     r.add(
         PlayerInfo::new(
             "alphabeta_better",
-            "alpha-beta minimax that also weighs threats, forced threes and safe squares",
+            "alpha-beta minimax, evaluation: threats as alphabeta, minus 100 per self-made trap on the short diagonals (the author's)",
             Flags::NONE,
         )
-        .param("depth", DEFAULT_DEPTH, "plies searched"),
-        alphabeta_factory(Evaluation::ThreatsAndSafeSquares),
+        .param("depth", depth_default(), "plies searched: a number, or the author's schedule"),
+        alphabeta_factory(Evaluation::AvoidTraps),
     );
     r.add(
         PlayerInfo::new(
             "mcts",
-            "plain Monte Carlo tree search: uniform child selection, random playouts, most wins",
+            "plain Monte Carlo tree search: greedy child selection (best mean), heavy playouts, most visits",
             Flags::NONE,
         )
-        .param("playouts", DEFAULT_PLAYOUTS, "iterations per move"),
+        .param("playouts", DEFAULT_PLAYOUTS, "iterations per move (the author's)")
+        .param("playout", "heavy", "heavy (win if possible, avoid three) or random"),
         mcts_factory(false),
     );
     r.add(
         PlayerInfo::new(
             "mcts_uct",
-            "Monte Carlo tree search with UCB1 (UCT) child selection",
+            "Monte Carlo tree search with UCB1 (UCT) child selection, heavy playouts, most visits",
             Flags::NONE,
         )
-        .param("playouts", DEFAULT_PLAYOUTS, "iterations per move")
-        .param("c", DEFAULT_C, "UCB1 exploration constant"),
+        .param(
+            "playouts",
+            DEFAULT_PLAYOUTS,
+            "iterations per move (the author's)",
+        )
+        .param("c", DEFAULT_C, "UCB1 exploration constant (the author's)")
+        .param(
+            "playout",
+            "heavy",
+            "heavy (win if possible, avoid three) or random",
+        ),
         mcts_factory(true),
     );
 }
@@ -175,6 +216,9 @@ mod tests {
             "alphabeta_better:depth=3",
             "mcts:playouts=100",
             "mcts_uct:playouts=20000,c=1.4",
+            "alphabeta_better:depth=schedule",
+            "mcts:playouts=100,playout=random",
+            "mcts_uct:playout=heavy",
         ] {
             assert!(reg.resolve_str(spec).is_ok(), "{spec}");
         }
@@ -184,6 +228,9 @@ mod tests {
             "mcts:c=1",
             "mcts_uct:c=-1",
             "mcts_uct:playouts=x",
+            "alphabeta:depth=deep",
+            "alphabeta:depth=26",
+            "mcts:playout=light",
         ] {
             let e = reg
                 .resolve_str(spec)
@@ -191,6 +238,30 @@ mod tests {
                 .map(|e| e.to_string())
                 .unwrap_or_default();
             assert!(e.contains("player"), "{spec} gave {e:?}");
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_the_authors_and_are_shown() {
+        let reg = Squava::builtin_players();
+        let param = |name: &str, key: &str| {
+            reg.infos()
+                .find(|i| i.name == name)
+                .and_then(|i| i.params.iter().find(|p| p.key == key))
+                .map(|p| p.default.clone())
+                .unwrap_or_default()
+        };
+        for name in ["mcts", "mcts_uct"] {
+            assert_eq!(param(name, "playouts"), "500000", "{name}");
+            assert_eq!(param(name, "playout"), "heavy", "{name}");
+        }
+        assert_eq!(param("mcts_uct", "c"), "1.414");
+        for name in ["alphabeta", "alphabeta_better"] {
+            assert_eq!(
+                param(name, "depth"),
+                "schedule (8 from 0 stones, 10 from 4 stones, 12 from 11 stones)",
+                "{name}"
+            );
         }
     }
 

@@ -357,6 +357,13 @@ pub trait Store: Send {
     fn workers_seen(&self) -> Result<Vec<WorkerSeen>, StoreError> {
         Ok(Vec::new())
     }
+    /// Returns each stored game's result by its job's key in the plan, for callers that
+    /// keep the plan and so know who played each job (the evolution's generations, whose
+    /// organisms may share a spec).
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown tournament.
+    fn results_by_key(&self, tournament: &str) -> Result<Vec<(u32, GameResult)>, StoreError>;
 }
 
 /// Reads a stored result; both backends only ever store the three PGN forms.

@@ -18,6 +18,7 @@ use super::{
     TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
 };
 use crate::{Plan, StoreError};
+use eloworld_games::GameResult;
 use openssl::ssl::{SslConnector, SslMethod};
 use postgres::{Client, Row};
 use postgres_openssl::MakeTlsConnector;
@@ -777,6 +778,18 @@ impl Store for PgStore {
                     seen_secs_ago: r.get(1),
                     cannot_run: r.get(2),
                 })
+                .collect())
+        })
+    }
+
+    fn results_by_key(&self, tournament: &str) -> Result<Vec<(u32, GameResult)>, StoreError> {
+        let id = self.tournament_id(Some(tournament))?;
+        let sql = "SELECT j.key, g.result FROM games g JOIN jobs j ON j.id = g.job_id \
+             WHERE g.tournament_id = $1 ORDER BY j.key";
+        self.with_client(|c| {
+            Ok(c.query(sql, &[&id])?
+                .iter()
+                .map(|r| (r.get::<_, i32>(0) as u32, parse_result(r.get(1))))
                 .collect())
         })
     }

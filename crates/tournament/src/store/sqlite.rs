@@ -6,6 +6,7 @@ use super::{
     TournamentRow, TournamentStatus, WorkerStatus,
 };
 use crate::{Plan, StoreError};
+use eloworld_games::GameResult;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::path::Path;
 
@@ -701,6 +702,23 @@ impl Store for SqliteStore {
             )
             .optional()
             .map_err(|e| self.sql(e))
+    }
+
+    fn results_by_key(&self, tournament: &str) -> Result<Vec<(u32, GameResult)>, StoreError> {
+        let id = self.tournament_id(Some(tournament))?;
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT j.key, g.result FROM games g JOIN jobs j ON j.id = g.job_id \
+                 WHERE g.tournament_id = ?1 ORDER BY j.key",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([id], |r| {
+                Ok((r.get::<_, u32>(0)?, parse_result(&r.get::<_, String>(1)?)))
+            })
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
 }
 

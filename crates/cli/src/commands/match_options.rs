@@ -1,0 +1,535 @@
+//! The command-line grammar that fastchess and cutechess-cli share: `-option key=value …`
+//! groups, read into typed match settings. An option or key that neither tool knows (or that
+//! eloworld does not do) is an error that names it.
+
+use anyhow::{bail, Context};
+use eloworld_players::engine::{Protocol, TimeControl};
+use eloworld_ratings::sprt::{SprtConfig, SprtModel};
+use eloworld_tournament::adjudication::{DrawRule, ResignRule};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// One engine's settings (`-engine …`, with `-each …` filling what it leaves out).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineOptions {
+    /// The player's name (`name=`).
+    pub name: Option<String>,
+    /// The program (`cmd=`).
+    pub cmd: Option<String>,
+    /// The working directory the program is found from (`dir=`).
+    pub dir: Option<PathBuf>,
+    /// Arguments (`args=`, split at spaces).
+    pub args: Option<Vec<String>>,
+    /// The protocol (`proto=uci|xboard`).
+    pub proto: Option<Protocol>,
+    /// The time control (`tc=`).
+    pub tc: Option<TimeControl>,
+    /// Milliseconds per move (`st=` seconds).
+    pub movetime_ms: Option<u64>,
+    /// Nodes per move (`nodes=`).
+    pub nodes: Option<u64>,
+    /// Depth per move (`depth=`).
+    pub depth: Option<u32>,
+    /// Grace past the flag in milliseconds (`timemargin=`).
+    pub time_margin_ms: Option<u64>,
+    /// Engine options (`option.Name=value`).
+    pub options: BTreeMap<String, String>,
+    /// A Polyglot book the runner plays from (`book=`).
+    pub book: Option<PathBuf>,
+    /// Full moves played from the book at most (`bookdepth=`).
+    pub book_depth: Option<u32>,
+}
+
+impl EngineOptions {
+    /// Fills what `self` leaves unset from `each`.
+    fn or(mut self, each: &EngineOptions) -> EngineOptions {
+        macro_rules! fill {
+            ($($field:ident),*) => { $( if self.$field.is_none() { self.$field.clone_from(&each.$field); } )* };
+        }
+        fill!(
+            name,
+            cmd,
+            dir,
+            args,
+            proto,
+            tc,
+            movetime_ms,
+            nodes,
+            depth,
+            time_margin_ms,
+            book,
+            book_depth
+        );
+        for (k, v) in &each.options {
+            self.options.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        self
+    }
+}
+
+/// How the openings file is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// In file order.
+    #[default]
+    Sequential,
+    /// Shuffled by the match seed.
+    Random,
+}
+
+/// `-openings …`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningOptions {
+    /// The file (EPD or PGN).
+    pub file: PathBuf,
+    /// In which order openings are used.
+    pub order: OpeningOrder,
+    /// The first opening to use (1-based, `start=`).
+    pub start: usize,
+}
+
+/// Everything a match is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchOptions {
+    /// The engines, each completed from `-each`.
+    pub engines: Vec<EngineOptions>,
+    /// Rounds (`-rounds`).
+    pub rounds: u32,
+    /// Games per round (`-games`, 1 or 2).
+    pub games: u32,
+    /// Whether a round's games share an opening (`-repeat`).
+    pub repeat: bool,
+    /// Games played at once (`-concurrency`).
+    pub concurrency: usize,
+    /// The openings.
+    pub openings: Option<OpeningOptions>,
+    /// The SPRT, if any.
+    pub sprt: Option<SprtConfig>,
+    /// Resign adjudication.
+    pub resign: Option<ResignRule>,
+    /// Draw adjudication.
+    pub draw: Option<DrawRule>,
+    /// Full moves after which a game is drawn (`-maxmoves`).
+    pub max_moves: Option<u32>,
+    /// Syzygy table directories (`-tb`).
+    pub tablebases: Vec<PathBuf>,
+    /// The most pieces a probed position may have (`-tbpieces`).
+    pub tablebase_pieces: Option<usize>,
+    /// The PGN file games are appended to.
+    pub pgn_out: Option<PathBuf>,
+    /// Play Fischer random chess (`-variant fischerandom`).
+    pub chess960: bool,
+    /// Results every this many games (`-ratinginterval`, 0: only at the end).
+    pub rating_interval: u64,
+    /// The match seed (`-srand`).
+    pub seed: u64,
+    /// The database (`-db`, eloworld's own).
+    pub db: Option<String>,
+    /// The match's name in the store (`-event`, eloworld's `-name`).
+    pub name: Option<String>,
+    /// Whether an engine crash only loses the game (`-recover`); eloworld always recovers.
+    pub recover: bool,
+    /// Whether to print less (`-quiet`).
+    pub quiet: bool,
+}
+
+/// Splits the command line into `(option, values)` groups: an option is a word starting with
+/// `-` that is not a negative number; its values run to the next option.
+fn groups(args: &[String]) -> anyhow::Result<Vec<(String, Vec<String>)>> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for word in args {
+        let is_option = word.starts_with('-')
+            && !word.contains('=')
+            && word.len() > 1
+            && !word[1..].starts_with(|c: char| c.is_ascii_digit() || c == '.');
+        if is_option {
+            out.push((word.trim_start_matches('-').to_owned(), Vec::new()));
+        } else if let Some((_, values)) = out.last_mut() {
+            values.push(word.clone());
+        } else {
+            bail!("{word:?}: expected an option such as -engine, -each, -rounds");
+        }
+    }
+    Ok(out)
+}
+
+/// Splits `key=value` values; a value without `=` is an error naming the option.
+fn pairs<'a>(option: &str, values: &'a [String]) -> anyhow::Result<Vec<(&'a str, &'a str)>> {
+    values
+        .iter()
+        .map(|v| {
+            v.split_once('=')
+                .with_context(|| format!("-{option}: {v:?} is not key=value"))
+        })
+        .collect()
+}
+
+/// Parses one value, naming the option and key when it does not parse.
+fn value<T: std::str::FromStr>(option: &str, key: &str, text: &str) -> anyhow::Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse::<T>()
+        .map_err(|e| anyhow::anyhow!("-{option} {key}={text}: {e}"))
+}
+
+/// Returns the single value of an option such as `-rounds 10`.
+fn single<'a>(option: &str, values: &'a [String]) -> anyhow::Result<&'a str> {
+    match values {
+        [v] => Ok(v.as_str()),
+        _ => bail!("-{option} takes one value, got {}", values.len()),
+    }
+}
+
+/// Parses a boolean as the tools write it.
+fn flag(option: &str, key: &str, text: &str) -> anyhow::Result<bool> {
+    match text {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => bail!("-{option} {key}={text}: expected true or false"),
+    }
+}
+
+fn engine_options(option: &str, values: &[String]) -> anyhow::Result<EngineOptions> {
+    let mut e = EngineOptions::default();
+    for (key, text) in pairs(option, values)? {
+        if let Some(name) = key.strip_prefix("option.") {
+            e.options.insert(name.to_owned(), text.to_owned());
+            continue;
+        }
+        match key {
+            "name" => e.name = Some(text.to_owned()),
+            "cmd" => e.cmd = Some(text.to_owned()),
+            "dir" => e.dir = Some(PathBuf::from(text)),
+            "args" => e.args = Some(text.split_whitespace().map(str::to_owned).collect()),
+            "proto" => {
+                e.proto = Some(match text {
+                    "uci" => Protocol::Uci,
+                    "xboard" | "cecp" => Protocol::Cecp,
+                    _ => bail!("-{option} proto={text}: expected uci or xboard"),
+                });
+            }
+            "tc" => {
+                if text != "inf" && text != "infinite" {
+                    e.tc = Some(value(option, key, text)?);
+                }
+            }
+            "st" => {
+                let seconds: f64 = value(option, key, text)?;
+                if seconds.is_nan() || seconds <= 0.0 {
+                    bail!("-{option} st={text}: expected seconds above 0");
+                }
+                e.movetime_ms = Some((seconds * 1000.0).round() as u64);
+            }
+            "nodes" => e.nodes = Some(value(option, key, text)?),
+            "depth" => e.depth = Some(value(option, key, text)?),
+            "timemargin" => e.time_margin_ms = Some(value(option, key, text)?),
+            "book" => e.book = Some(PathBuf::from(text)),
+            "bookdepth" => e.book_depth = Some(value(option, key, text)?),
+            // Accepted for compatibility: eloworld never ponders and restarts crashed engines.
+            "ponder" | "restart" => {}
+            _ => bail!("-{option}: unknown engine setting {key:?} (expected name, cmd, dir, args, proto, tc, st, nodes, depth, timemargin, book, bookdepth, option.NAME)"),
+        }
+    }
+    Ok(e)
+}
+
+fn sprt_options(values: &[String]) -> anyhow::Result<SprtConfig> {
+    let mut c = SprtConfig::new();
+    for (key, text) in pairs("sprt", values)? {
+        match key {
+            "elo0" => c.elo0 = value("sprt", key, text)?,
+            "elo1" => c.elo1 = value("sprt", key, text)?,
+            "alpha" => c.alpha = value("sprt", key, text)?,
+            "beta" => c.beta = value("sprt", key, text)?,
+            "model" => c.model = value::<SprtModel>("sprt", key, text)?,
+            _ => bail!("-sprt: unknown setting {key:?} (expected elo0, elo1, alpha, beta, model)"),
+        }
+    }
+    eloworld_ratings::sprt::Sprt::new(c).context("-sprt")?;
+    Ok(c)
+}
+
+fn resign_options(values: &[String]) -> anyhow::Result<ResignRule> {
+    let mut rule = ResignRule {
+        move_count: 3,
+        score: 600,
+        two_sided: true,
+    };
+    for (key, text) in pairs("resign", values)? {
+        match key {
+            "movecount" => rule.move_count = value("resign", key, text)?,
+            "score" => rule.score = value("resign", key, text)?,
+            "twosided" => rule.two_sided = flag("resign", key, text)?,
+            _ => bail!("-resign: unknown setting {key:?} (expected movecount, score, twosided)"),
+        }
+    }
+    Ok(rule)
+}
+
+fn draw_options(values: &[String]) -> anyhow::Result<DrawRule> {
+    let mut rule = DrawRule {
+        move_number: 40,
+        move_count: 8,
+        score: 10,
+    };
+    for (key, text) in pairs("draw", values)? {
+        match key {
+            "movenumber" => rule.move_number = value("draw", key, text)?,
+            "movecount" => rule.move_count = value("draw", key, text)?,
+            "score" => rule.score = value("draw", key, text)?,
+            _ => bail!("-draw: unknown setting {key:?} (expected movenumber, movecount, score)"),
+        }
+    }
+    Ok(rule)
+}
+
+fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
+    let (mut file, mut order, mut start) = (None, OpeningOrder::Sequential, 1);
+    for (key, text) in pairs("openings", values)? {
+        match key {
+            "file" => file = Some(PathBuf::from(text)),
+            "format" => {
+                if text != "epd" && text != "pgn" {
+                    bail!("-openings format={text}: expected epd or pgn");
+                }
+            }
+            "order" => {
+                order = match text {
+                    "sequential" => OpeningOrder::Sequential,
+                    "random" => OpeningOrder::Random,
+                    _ => bail!("-openings order={text}: expected sequential or random"),
+                };
+            }
+            "start" => start = value::<usize>("openings", key, text)?.max(1),
+            "plies" => {
+                // PGN openings are played to their end; a shorter cut is not offered.
+                let plies: u32 = value("openings", key, text)?;
+                if plies != 0 && plies < 1000 {
+                    eprintln!(
+                        "note: -openings plies={plies}: openings are played to their last move"
+                    );
+                }
+            }
+            "policy" => {}
+            _ => bail!(
+                "-openings: unknown setting {key:?} (expected file, format, order, plies, start)"
+            ),
+        }
+    }
+    let file = file.context("-openings needs file=PATH")?;
+    Ok(OpeningOptions { file, order, start })
+}
+
+/// Reads a match command line (the words after `eloworld match`).
+///
+/// # Errors
+/// The first option or setting that is unknown or malformed, named.
+pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
+    let mut engines = Vec::new();
+    let mut each = EngineOptions::default();
+    let mut m = MatchOptions {
+        engines: Vec::new(),
+        rounds: 1,
+        games: 1,
+        repeat: false,
+        concurrency: 1,
+        openings: None,
+        sprt: None,
+        resign: None,
+        draw: None,
+        max_moves: None,
+        tablebases: Vec::new(),
+        tablebase_pieces: None,
+        pgn_out: None,
+        chess960: false,
+        rating_interval: 10,
+        seed: 0,
+        db: None,
+        name: None,
+        recover: false,
+        quiet: false,
+    };
+    for (option, values) in groups(args)? {
+        let o = option.as_str();
+        match o {
+            "engine" => engines.push(engine_options(o, &values)?),
+            "each" => each = engine_options(o, &values)?,
+            "rounds" => m.rounds = value(o, "", single(o, &values)?)?,
+            "games" => m.games = value(o, "", single(o, &values)?)?,
+            "repeat" => {
+                m.repeat = true;
+                if let Some(v) = values.first() {
+                    m.games = value(o, "", v)?;
+                } else {
+                    m.games = m.games.max(2);
+                }
+            }
+            "concurrency" => m.concurrency = value(o, "", single(o, &values)?)?,
+            "openings" => m.openings = Some(opening_options(&values)?),
+            "sprt" => m.sprt = Some(sprt_options(&values)?),
+            "resign" => m.resign = Some(resign_options(&values)?),
+            "draw" => m.draw = Some(draw_options(&values)?),
+            "maxmoves" => m.max_moves = Some(value(o, "", single(o, &values)?)?),
+            "pgnout" => {
+                let file = match pairs(o, &values) {
+                    Ok(kv) => kv.iter().find(|(k, _)| *k == "file").map(|(_, v)| *v),
+                    // cutechess-cli: -pgnout FILE [min] [fi]
+                    Err(_) => values.first().map(String::as_str),
+                };
+                m.pgn_out = Some(PathBuf::from(file.context("-pgnout needs a file")?));
+            }
+            "variant" => match single(o, &values)? {
+                "fischerandom" | "chess960" | "frc" => m.chess960 = true,
+                "standard" => m.chess960 = false,
+                other => bail!("-variant {other}: expected standard or fischerandom"),
+            },
+            "recover" => m.recover = true,
+            "ratinginterval" => m.rating_interval = value(o, "", single(o, &values)?)?,
+            "srand" => m.seed = value(o, "", single(o, &values)?)?,
+            "db" => m.db = Some(single(o, &values)?.to_owned()),
+            "event" | "name" => m.name = Some(values.join(" ")),
+            "quiet" => m.quiet = true,
+            "tb" => {
+                m.tablebases = single(o, &values)?
+                    .split([':', ';'])
+                    .filter(|p| !p.is_empty())
+                    .map(PathBuf::from)
+                    .collect();
+            }
+            "tbpieces" => m.tablebase_pieces = Some(value(o, "", single(o, &values)?)?),
+            "tbadjudicate" => {
+                // Both tools' default, and the only way eloworld adjudicates with tables.
+            }
+            "output" | "log" | "config" | "wait" | "autosaveinterval" | "scoreinterval"
+            | "report" => {
+                // Display and bookkeeping settings of the other tools; eloworld has its own.
+            }
+            _ => bail!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -variant, -recover, -ratinginterval, -srand, plus -db)"),
+        }
+    }
+    if engines.len() != 2 {
+        bail!(
+            "eloworld match plays two engines: give -engine twice (got {})",
+            engines.len()
+        );
+    }
+    if !(1..=2).contains(&m.games) {
+        bail!("-games {}: a round has 1 or 2 games", m.games);
+    }
+    if m.rounds == 0 {
+        bail!("-rounds 0: play at least one round");
+    }
+    m.engines = engines.into_iter().map(|e| e.or(&each)).collect();
+    for (i, e) in m.engines.iter_mut().enumerate() {
+        if e.cmd.is_none() {
+            bail!("engine {}: no cmd= (the program to run)", i + 1);
+        }
+        if e.name.is_none() {
+            e.name = e.cmd.as_deref().map(|c| {
+                std::path::Path::new(c)
+                    .file_name()
+                    .map_or(c.to_owned(), |n| n.to_string_lossy().into_owned())
+            });
+        }
+        if e.tc.is_none() && e.movetime_ms.is_none() && e.nodes.is_none() && e.depth.is_none() {
+            bail!(
+                "engine {}: no limit; give tc=, st=, nodes= or depth=",
+                e.name.as_deref().unwrap_or("?")
+            );
+        }
+    }
+    if m.engines[0].name == m.engines[1].name {
+        bail!(
+            "both engines are named {:?}: give each a name=",
+            m.engines[0].name.as_deref().unwrap_or("")
+        );
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn reads_the_issue_command_line() {
+        let m = parse(&words(
+            "-engine cmd=./sf-new name=new -engine cmd=./sf-base name=base \
+             -each tc=10+0.1 option.Hash=16 option.Threads=1 proto=uci \
+             -openings file=book.epd format=epd order=random \
+             -games 2 -rounds 5000 -repeat -concurrency 2 \
+             -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized \
+             -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
+             -pgnout file=test.pgn -db test.sqlite",
+        ))
+        .expect("valid");
+        assert_eq!(m.engines.len(), 2);
+        assert_eq!(m.engines[0].name.as_deref(), Some("new"));
+        assert_eq!(
+            m.engines[1].options.get("Hash").map(String::as_str),
+            Some("16")
+        );
+        assert_eq!(
+            m.engines[1].tc.map(|t| t.to_string()).as_deref(),
+            Some("10+0.1")
+        );
+        assert_eq!(
+            (m.rounds, m.games, m.repeat, m.concurrency),
+            (5000, 2, true, 2)
+        );
+        assert_eq!(
+            m.openings.as_ref().map(|o| o.order),
+            Some(OpeningOrder::Random)
+        );
+        let sprt = m.sprt.expect("sprt");
+        assert_eq!(
+            (sprt.elo0, sprt.elo1, sprt.model),
+            (0.0, 5.0, SprtModel::Normalized)
+        );
+        assert_eq!(m.resign.map(|r| (r.move_count, r.score)), Some((3, 600)));
+        assert_eq!(
+            m.draw.map(|d| (d.move_number, d.move_count, d.score)),
+            Some((34, 8, 20))
+        );
+        assert_eq!(m.pgn_out, Some(PathBuf::from("test.pgn")));
+        assert_eq!(m.db.as_deref(), Some("test.sqlite"));
+    }
+
+    #[test]
+    fn unknown_options_and_settings_are_named() {
+        let base = "-engine cmd=a nodes=5 -engine cmd=b nodes=5";
+        for (extra, named) in [
+            ("-frobnicate 3", "-frobnicate"),
+            ("-each hash=16", "\"hash\""),
+            ("-sprt elo0=0 elo1=5 lambda=3", "\"lambda\""),
+            ("-resign moves=3", "\"moves\""),
+            ("-openings file=x order=shuffled", "order=shuffled"),
+            ("-each tc=ten", "tc=ten"),
+            ("-sprt elo0=5 elo1=0", "elo0"),
+        ] {
+            let e = parse(&words(&format!("{base} {extra}"))).expect_err(extra);
+            assert!(format!("{e:#}").contains(named), "{extra}: {e:#}");
+        }
+        let e = parse(&words("-engine cmd=a nodes=5")).expect_err("one engine");
+        assert!(e.to_string().contains("two engines"), "{e}");
+    }
+
+    #[test]
+    fn cutechess_forms_are_read() {
+        let m = parse(&words(
+            "-engine cmd=/usr/games/stockfish -engine cmd=fairymax proto=xboard -each st=0.1 \
+             -pgnout out.pgn min -rounds 3 -maxmoves 100 -srand 7",
+        ))
+        .expect("valid");
+        assert_eq!(m.engines[0].name.as_deref(), Some("stockfish"));
+        assert_eq!(m.engines[1].proto, Some(Protocol::Cecp));
+        assert_eq!(m.engines[1].movetime_ms, Some(100));
+        assert_eq!(m.pgn_out, Some(PathBuf::from("out.pgn")));
+        assert_eq!((m.rounds, m.max_moves, m.seed), (3, Some(100), 7));
+    }
+}

@@ -1,0 +1,98 @@
+//! Helpers shared by every test of the `eloworld` binary: run it in a directory, read what it
+//! printed, write input files, count rows in a database, wait for a condition.
+//!
+//! Each test file declares `mod common;` and uses the subset it needs.
+#![allow(dead_code)] // reason: each test file is its own crate and uses only some of these helpers
+
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `Command` for the binary under test, nothing else set.
+pub fn command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+}
+
+/// Runs `eloworld ARGS` in `dir` with nothing on standard input and returns what it did.
+pub fn eloworld(dir: &Path, args: &[&str]) -> Output {
+    command()
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eloworld")
+}
+
+/// Standard output and standard error as text.
+pub fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Standard output of a run that must have succeeded (its standard error in the failure).
+pub fn stdout_of(o: &Output) -> String {
+    let (out, err) = text(o);
+    assert!(o.status.success(), "eloworld failed: {out}\n{err}");
+    out
+}
+
+/// Runs `eloworld ARGS` in `dir`, which must succeed, and returns its standard output.
+pub fn ok(dir: &Path, args: &[&str]) -> String {
+    let o = eloworld(dir, args);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "eloworld {args:?} failed: {out}\n{err}");
+    out
+}
+
+/// Runs `eloworld ARGS` in `dir`, which must succeed, and returns standard output followed by
+/// standard error (for commands that report progress on standard error).
+pub fn ok_with_notes(dir: &Path, args: &[&str]) -> String {
+    let o = eloworld(dir, args);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "eloworld {args:?} failed:\n{out}{err}");
+    out + &err
+}
+
+/// Runs `eloworld ARGS` in `dir`, which must fail with the usage/input error status 2, and
+/// returns its standard error.
+pub fn fails(dir: &Path, args: &[&str]) -> String {
+    let o = eloworld(dir, args);
+    let (out, err) = text(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "eloworld {args:?} should fail with status 2: {out}\n{err}"
+    );
+    err
+}
+
+/// Writes `body` to `dir/name`.
+pub fn write(dir: &Path, name: &str, body: &str) {
+    std::fs::write(dir.join(name), body).expect("write");
+}
+
+/// The single integer `sql` returns from the SQLite database `db`.
+pub fn count(db: &Path, sql: &str) -> i64 {
+    let c = rusqlite::Connection::open(db).expect("open db");
+    c.query_row(sql, [], |r| r.get(0)).expect(sql)
+}
+
+/// Sends `sig` (e.g. `-KILL`, `-INT`) to `child` with the system's `kill`.
+pub fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(ok.success(), "kill {sig}");
+}
+
+/// Polls `f` every 100 ms until it holds; fails the test naming `what` after `limit`.
+pub fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

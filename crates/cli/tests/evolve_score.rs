@@ -1,0 +1,150 @@
+//! `eloworld evolve score-imitation`: the match % of one evaluation on phase 1's positions,
+//! checked against the engine's own 1-ply search with quiescence position by position.
+
+use eloworld_evolve::engine::{Engine, EvalParams, SearchParams};
+use eloworld_evolve::imitate::{load_dataset, DatasetConfig, PositionSet};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pgn_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/pgn")
+}
+
+fn score_imitation(args: &[&str]) -> Output {
+    let dir = pgn_dir();
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(["evolve", "score-imitation", "--pgn-dir"])
+        .arg(&dir)
+        .args(args)
+        .output()
+        .expect("runs eloworld")
+}
+
+/// Counts the positions of a set where `Engine::best_move_1ply` with quiescence plays the
+/// grandmaster's move, reading the set back from its FENs.
+fn engine_matches(set: &PositionSet, params: EvalParams) -> usize {
+    let mut engine = Engine::new(params, SearchParams::default(), 1);
+    set.fens
+        .iter()
+        .filter(|(fen, played)| {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            let (best, _, _) = engine.best_move_1ply(&pos, true).expect("a move");
+            assert_eq!(
+                Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+                *fen
+            );
+            best.to_uci(CastlingMode::Standard).to_string() == *played
+        })
+        .count()
+}
+
+fn expected(positions: usize, params: EvalParams) -> (usize, usize, usize, usize) {
+    let config = DatasetConfig {
+        max_train: positions,
+        max_test: positions,
+        ..DatasetConfig::new()
+    };
+    let data = load_dataset(&pgn_dir(), &config).expect("data").data;
+    (
+        engine_matches(&data.train, params),
+        data.train.len(),
+        engine_matches(&data.test, params),
+        data.test.len(),
+    )
+}
+
+#[test]
+fn scores_figure_three_by_one_ply_with_quiescence() {
+    let out = score_imitation(&["--positions", "60", "--format", "csv"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (train, ntrain, test, ntest) = expected(60, EvalParams::default());
+    assert_eq!((ntrain, ntest), (60, 60));
+    let pct = |m: usize, n: usize| 100.0 * m as f64 / n as f64;
+    assert_eq!(
+        stdout,
+        format!(
+            "set,matched,positions,percent\ntrain,{train},{ntrain},{:.2}\ntest,{test},{ntest},{:.2}\n",
+            pct(train, ntrain),
+            pct(test, ntest)
+        )
+    );
+    // Text: one line each, with the %.
+    let out = score_imitation(&["--positions", "60"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("train") && lines[0].ends_with(&format!("{:.1}%", pct(train, ntrain)))
+    );
+    assert!(
+        lines[1].starts_with("test") && lines[1].ends_with(&format!("{:.1}%", pct(test, ntest)))
+    );
+}
+
+#[test]
+fn scores_a_parameter_file_and_names_a_bad_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("eval.params");
+    // Knights worth nothing and rooks worth a pawn: other moves than Fig. 3's.
+    std::fs::write(&file, "# test\nKNIGHT_VALUE = 0\nROOK_VALUE = 100\n").expect("write");
+    let out = score_imitation(&["--positions", "40", "--format", "json", "--eval"]);
+    assert!(!out.status.success(), "--eval needs a file");
+    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args([
+            "evolve",
+            "score-imitation",
+            "--positions",
+            "40",
+            "--format",
+            "json",
+        ])
+        .arg("--pgn-dir")
+        .arg(pgn_dir())
+        .arg("--eval")
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json alone on stdout");
+    let params = EvalParams {
+        knight_value: 0,
+        rook_value: 100,
+        ..EvalParams::default()
+    };
+    let (train, _, test, _) = expected(40, params);
+    let (default_train, _, default_test, _) = expected(40, EvalParams::default());
+    assert_ne!(
+        (train, test),
+        (default_train, default_test),
+        "the file must change the score for this test to show it is read"
+    );
+    assert_eq!(doc["train"]["matched"], train);
+    assert_eq!(doc["test"]["matched"], test);
+    assert_eq!(doc["train"]["positions"], 40);
+
+    std::fs::write(&file, "KNIGHT_VALUE = 300\nBISHOP_VALUE = lots\n").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(["evolve", "score-imitation", "--eval"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("eval.params line 2"), "{err}");
+    assert!(err.contains("BISHOP_VALUE"), "{err}");
+}

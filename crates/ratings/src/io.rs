@@ -1,0 +1,643 @@
+//! Readers of text sources of games to rate: PGN headers and CSV. They need no knowledge of
+//! any game (only the White, Black, Result and Date headers of a PGN are read), work on any
+//! [`Read`] or on bytes, never panic on bad input, and give a [`ReadError`] that names the
+//! line and what was found.
+//!
+//! # Examples
+//! ```
+//! use eloworld_ratings::{io, NameCase};
+//! let pgn = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n";
+//! let read = io::parse_pgn(pgn.as_bytes(), NameCase::Fold)?;
+//! assert_eq!(read.games.len(), 1);
+//! let read = io::parse_csv(b"player1,player2,score1\na,b,0.5\n", NameCase::Fold)?;
+//! assert_eq!(read.games.names(), ["a", "b"]);
+//! # Ok::<_, eloworld_ratings::io::ReadError>(())
+//! ```
+
+use crate::games::{Games, NameCase, Score};
+use memchr::memchr;
+use std::io::Read;
+
+/// What can be wrong with a source of games.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The source could not be read.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The source holds no game to rate.
+    #[error("no games to rate: {found}")]
+    NoGames {
+        /// What was found instead.
+        found: String,
+    },
+    /// A PGN game's Result tag is not a result.
+    #[error("game starting at line {line}: result {found:?} is not 1-0, 0-1, 1/2-1/2 or *")]
+    PgnResult {
+        /// The line of the game's first tag.
+        line: usize,
+        /// The value found (shortened).
+        found: String,
+    },
+    /// The CSV header names no known layout.
+    #[error(
+        "line 1: header {header:?} needs columns white,black,result or player1,player2,score1"
+    )]
+    CsvHeader {
+        /// The header found (shortened).
+        header: String,
+    },
+    /// A CSV line has too few fields.
+    #[error("line {line}: expected {expected} columns, found {found}")]
+    CsvColumns {
+        /// The line.
+        line: usize,
+        /// The header's columns.
+        expected: usize,
+        /// The fields on the line.
+        found: usize,
+    },
+    /// A CSV result or score is not one.
+    #[error("line {line}: {column} {found:?} is not {expected}")]
+    CsvResult {
+        /// The line.
+        line: usize,
+        /// The column (`result` or `score1`).
+        column: &'static str,
+        /// The value found (shortened).
+        found: String,
+        /// What is accepted.
+        expected: &'static str,
+    },
+    /// A CSV line names no player.
+    #[error("line {line}: a player's name is empty")]
+    EmptyName {
+        /// The line.
+        line: usize,
+    },
+    /// A strength is not a number.
+    #[error("line {line}: strength {found:?} is not a number")]
+    Strength {
+        /// The line.
+        line: usize,
+        /// The value found (shortened).
+        found: String,
+    },
+}
+
+/// Games read from a source, and what was skipped.
+#[derive(Clone, Debug, Default)]
+pub struct ReadGames {
+    /// The games, in the source's order.
+    pub games: Games,
+    /// Games skipped because they have no result (`*`) or no players.
+    pub unfinished: u64,
+}
+
+/// The longest value an error message quotes.
+const QUOTED: usize = 60;
+
+/// Returns `bytes` as text for an error message, cut after [`QUOTED`] characters.
+fn quoted(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.chars().count() <= QUOTED {
+        text.into_owned()
+    } else {
+        let mut s: String = text.chars().take(QUOTED).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// Returns the year of a date such as `1999.05.12` or `2001-03-04` (None for `????.??.??`).
+#[must_use]
+pub fn year(date: &str) -> Option<i32> {
+    year_of(date.as_bytes())
+}
+
+fn year_of(date: &[u8]) -> Option<i32> {
+    let digits = date.get(..4)?;
+    if digits.iter().all(u8::is_ascii_digit) {
+        std::str::from_utf8(digits).ok()?.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Reads the games of a PGN source: one game per header block; only White, Black, Result and
+/// Date matter. Games whose result is `*` (or missing) are skipped and counted. The source is
+/// read in blocks of 4 MiB, so memory stays small whatever its size.
+///
+/// # Errors
+/// [`ReadError::Io`] when reading fails, [`ReadError::PgnResult`] for a result that is not one,
+/// [`ReadError::NoGames`] when no finished game is found (an empty or binary file).
+pub fn read_pgn(reader: impl Read, names: NameCase) -> Result<ReadGames, ReadError> {
+    read_pgn_in_blocks(reader, names, 4 << 20)
+}
+
+fn read_pgn_in_blocks(
+    mut reader: impl Read,
+    names: NameCase,
+    block: usize,
+) -> Result<ReadGames, ReadError> {
+    let mut scanner = PgnScanner::new(names);
+    let mut buffer = vec![0u8; block.max(1)];
+    let mut filled = 0;
+    loop {
+        if filled == buffer.len() {
+            buffer.resize(buffer.len() * 2, 0); // a line longer than the buffer
+        }
+        let read = match reader.read(&mut buffer[filled..]) {
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        filled += read;
+        let complete = if read == 0 {
+            filled
+        } else {
+            memchr::memrchr(b'\n', &buffer[..filled]).map_or(0, |i| i + 1)
+        };
+        scanner.lines(&buffer[..complete])?;
+        buffer.copy_within(complete..filled, 0);
+        filled -= complete;
+        if read == 0 {
+            break;
+        }
+    }
+    scanner.finish()
+}
+
+/// Parses PGN text (see [`read_pgn`]).
+///
+/// # Errors
+/// As [`read_pgn`].
+pub fn parse_pgn(bytes: &[u8], names: NameCase) -> Result<ReadGames, ReadError> {
+    let mut scanner = PgnScanner::new(names);
+    scanner.lines(bytes)?;
+    scanner.finish()
+}
+
+/// The headers of the game being read.
+#[derive(Default)]
+struct Headers {
+    white: Option<Vec<u8>>,
+    black: Option<Vec<u8>>,
+    result: Option<Vec<u8>>,
+    date: Option<Vec<u8>>,
+    any: bool,
+    line: usize,
+}
+
+impl Headers {
+    fn clear(&mut self) {
+        for v in [
+            &mut self.white,
+            &mut self.black,
+            &mut self.result,
+            &mut self.date,
+        ] {
+            *v = None;
+        }
+        self.any = false;
+    }
+}
+
+/// Reads PGN line by line, keeping only the headers that matter.
+struct PgnScanner {
+    read: ReadGames,
+    headers: Headers,
+    in_moves: bool,
+    line_number: usize,
+    bytes: u64,
+    binary: bool,
+    tag_lines: u64,
+}
+
+impl PgnScanner {
+    fn new(names: NameCase) -> PgnScanner {
+        PgnScanner {
+            read: ReadGames {
+                games: Games::with_names(names),
+                unfinished: 0,
+            },
+            headers: Headers::default(),
+            in_moves: false,
+            line_number: 0,
+            bytes: 0,
+            binary: false,
+            tag_lines: 0,
+        }
+    }
+
+    /// Reads whole lines (the last one may lack its newline only at the end of the source).
+    fn lines(&mut self, bytes: &[u8]) -> Result<(), ReadError> {
+        self.bytes += bytes.len() as u64;
+        if !self.binary && memchr(0, bytes).is_some() {
+            self.binary = true;
+        }
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let end = memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+            let line = bytes[pos..end].trim_ascii();
+            pos = end + 1;
+            self.line_number += 1;
+            if line.first() == Some(&b'[') {
+                if self.in_moves {
+                    self.finish_game()?;
+                }
+                if !self.headers.any {
+                    self.headers.any = true;
+                    self.headers.line = self.line_number;
+                }
+                if let Some((name, value)) = tag(line) {
+                    self.tag_lines += 1;
+                    let slot = match name {
+                        b"White" => &mut self.headers.white,
+                        b"Black" => &mut self.headers.black,
+                        b"Result" => &mut self.headers.result,
+                        b"Date" => &mut self.headers.date,
+                        _ => continue,
+                    };
+                    let v = slot.get_or_insert_with(Vec::new);
+                    v.clear();
+                    v.extend_from_slice(value);
+                }
+            } else if !line.is_empty() && self.headers.any {
+                self.in_moves = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<ReadGames, ReadError> {
+        if self.headers.any {
+            self.finish_game()?;
+        }
+        if self.read.games.is_empty() {
+            let found = if self.bytes == 0 {
+                "the source is empty".to_owned()
+            } else if self.binary {
+                format!("{} bytes of binary data, not PGN text", self.bytes)
+            } else if self.read.unfinished > 0 {
+                format!(
+                    "{} games, none finished (result * or a player missing)",
+                    self.read.unfinished
+                )
+            } else {
+                format!(
+                    "{} lines ({} bytes) without [White \"…\"] [Black \"…\"] [Result \"…\"] tags",
+                    self.line_number, self.bytes
+                )
+            };
+            return Err(ReadError::NoGames { found });
+        }
+        Ok(self.read)
+    }
+
+    fn finish_game(&mut self) -> Result<(), ReadError> {
+        let h = &self.headers;
+        self.in_moves = false;
+        let score = match h.result.as_deref() {
+            Some(b"1-0") => Some(Score::Win),
+            Some(b"0-1") => Some(Score::Loss),
+            Some(b"1/2-1/2") => Some(Score::Draw),
+            Some(b"*") | None => None,
+            Some(other) => {
+                return Err(ReadError::PgnResult {
+                    line: h.line,
+                    found: quoted(other),
+                })
+            }
+        };
+        match (score, h.white.as_deref(), h.black.as_deref()) {
+            (Some(score), Some(white), Some(black)) if !white.is_empty() && !black.is_empty() => {
+                let period = h.date.as_deref().and_then(year_of);
+                let white = String::from_utf8_lossy(white);
+                let black = String::from_utf8_lossy(black);
+                self.read.games.add(&white, &black, score, true, period);
+            }
+            _ => self.read.unfinished += 1,
+        }
+        self.headers.clear();
+        Ok(())
+    }
+}
+
+/// Splits `[Name "value"]` into name and value (PGN escapes `\"` are left as they are).
+fn tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let inner = line.strip_prefix(b"[")?;
+    let space = memchr(b' ', inner)?;
+    let name = &inner[..space];
+    let rest = &inner[space + 1..];
+    let open = memchr(b'"', rest)?;
+    let value = &rest[open + 1..];
+    let close = memchr::memrchr(b'"', value)?;
+    Some((name, &value[..close]))
+}
+
+/// Reads a CSV source with a header line: `white,black,result` (result `1-0`, `0-1`,
+/// `1/2-1/2`, `*` skipped) or `player1,player2,score1` (score1 `1`, `0`, `0.5`, `1/2`: colours
+/// unknown), with an optional `date` column. Fields may be quoted.
+///
+/// # Errors
+/// [`ReadError::Io`] when reading fails; a `Csv…` error naming the line; [`ReadError::NoGames`]
+/// when no game is found.
+pub fn read_csv(mut reader: impl Read, names: NameCase) -> Result<ReadGames, ReadError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    parse_csv(&bytes, names)
+}
+
+/// Parses CSV text (see [`read_csv`]); bytes that are not UTF-8 are replaced.
+///
+/// # Errors
+/// As [`read_csv`].
+pub fn parse_csv(bytes: &[u8], names: NameCase) -> Result<ReadGames, ReadError> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else {
+        return Err(ReadError::NoGames {
+            found: if bytes.is_empty() {
+                "the source is empty".to_owned()
+            } else {
+                "only blank lines".to_owned()
+            },
+        });
+    };
+    let columns: Vec<String> = split_csv(header)
+        .iter()
+        .map(|c| c.trim().to_ascii_lowercase())
+        .collect();
+    let find = |name: &str| columns.iter().position(|c| c == name);
+    let (a, b, r, coloured) = match (find("white"), find("black"), find("result")) {
+        (Some(a), Some(b), Some(r)) => (a, b, r, true),
+        _ => match (find("player1"), find("player2"), find("score1")) {
+            (Some(a), Some(b), Some(r)) => (a, b, r, false),
+            _ => {
+                return Err(ReadError::CsvHeader {
+                    header: quoted(header.as_bytes()),
+                })
+            }
+        },
+    };
+    let date = find("date");
+    let mut read = ReadGames {
+        games: Games::with_names(names),
+        unfinished: 0,
+    };
+    for (index, line) in lines {
+        let n = index + 1;
+        let fields = split_csv(line);
+        let field = |k: usize| -> Result<&str, ReadError> {
+            fields
+                .get(k)
+                .map(|f| f.trim())
+                .ok_or(ReadError::CsvColumns {
+                    line: n,
+                    expected: columns.len(),
+                    found: fields.len(),
+                })
+        };
+        let (first, second, result) = (field(a)?, field(b)?, field(r)?);
+        let bad = |column, expected| ReadError::CsvResult {
+            line: n,
+            column,
+            found: quoted(result.as_bytes()),
+            expected,
+        };
+        let score = if coloured {
+            match result {
+                "1-0" => Score::Win,
+                "0-1" => Score::Loss,
+                "1/2-1/2" => Score::Draw,
+                "*" => {
+                    read.unfinished += 1;
+                    continue;
+                }
+                _ => return Err(bad("result", "1-0, 0-1, 1/2-1/2 or *")),
+            }
+        } else {
+            match result {
+                "1" => Score::Win,
+                "0" => Score::Loss,
+                "0.5" | ".5" | "1/2" | "½" => Score::Draw,
+                _ => return Err(bad("score1", "1, 0 or 0.5")),
+            }
+        };
+        if first.is_empty() || second.is_empty() {
+            return Err(ReadError::EmptyName { line: n });
+        }
+        let period = date
+            .and_then(|d| fields.get(d))
+            .and_then(|f| year(f.trim()));
+        read.games.add(first, second, score, coloured, period);
+    }
+    if read.games.is_empty() {
+        return Err(ReadError::NoGames {
+            found: if read.unfinished > 0 {
+                format!("{} games, none finished (result *)", read.unfinished)
+            } else {
+                "a header line and no game lines".to_owned()
+            },
+        });
+    }
+    Ok(read)
+}
+
+/// Splits one CSV line on commas, honouring double quotes (`""` inside quotes is a quote).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// Parses `name,strength` lines of true strengths (a header line is allowed), e.g. the file
+/// `eloworld synth` writes beside its games.
+///
+/// # Errors
+/// [`ReadError::Strength`] for a strength that is not a number (after the first line).
+pub fn parse_strengths(text: &str) -> Result<Vec<(String, f64)>, ReadError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fields = split_csv(line);
+        if fields.len() < 2 {
+            continue;
+        }
+        match fields[1].trim().parse::<f64>() {
+            Ok(x) => out.push((fields[0].trim().to_owned(), x)),
+            Err(_) if i == 0 => {}
+            Err(_) => {
+                return Err(ReadError::Strength {
+                    line: i + 1,
+                    found: quoted(fields[1].as_bytes()),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pgn(text: &str) -> Result<ReadGames, ReadError> {
+        parse_pgn(text.as_bytes(), NameCase::Fold)
+    }
+
+    #[test]
+    fn pgn_headers_only_matter() {
+        let text = "[Event \"x\"]\n[White \"Go4++\"]\n[Black \"Handtalk\"]\n[Result \"1-0\"]\n[Date \"1999.05.01\"]\n\n1. e4 e5 {a comment} 2. Nf3 1-0\n\n[White \"Handtalk\"]\r\n[Black \"go4++\"]\r\n[Result \"1/2-1/2\"]\r\n\r\n1/2-1/2\r\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n*\n";
+        let read = pgn(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.games.names(), ["Go4++", "Handtalk"]);
+        assert_eq!(read.games.len(), 2);
+        assert_eq!(read.games.games()[0].period, Some(1999));
+        assert_eq!(read.games.games()[1].score, Score::Draw);
+        assert_eq!(read.unfinished, 1);
+    }
+
+    #[test]
+    fn pgn_read_in_tiny_blocks_gives_the_same_games() {
+        let mut text = String::new();
+        for k in 0..50 {
+            let (w, b) = if k % 2 == 0 {
+                ("alpha", "beta")
+            } else {
+                ("beta", "gamma with a long name")
+            };
+            let r = ["1-0", "0-1", "1/2-1/2"][k % 3];
+            text.push_str(&format!(
+                "[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n1. d4 d5 {r}\n\n"
+            ));
+        }
+        let whole = pgn(&text).unwrap_or_else(|e| panic!("{e}"));
+        let blocks = read_pgn_in_blocks(text.as_bytes(), NameCase::Fold, 7)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(whole.games.len(), 50);
+        assert_eq!(whole.games.games(), blocks.games.games());
+        assert_eq!(whole.games.names(), blocks.games.names());
+    }
+
+    #[test]
+    fn pgn_with_a_bad_result_names_the_line() {
+        let e = pgn("\n[White \"a\"]\n[Black \"b\"]\n[Result \"2-0\"]\n\n2-0\n").map(|_| ());
+        let message = e.err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(
+            message,
+            "game starting at line 2: result \"2-0\" is not 1-0, 0-1, 1/2-1/2 or *"
+        );
+    }
+
+    #[test]
+    fn an_empty_or_binary_source_is_no_games() {
+        let message = |r: Result<ReadGames, ReadError>| r.err().map(|e| e.to_string());
+        assert_eq!(
+            message(pgn("")),
+            Some("no games to rate: the source is empty".to_owned())
+        );
+        assert_eq!(
+            message(parse_pgn(
+                &[0x7f, b'E', b'L', b'F', 0, 0, 1, 2, b'\n', 0xff],
+                NameCase::Fold
+            )),
+            Some("no games to rate: 10 bytes of binary data, not PGN text".to_owned())
+        );
+        assert_eq!(
+            message(pgn("hello\nworld\n")),
+            Some("no games to rate: 2 lines (12 bytes) without [White \"…\"] [Black \"…\"] [Result \"…\"] tags".to_owned())
+        );
+        assert_eq!(
+            message(pgn("[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n")),
+            Some(
+                "no games to rate: 1 games, none finished (result * or a player missing)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            message(parse_csv(b"", NameCase::Fold)),
+            Some("no games to rate: the source is empty".to_owned())
+        );
+        assert_eq!(
+            message(parse_csv(b"white,black,result\n", NameCase::Fold)),
+            Some("no games to rate: a header line and no game lines".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_name_of_seventy_thousand_characters_is_kept_whole() {
+        let long = "n".repeat(70_000);
+        let read = pgn(&format!(
+            "[White \"{long}\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.games.names()[0].len(), 70_000);
+        let e = pgn(&format!(
+            "[White \"a\"]\n[Black \"b\"]\n[Result \"{long}\"]\n\n1-0\n"
+        ))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(e.len() < 200, "{}", e.len());
+    }
+
+    #[test]
+    fn csv_both_layouts() {
+        let read = parse_csv(
+            b"white,black,result,date\n\"Smith, J\",b,1-0,2001-02-03\nb,\"Smith, J\",1/2-1/2,\n",
+            NameCase::Fold,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let g = &read.games;
+        assert_eq!(g.names(), ["Smith, J", "b"]);
+        assert_eq!(g.games()[0].period, Some(2001));
+        assert!(g.games()[0].coloured);
+        let read = parse_csv(b"player1,player2,score1\na,b,0.5\nb,a,1\n", NameCase::Fold)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!read.games.games()[1].coloured);
+        assert_eq!(read.games.games()[1].score, Score::Win);
+        let e = |text: &[u8]| {
+            parse_csv(text, NameCase::Fold)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            e(b"player1,player2,score1\na,b,2\n"),
+            "line 2: score1 \"2\" is not 1, 0 or 0.5"
+        );
+        assert_eq!(
+            e(b"a,b,c\n"),
+            "line 1: header \"a,b,c\" needs columns white,black,result or player1,player2,score1"
+        );
+        assert_eq!(
+            e(b"white,black,result\n\na,b\n"),
+            "line 3: expected 3 columns, found 2"
+        );
+    }
+
+    #[test]
+    fn strengths_with_a_header() {
+        assert_eq!(
+            parse_strengths("name,strength\na,1500\nb,1400.5\n").ok(),
+            Some(vec![("a".to_owned(), 1500.0), ("b".to_owned(), 1400.5)])
+        );
+        assert!(parse_strengths("a,1\nb,x\n").is_err());
+    }
+}

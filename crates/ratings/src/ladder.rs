@@ -1,0 +1,564 @@
+//! Ladders: a fixed rating scale that a new player is placed on (Murphy's Elo World, SIGBOVIK
+//! 2019, section 4: "the main use of the Elo World tournament is to benchmark some new engine
+//! or algorithm for playing chess").
+//!
+//! A [`Ladder`] is a small text file (TOML) a user can read and version: the rungs (player
+//! specs) with their ratings and 95% intervals on one scale, the first-move advantage fitted
+//! with them, the engine versions they were measured with, and the W/D/L counts per ordered
+//! pair they rest on. The ratings stay fixed: placing a player never moves the scale
+//! (see [`crate::placement`]).
+//!
+//! # Quickstart
+//! ```
+//! use eloworld_ratings::{ladder::Ladder, GameList, Score};
+//! let mut games = GameList::new();
+//! for s in [Score::Win, Score::Win, Score::Draw, Score::Loss] {
+//!     games.add("strong", "weak", s, true, None);
+//!     games.add("weak", "strong", s.reversed(), true, None);
+//! }
+//! let ladder = Ladder::from_games("demo", "chess", &games)?;
+//! let text = ladder.to_toml();
+//! assert_eq!(Ladder::from_toml(&text)?, ladder);
+//! assert!(ladder.rung("strong").map(|r| r.rating) > ladder.rung("weak").map(|r| r.rating));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::mle::{Mle, MleConfig};
+use crate::{GameList, GameRecord, PairCounts, PlayerId, RatingError, Score};
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The version of the ladder file format this code writes.
+pub const FORMAT: u32 = 1;
+
+/// What can go wrong with a ladder file.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The text is not a ladder (TOML syntax, a missing or mistyped field).
+    #[error("ladder file{}: {message}", path.as_deref().map(|p| format!(" {p}")).unwrap_or_default())]
+    Syntax {
+        /// The file, if the text came from one.
+        path: Option<String>,
+        /// Line, column and what was expected.
+        message: String,
+    },
+    /// The text parses but does not make sense (a pair naming an unknown rung, a rung twice).
+    #[error("ladder file{}: {message}", path.as_deref().map(|p| format!(" {p}")).unwrap_or_default())]
+    Invalid {
+        /// The file, if the text came from one.
+        path: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
+    /// Rating the games failed.
+    #[error(transparent)]
+    Rating(#[from] RatingError),
+}
+
+/// One rung: a player and its rating on the ladder's scale.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rung {
+    /// The player's spec (its identity in every store and table).
+    pub player: String,
+    /// Its rating (maximum likelihood, rounded to 0.1).
+    pub rating: f64,
+    /// The low end of its 95% interval.
+    pub low: f64,
+    /// The high end of its 95% interval.
+    pub high: f64,
+}
+
+impl Rung {
+    /// Returns the standard error implied by the 95% interval.
+    #[must_use]
+    pub fn error(&self) -> f64 {
+        (self.high - self.low) / (2.0 * crate::convert::Z95)
+    }
+}
+
+/// The games of one ordered pair: White's wins, draws and losses.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairGames {
+    /// White's spec.
+    pub white: String,
+    /// Black's spec.
+    pub black: String,
+    /// White's wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// White's losses.
+    pub losses: u32,
+}
+
+/// An external program the rungs were measured with, and what it said its version was.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineVersion {
+    /// The command (`stockfish`).
+    pub command: String,
+    /// Its own words about its version (`Stockfish 16 by the Stockfish developers`).
+    pub version: String,
+}
+
+/// A ladder: the fixed scale a new player is placed on.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ladder {
+    /// The format version ([`FORMAT`]).
+    pub format: u32,
+    /// The ladder's name (`elo-world`).
+    pub name: String,
+    /// The game (`chess`, `squava`).
+    pub game: String,
+    /// The draw rules the games were played under (`automatic`, `claimed`).
+    #[serde(default = "default_draw_rules")]
+    pub draw_rules: String,
+    /// The ply limit the games were played under.
+    #[serde(default)]
+    pub max_plies: Option<u32>,
+    /// The openings file the games started from (none: the initial position).
+    #[serde(default)]
+    pub openings: Option<String>,
+    /// White's advantage in Elo, fitted with the ratings.
+    pub advantage: f64,
+    /// The command that built this file.
+    #[serde(default)]
+    pub command: String,
+    /// Free text: what the field is, how long it took, what was scaled down and why.
+    #[serde(default)]
+    pub note: String,
+    /// The external programs the rungs were measured with.
+    #[serde(default)]
+    pub engines: Vec<EngineVersion>,
+    /// The rungs, weakest first.
+    pub rungs: Vec<Rung>,
+    /// The W/D/L counts per ordered pair the ratings rest on.
+    #[serde(default)]
+    pub games: Vec<PairGames>,
+}
+
+fn default_draw_rules() -> String {
+    "automatic".to_owned()
+}
+
+/// Rounds to one decimal, so that what is written is what is read back.
+fn tenth(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+impl Ladder {
+    /// Builds a ladder from games: maximum-likelihood ratings (average 1000, fitted first-move
+    /// advantage, see [`crate::mle`]) of every player in the largest connected group.
+    ///
+    /// # Errors
+    /// [`LadderError::Rating`] when there are no games to rate.
+    pub fn from_games(name: &str, game: &str, games: &GameList) -> Result<Ladder, LadderError> {
+        Ladder::from_games_with(name, game, games, &MleConfig::new())
+    }
+
+    /// As [`Ladder::from_games`], with the fit's settings (an anchor, Davidson draws).
+    ///
+    /// # Errors
+    /// As [`Ladder::from_games`].
+    pub fn from_games_with(
+        name: &str,
+        game: &str,
+        games: &GameList,
+        config: &MleConfig,
+    ) -> Result<Ladder, LadderError> {
+        let counts = games.counts();
+        let fit = Mle::new(*config).rate(&counts)?;
+        let names = games.names();
+        let mut rungs: Vec<Rung> = (0..names.len())
+            .filter(|&i| fit.group[i] == 0 && fit.ratings[i].is_finite())
+            .map(|i| Rung {
+                player: names[i].clone(),
+                rating: tenth(fit.ratings[i]),
+                low: tenth(fit.low[i]),
+                high: tenth(fit.high[i]),
+            })
+            .collect();
+        rungs.sort_by(|a, b| a.rating.total_cmp(&b.rating).then(a.player.cmp(&b.player)));
+        let member = |i: usize| fit.group[i] == 0 && fit.ratings[i].is_finite();
+        let mut pairs = Vec::new();
+        for w in 0..names.len() {
+            for b in 0..names.len() {
+                if w == b || !member(w) || !member(b) {
+                    continue;
+                }
+                let [losses, draws, wins] = counts.coloured(w, b);
+                if wins + draws + losses > 0 {
+                    pairs.push(PairGames {
+                        white: names[w].clone(),
+                        black: names[b].clone(),
+                        wins,
+                        draws,
+                        losses,
+                    });
+                }
+            }
+        }
+        Ok(Ladder {
+            format: FORMAT,
+            name: name.to_owned(),
+            game: game.to_owned(),
+            draw_rules: default_draw_rules(),
+            max_plies: None,
+            openings: None,
+            advantage: tenth(fit.advantage.0),
+            command: String::new(),
+            note: String::new(),
+            engines: Vec::new(),
+            rungs,
+            games: pairs,
+        })
+    }
+
+    /// Returns the rung of a player, if it is on the ladder.
+    #[must_use]
+    pub fn rung(&self, player: &str) -> Option<&Rung> {
+        self.rungs.iter().find(|r| r.player == player)
+    }
+
+    /// Returns the games the ladder rests on, one record per game (coloured; in no
+    /// particular order), for any rating method.
+    #[must_use]
+    pub fn game_list(&self) -> GameList {
+        let mut list = GameList::case_sensitive();
+        for r in &self.rungs {
+            list.player(&r.player);
+        }
+        for p in &self.games {
+            let first = list.player(&p.white);
+            let second = list.player(&p.black);
+            for (score, n) in [
+                (Score::Win, p.wins),
+                (Score::Draw, p.draws),
+                (Score::Loss, p.losses),
+            ] {
+                for _ in 0..n {
+                    list.push(GameRecord {
+                        first,
+                        second,
+                        score,
+                        coloured: true,
+                        period: None,
+                    });
+                }
+            }
+        }
+        list
+    }
+
+    /// Returns the counts per ordered pair, players in rung order.
+    #[must_use]
+    pub fn counts(&self) -> PairCounts {
+        let mut counts = PairCounts::new(self.rungs.len());
+        let index = |name: &str| {
+            self.rungs
+                .iter()
+                .position(|r| r.player == name)
+                .map(|i| PlayerId(i as u32))
+        };
+        for p in &self.games {
+            if let (Some(w), Some(b)) = (index(&p.white), index(&p.black)) {
+                counts.add(w, b, Score::Win, true, p.wins);
+                counts.add(w, b, Score::Draw, true, p.draws);
+                counts.add(w, b, Score::Loss, true, p.losses);
+            }
+        }
+        counts
+    }
+
+    /// Returns the number of games the ladder rests on.
+    #[must_use]
+    pub fn game_count(&self) -> u64 {
+        self.games
+            .iter()
+            .map(|p| u64::from(p.wins) + u64::from(p.draws) + u64::from(p.losses))
+            .sum()
+    }
+
+    /// Returns the games one new row of the ladder's round robin would cost: the new player
+    /// against every rung with the ladder's mean games per ordered pair, both colours.
+    #[must_use]
+    pub fn round_robin_row_games(&self) -> u64 {
+        let cells = self.games.len().max(1) as u64;
+        let per_cell = self.game_count().div_ceil(cells);
+        2 * per_cell * self.rungs.len() as u64
+    }
+
+    /// Parses a ladder from TOML text.
+    ///
+    /// # Errors
+    /// [`LadderError::Syntax`] naming line and column; [`LadderError::Invalid`] for a ladder
+    /// that does not hold together (a rung listed twice, a pair naming no rung, an interval
+    /// that does not surround its rating, a newer format).
+    pub fn from_toml(text: &str) -> Result<Ladder, LadderError> {
+        let ladder: Ladder = toml::from_str(text).map_err(|e| LadderError::Syntax {
+            path: None,
+            message: located(text, &e),
+        })?;
+        ladder.check().map_err(|message| LadderError::Invalid {
+            path: None,
+            message,
+        })?;
+        Ok(ladder)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.format > FORMAT {
+            return Err(format!(
+                "format {} is newer than this eloworld reads ({FORMAT})",
+                self.format
+            ));
+        }
+        if self.rungs.is_empty() {
+            return Err("no rungs".to_owned());
+        }
+        if !self.advantage.is_finite() {
+            return Err("advantage is not a number".to_owned());
+        }
+        let mut seen = std::collections::HashSet::new();
+        for r in &self.rungs {
+            if !seen.insert(r.player.as_str()) {
+                return Err(format!("rung {:?} is listed twice", r.player));
+            }
+            if !(r.rating.is_finite() && r.low <= r.rating && r.rating <= r.high) {
+                return Err(format!(
+                    "rung {:?}: rating {} is not inside its interval [{}, {}]",
+                    r.player, r.rating, r.low, r.high
+                ));
+            }
+        }
+        for p in &self.games {
+            for name in [&p.white, &p.black] {
+                if !seen.contains(name.as_str()) {
+                    return Err(format!(
+                        "games {:?} vs {:?}: {name:?} is not a rung",
+                        p.white, p.black
+                    ));
+                }
+            }
+            if p.white == p.black {
+                return Err(format!("games of {:?} against itself", p.white));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a ladder file.
+    ///
+    /// # Errors
+    /// [`LadderError::Io`], or as [`Ladder::from_toml`] with the path named.
+    pub fn read(path: &Path) -> Result<Ladder, LadderError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| LadderError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        Ladder::from_toml(&text).map_err(|e| match e {
+            LadderError::Syntax { message, .. } => LadderError::Syntax {
+                path: Some(shown),
+                message,
+            },
+            LadderError::Invalid { message, .. } => LadderError::Invalid {
+                path: Some(shown),
+                message,
+            },
+            other => other,
+        })
+    }
+
+    /// Writes the ladder file (through a temporary file, so a failed write leaves the old one).
+    ///
+    /// # Errors
+    /// [`LadderError::Io`].
+    pub fn write(&self, path: &Path) -> Result<(), LadderError> {
+        let io = |source| LadderError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        std::fs::write(&tmp, self.to_toml()).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Returns the ladder as TOML: one line per rung and per ordered pair.
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        let q = |s: &str| toml::Value::String(s.to_owned()).to_string();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# A ladder of eloworld: ratings held fixed for `eloworld place` (maximum likelihood,"
+        );
+        let _ = writeln!(
+            out,
+            "# 95% intervals, White's advantage fitted with them) and the games they rest on."
+        );
+        let _ = writeln!(out, "format = {}", self.format);
+        let _ = writeln!(out, "name = {}", q(&self.name));
+        let _ = writeln!(out, "game = {}", q(&self.game));
+        let _ = writeln!(out, "draw_rules = {}", q(&self.draw_rules));
+        if let Some(m) = self.max_plies {
+            let _ = writeln!(out, "max_plies = {m}");
+        }
+        if let Some(o) = &self.openings {
+            let _ = writeln!(out, "openings = {}", q(o));
+        }
+        let _ = writeln!(out, "advantage = {:.1}", self.advantage);
+        if !self.command.is_empty() {
+            let _ = writeln!(out, "command = {}", q(&self.command));
+        }
+        if !self.note.is_empty() {
+            let _ = writeln!(out, "note = {}", q(&self.note));
+        }
+        let _ = writeln!(out, "engines = [");
+        for e in &self.engines {
+            let _ = writeln!(
+                out,
+                "  {{ command = {}, version = {} }},",
+                q(&e.command),
+                q(&e.version)
+            );
+        }
+        let _ = writeln!(out, "]");
+        let _ = writeln!(out, "rungs = [");
+        for r in &self.rungs {
+            let _ = writeln!(
+                out,
+                "  {{ player = {}, rating = {:.1}, low = {:.1}, high = {:.1} }},",
+                q(&r.player),
+                r.rating,
+                r.low,
+                r.high
+            );
+        }
+        let _ = writeln!(out, "]");
+        let _ = writeln!(out, "games = [");
+        for p in &self.games {
+            let _ = writeln!(
+                out,
+                "  {{ white = {}, black = {}, wins = {}, draws = {}, losses = {} }},",
+                q(&p.white),
+                q(&p.black),
+                p.wins,
+                p.draws,
+                p.losses
+            );
+        }
+        let _ = writeln!(out, "]");
+        out
+    }
+}
+
+/// Formats a TOML error with its line and column.
+fn located(text: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(s) => {
+            let before = &text[..s.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {column}: {}", e.message())
+        }
+        None => e.message().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::{simulate, SynthConfig};
+
+    fn synthetic_ladder() -> Ladder {
+        let s = simulate(&SynthConfig {
+            players: 6,
+            games: 6 * 5 * 40,
+            spread: 200.0,
+            draw_nu: 0.5,
+            advantage: 30.0,
+            seed: 3,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut l =
+            Ladder::from_games("synthetic", "chess", &s.games).unwrap_or_else(|e| panic!("{e}"));
+        l.engines.push(EngineVersion {
+            command: "stockfish".into(),
+            version: "Stockfish 16 by \"the\" developers".into(),
+        });
+        l.command = "eloworld ladder build --db x.sqlite --out x.toml".into();
+        l.note = "a note\nover two lines".into();
+        l.openings = Some("data/books/x.epd".into());
+        l.max_plies = Some(2000);
+        l
+    }
+
+    #[test]
+    fn a_ladder_file_round_trips() {
+        let l = synthetic_ladder();
+        assert_eq!(l.rungs.len(), 6);
+        assert_eq!(l.games.len(), 30);
+        assert_eq!(l.game_count(), 1200);
+        let text = l.to_toml();
+        let back = Ladder::from_toml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back, l);
+        assert_eq!(back.to_toml(), text);
+        // The counts read back rate to the same scale (to the file's rounding).
+        let again = Ladder::from_games("synthetic", "chess", &back.game_list())
+            .unwrap_or_else(|e| panic!("{e}"));
+        for r in &l.rungs {
+            let a = again.rung(&r.player).map_or(f64::NAN, |x| x.rating);
+            assert!((a - r.rating).abs() <= 0.1, "{} {a}", r.rating);
+        }
+        // Weakest first, and a row of the round robin is 2 × 40 games × 6 rungs.
+        assert!(l.rungs.windows(2).all(|w| w[0].rating <= w[1].rating));
+        assert_eq!(l.round_robin_row_games(), 480);
+    }
+
+    #[test]
+    fn bad_ladders_are_refused_with_where_and_what() {
+        let l = synthetic_ladder();
+        let text = l.to_toml().replace("advantage = ", "advantage = \"x\" #");
+        let e = Ladder::from_toml(&text)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line") && e.contains("column"), "{e}");
+        let first = l.rungs[0].player.clone();
+        let text = l
+            .to_toml()
+            .replace(&format!("white = \"{first}\""), "white = \"nobody\"");
+        let e = Ladder::from_toml(&text)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"nobody\" is not a rung"), "{e}");
+        let e = Ladder::from_toml(
+            "format = 9\nname = \"x\"\ngame = \"chess\"\nadvantage = 0\nrungs = []\n",
+        )
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("newer"), "{e}");
+        let e = Ladder::from_toml("format = 1\nname = \"x\"\ngame = \"chess\"\nadvantage = 0\nrungs = [{ player = \"a\", rating = 5.0, low = 6.0, high = 7.0 }]\n")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not inside its interval"), "{e}");
+    }
+}
