@@ -215,7 +215,8 @@ fn rate_values(doc: &serde_json::Value) -> Vec<(String, Vec<(String, f64)>)> {
 fn a_page_open_during_a_run_shows_the_count_rising() {
     let Some(browser) = chromium() else { return };
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut run = slow_tournament(dir.path(), "live", 8);
+    // 48 games of about half a second: still running when the page opens on a loaded machine.
+    let mut run = slow_tournament(dir.path(), "live", 24);
     wait_for_first_game(&dir.path().join("live.sqlite"));
     let token = "live-token-abcdefghijklmnop";
     std::fs::write(dir.path().join("secret.txt"), token).expect("write");
@@ -236,6 +237,7 @@ fn a_page_open_during_a_run_shows_the_count_rising() {
     let count =
         |b: &mut Browser| number(&b.eval("document.getElementById('games-done').textContent"));
     let first = count(&mut b);
+    assert!(first < 48.0, "the run ended before the page opened");
     let version = number(&b.eval("Number(document.body.dataset.version)"));
     assert!(
         wait_for(Duration::from_secs(30), || count(&mut b) > first),
@@ -244,8 +246,8 @@ fn a_page_open_during_a_run_shows_the_count_rising() {
     let status = run.wait().expect("the tournament ends");
     assert!(status.success());
     assert!(
-        wait_for(Duration::from_secs(10), || count(&mut b) == 16.0),
-        "the page never showed all 16 games (shows {})",
+        wait_for(Duration::from_secs(10), || count(&mut b) == 48.0),
+        "the page never showed all 48 games (shows {})",
         count(&mut b)
     );
     assert_eq!(

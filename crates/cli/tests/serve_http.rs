@@ -225,3 +225,93 @@ fn a_game_page_shows_the_game_and_its_pgn_as_export_writes_it() {
     assert!(html.contains("data-positions=") && html.contains("class=\"board\""));
     assert!(html.contains("<textarea id=\"pgn\""));
 }
+
+/// Returns the line of `out` that starts with `prefix`, the last one.
+fn last_line<'a>(out: &'a str, prefix: &str) -> &'a str {
+    out.lines()
+        .rev()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} line in {out}"))
+}
+
+/// Returns the text of the element with this id in `html` (tags dropped).
+fn element_text(html: &str, id: &str) -> String {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let body = &html[start + html[start..].find('>').expect("tag end") + 1..];
+    let end = body.find("</td>").expect("cell end");
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in body[..end].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+#[test]
+fn a_match_page_shows_the_sprt_the_match_ran() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = ok(&eloworld(
+        dir.path(),
+        &[
+            "match",
+            "-engine",
+            "cmd=stockfish",
+            "name=deep",
+            "nodes=400",
+            "-engine",
+            "cmd=stockfish",
+            "name=shallow",
+            "nodes=20",
+            "-each",
+            "proto=uci",
+            "option.Hash=16",
+            "option.Threads=1",
+            "-games",
+            "2",
+            "-rounds",
+            "6",
+            "-repeat",
+            "-srand",
+            "7",
+            "-sprt",
+            "elo0=-10",
+            "elo1=10",
+            "alpha=0.1",
+            "beta=0.1",
+            "model=logistic",
+            "-db",
+            "m.sqlite",
+        ],
+    ));
+    let llr: f64 = last_line(&out, "LLR: ")["LLR: ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .expect("the match's LLR");
+    let ptnml = last_line(&out, "Ptnml(0-2): ");
+    let pairs = &ptnml[ptnml.find('[').expect("[")..=ptnml.find(']').expect("]")];
+    let server = Serving::start(dir.path(), &["--db", "m.sqlite"]);
+    let page = get(server.addr, "/t/deep-vs-shallow", &[]);
+    assert_eq!(page.status, 200);
+    let html = page.text();
+    // The test the match ran, not the dashboard's default.
+    assert!(
+        html.contains("SPRT [-10, 10] (logistic Elo), α = 0.1, β = 0.1, as stored with the match"),
+        "{html}"
+    );
+    let shown: f64 = element_text(&html, "llr").parse().expect("the page's LLR");
+    // Both print two decimals of the same number.
+    assert!((shown - llr).abs() < 0.0101, "page {shown}, match {llr}");
+    assert!(
+        element_text(&html, "pentanomial").starts_with(pairs),
+        "page {:?}, match {pairs}",
+        element_text(&html, "pentanomial")
+    );
+}

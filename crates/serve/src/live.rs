@@ -38,10 +38,10 @@ pub(crate) struct WorkerTally {
 /// swapped, so the pentanomial counts and the generalised SPRT of fishtest and fastchess apply.
 #[derive(Clone, Debug)]
 pub(crate) struct Duel {
-    /// The test: the tournament file's `[sprt]` (elo0, elo1, alpha, beta, model), else
+    /// The test stored with the tournament (`[sprt]`: elo0, elo1, alpha, beta, model), else
     /// fishtest's usual [0, 5] normalised Elo with α = β = 0.05.
     pub sprt: Sprt,
-    /// Whether the bounds come from the tournament file.
+    /// Whether the test is the one stored with the tournament.
     pub configured: bool,
     /// Pairs by the first player's points in each game.
     pub pairs: Pentanomial,
@@ -54,7 +54,7 @@ pub(crate) struct Duel {
 }
 
 impl Duel {
-    /// Reads the SPRT settings from a tournament file's `[sprt]` table, if it has one.
+    /// Reads the SPRT stored with the tournament (its settings' `[sprt]` table), if any.
     fn new(config: &str) -> Duel {
         let table = config.parse::<toml::Table>().ok();
         let sprt = table

@@ -214,8 +214,8 @@ fn duel(live: &Live) -> Markup {
             h2 { "Match: SPRT" }
             p.note {
                 (sprt_title(d))
-                @if d.configured { ", from the tournament file." }
-                @else { " — fishtest's usual test; give the tournament file an [sprt] table (elo0, elo1, alpha, beta, model) for others." }
+                @if d.configured { ", as stored with the match (eloworld match -sprt, or the tournament file's [sprt])." }
+                @else { " — no test is stored with this tournament, so fishtest's usual one is shown (eloworld match -sprt stores one)." }
                 " Pairs are the two games of a round (same opening, colours swapped), from "
                 (live.row.players[0]) "'s side."
             }
