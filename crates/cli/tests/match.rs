@@ -261,6 +261,30 @@ fn sprt_strong_against_weak_stops_early_with_h1() {
         results.status.success() && r.contains("strong"),
         "{r}\n{rerr}"
     );
+    // The same command again: the stored games decide the test, so no game is played and
+    // the final report is the same.
+    let stored = |out: &str| -> u64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("Finished match: "))
+            .expect("a Finished line");
+        line["Finished match: ".len()..]
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a count")
+    };
+    let (o, again, err) = run_line(dir.path(), &line);
+    assert!(o.status.success(), "{again}\n{err}");
+    assert!(err.contains("the SPRT was decided by the"), "{err}");
+    assert!(again.contains("(0 this run"), "{again}");
+    assert!(!again.contains("Started game"), "{again}");
+    assert_eq!(stored(&again), stored(&out));
+    assert_eq!(last_pentanomial(&again), counts);
+    assert!(
+        again.contains("SPRT ([0.00, 20.00]) completed - H1 was accepted"),
+        "{again}"
+    );
 }
 
 #[test]
@@ -335,6 +359,44 @@ fn clocks_with_increment_lose_no_game_on_time_and_annotate_the_pgn() {
             "{body}"
         );
     }
+    // The store keeps the same comments and the tag: its PGN export has the same movetext.
+    let exported = exported_pgn(dir.path(), "tc.sqlite");
+    assert_eq!(movetexts(&exported), movetexts(&pgn));
+    assert_eq!(exported.matches("[TimeControl \"2+0.02\"]").count(), 40);
+}
+
+/// Exports the games of a store as PGN (`eloworld export`).
+fn exported_pgn(dir: &Path, db: &str) -> String {
+    let o = common::eloworld(dir, &["export", "--db", db, "--pgn", "export.pgn"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    std::fs::read_to_string(dir.join("export.pgn")).expect("exported pgn")
+}
+
+/// Each game's opening, players and movetext (with comments), sorted: what a PGN export of
+/// the store must repeat of the live PGN, whatever the order the games finished in.
+fn movetexts(pgn: &str) -> Vec<String> {
+    let mut out: Vec<String> = pgn_games(pgn)
+        .iter()
+        .map(|g| {
+            let tag = |name: &str| {
+                g.lines()
+                    .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+                    .unwrap_or("")
+                    .to_owned()
+            };
+            let moves = &g[g.find("\n\n").expect("movetext") + 2..];
+            format!(
+                "{} {} {} {}",
+                tag("FEN"),
+                tag("White"),
+                tag("Black"),
+                moves.trim()
+            )
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 #[test]
@@ -523,13 +585,97 @@ fn polyglot_books_play_the_first_moves() {
             .skip(1)
             .map(|c| &c[..c.find('}').expect("}")])
             .collect();
-        // Two full moves from the book (no engine score), then the engines' own.
-        assert!(
-            comments[..4].iter().all(|c| !c.contains('/')),
-            "{comments:?}"
-        );
+        // Two full moves from the book, marked as cutechess marks them, then the engines'.
+        assert_eq!(comments[..4], ["book"; 4], "{comments:?}");
         assert!(comments[4].contains('/'), "{comments:?}");
     }
+    // The store keeps the book marks too.
+    let exported = exported_pgn(dir.path(), "b.sqlite");
+    assert_eq!(movetexts(&exported), movetexts(&pgn));
+    assert_eq!(exported.matches("{book}").count(), 4 * 4);
+}
+
+#[test]
+fn pgn_openings_cut_at_plies_and_rounds_of_four_games() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("o.pgn"),
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n[Event \"b\"]\n\n1. d4 d5 2. c4 e6 *\n",
+    )
+    .expect("write");
+    let (o, out, err) = run_line(
+        dir.path(),
+        "-engine cmd=stockfish name=a -engine cmd=stockfish name=b -each nodes=300 \
+         -openings file=o.pgn format=pgn plies=2 -games 4 -rounds 1 -repeat -maxmoves 12 \
+         -pgnout file=p.pgn -db p.sqlite",
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("Games: 4,"), "{out}");
+    // Two colour-swapped pairs, one per opening.
+    assert_eq!(last_pentanomial(&out).iter().sum::<f64>(), 2.0, "{out}");
+    let exported = exported_pgn(dir.path(), "p.sqlite");
+    let mut seen: Vec<(String, String, String)> = pgn_games(&exported)
+        .iter()
+        .map(|g| {
+            let tag = |name: &str| {
+                g.lines()
+                    .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+                    .expect("tag")
+                    .trim_end_matches("\"]")
+                    .to_owned()
+            };
+            (tag("FEN"), tag("White"), tag("Black"))
+        })
+        .collect();
+    seen.sort();
+    // After 1. e4 e5 and after 1. d4 d5: two plies of each game, each with both colours.
+    let after_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let after_d5 = "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2";
+    let game = |fen: &str, w: &str, b: &str| (fen.to_owned(), w.to_owned(), b.to_owned());
+    let mut expected = vec![
+        game(after_e5, "a", "b"),
+        game(after_e5, "b", "a"),
+        game(after_d5, "a", "b"),
+        game(after_d5, "b", "a"),
+    ];
+    expected.sort();
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn a_perfect_score_prints_a_one_sided_bound() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/syzygy");
+    // Single-game rounds alternate colours and openings: engine a has the queen in each
+    // (White in the first line, Black in the second), so the tables give it every game.
+    std::fs::write(
+        dir.path().join("q.epd"),
+        "8/8/8/4k3/8/8/8/3QK3 w - -\n3qk3/8/8/8/4K3/8/8/8 w - -\n",
+    )
+    .expect("write");
+    let (o, out, err) = run_line(
+        dir.path(),
+        &format!(
+            "-engine cmd=stockfish name=a -engine cmd=stockfish name=b -each nodes=100 \
+             -openings file=q.epd -tb {} -games 1 -rounds 4 -db q.sqlite",
+            tables.display()
+        ),
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("Games: 4, Wins: 4, Losses: 0, Draws: 0"),
+        "{out}"
+    );
+    // Every game won: the exact one-sided bound, score ≥ 0.05^(1/4), as match-stats gives it.
+    let low: f64 = 0.05f64.powf(0.25);
+    let elo = -400.0 * (1.0 / low - 1.0).log10();
+    assert!(
+        out.contains(&format!(
+            "Elo: unbounded above (every game won), one-sided 95% lower bound {elo:+.2}"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("inf") && !out.contains("NaN"), "{out}");
 }
 
 #[test]

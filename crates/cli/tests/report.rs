@@ -71,6 +71,7 @@ fn fill(
                     moves,
                     detail: None,
                     wall_ms: 1.0,
+                    notes: Vec::new(),
                 }
             })
             .collect();

@@ -2,7 +2,7 @@
 //! algorithms for evolving computer chess programs".
 //!
 //! The GA framework ([`ga`], [`gray`], [`selection`], [`crossover`], [`mutation`],
-//! [`checkpoint`]) works on bit strings and knows nothing of chess. The phases of the seed use
+//! [`checkpoint`]) works on bit strings and knows nothing of chess. The phases of David–Koppel–Netanyahu use
 //! it with the parametric engine of `eloworld-engine`:
 //! - [`imitate`]: evolve the 35 evaluation parameters to imitate grandmaster moves with a 1-ply
 //!   search (section III.B);

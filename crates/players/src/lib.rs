@@ -58,6 +58,12 @@ pub trait Player<G: Game>: Send {
     fn last_report(&self) -> Option<engine::SearchInfo> {
         None
     }
+
+    /// Returns whether the last move came from an opening book rather than a search (the
+    /// PGN then says `{book}`, as cutechess writes it).
+    fn last_move_from_book(&self) -> bool {
+        false
+    }
 }
 
 /// The games that have a registry of built-in players.

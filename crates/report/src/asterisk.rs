@@ -56,7 +56,7 @@ fn stars(rating: f64, floor: f64, top: f64, width: usize) -> usize {
 }
 
 /// Renders the table under a `title` line (e.g. `1999-2001 combined` or `2001`): players by
-/// rating, best first (ties by points, then name), in the layout of the seed:
+/// rating, best first (ties by points, then name), in the layout of Rollason's ratings:
 ///
 /// ```text
 ///      Player        Rating    Points

@@ -84,6 +84,10 @@ pub struct TournamentConfig {
     /// Probe the tables only for positions with at most this many pieces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tablebase_pieces: Option<usize>,
+    /// The PGN `TimeControl` tag of the games, when the players play on a clock
+    /// (`eloworld match -each tc=…`); exported PGN carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
     /// A match's SPRT (`eloworld match -sprt`, or an `[sprt]` table in a tournament file):
     /// kept with the tournament so that the dashboard shows the same test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,6 +192,7 @@ impl TournamentConfig {
             tablebases: Vec::new(),
             tablebase_pieces: None,
             sprt: None,
+            time_control: None,
         }
     }
 

@@ -17,12 +17,25 @@ use std::path::Path;
 /// # Errors
 /// [`ConfigError::Openings`] naming the file and line of the first bad entry.
 pub fn load_openings(path: &Path, game: GameKind) -> Result<Vec<String>, ConfigError> {
+    load_openings_cut(path, game, None)
+}
+
+/// Reads an openings file as [`load_openings`] does, playing at most `max_plies` plies of
+/// each PGN game (fastchess's and cutechess's `-openings plies=N`; EPD positions are whole).
+///
+/// # Errors
+/// As [`load_openings`].
+pub fn load_openings_cut(
+    path: &Path,
+    game: GameKind,
+    max_plies: Option<u32>,
+) -> Result<Vec<String>, ConfigError> {
     let bytes = std::fs::read(path).map_err(|e| ConfigError::Openings {
         path: path.to_owned(),
         line: 0,
         message: format!("cannot read: {e}"),
     })?;
-    parse_openings(path, &bytes, game)
+    parse_openings_cut(path, &bytes, game, max_plies)
 }
 
 /// Reads the openings in `bytes`, the contents of the file `path` (whose extension says
@@ -35,11 +48,25 @@ pub fn parse_openings(
     bytes: &[u8],
     game: GameKind,
 ) -> Result<Vec<String>, ConfigError> {
+    parse_openings_cut(path, bytes, game, None)
+}
+
+/// Reads the openings in `bytes` as [`parse_openings`], at most `max_plies` plies of each
+/// PGN game.
+///
+/// # Errors
+/// As [`load_openings`].
+pub fn parse_openings_cut(
+    path: &Path,
+    bytes: &[u8],
+    game: GameKind,
+    max_plies: Option<u32>,
+) -> Result<Vec<String>, ConfigError> {
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let out = match (game, is_pgn) {
-        (GameKind::Chess, true) => pgn_openings(path, bytes)?,
+        (GameKind::Chess, true) => pgn_openings(path, bytes, max_plies)?,
         (GameKind::Chess, false) => epd_openings(path, bytes)?,
         (GameKind::Squava, _) => line_openings(path, bytes, GameKind::Squava)?,
     };
@@ -132,11 +159,15 @@ fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String
 struct OpeningVisitor {
     games: usize,
     error: Option<String>,
+    /// Plies played at most from each game.
+    max_plies: u32,
 }
 
 struct Movetext {
     pos: shakmaty::Chess,
     error: Option<String>,
+    /// Plies played so far.
+    plies: u32,
 }
 
 impl Visitor for OpeningVisitor {
@@ -173,11 +204,13 @@ impl Visitor for OpeningVisitor {
         ControlFlow::Continue(Movetext {
             pos: tags.unwrap_or_default(),
             error: None,
+            plies: 0,
         })
     }
 
     fn san(&mut self, m: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
-        if m.error.is_none() {
+        if m.error.is_none() && m.plies < self.max_plies {
+            m.plies += 1;
             match san.san.to_move(&m.pos) {
                 Ok(mv) => m.pos.play_unchecked(mv),
                 Err(_) => {
@@ -200,11 +233,16 @@ impl Visitor for OpeningVisitor {
     }
 }
 
-fn pgn_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
+fn pgn_openings(
+    path: &Path,
+    bytes: &[u8],
+    max_plies: Option<u32>,
+) -> Result<Vec<String>, ConfigError> {
     let mut reader = Reader::new(bytes);
     let mut v = OpeningVisitor {
         games: 0,
         error: None,
+        max_plies: max_plies.unwrap_or(u32::MAX),
     };
     let mut out = Vec::new();
     loop {
@@ -281,6 +319,30 @@ mod tests {
             o[0].starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b"),
             "{}",
             o[0]
+        );
+    }
+
+    #[test]
+    fn pgn_openings_cut_at_a_ply_count() {
+        let f = file(
+            ".pgn",
+            "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+        );
+        let o = load_openings_cut(f.path(), GameKind::Chess, Some(2)).expect("openings");
+        // After 1. e4 e5 (White to move, move 2); the short game is whole.
+        assert_eq!(
+            o[0],
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert_eq!(
+            o[1],
+            "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+        );
+        let none = load_openings_cut(f.path(), GameKind::Chess, Some(0)).expect("openings");
+        assert_eq!(
+            none[0],
+            shakmaty::fen::Fen::from_position(&shakmaty::Chess::default(), EnPassantMode::Legal)
+                .to_string()
         );
     }
 

@@ -41,19 +41,23 @@ pub fn pgn_date_today() -> String {
 }
 
 /// Writes one stored chess game as PGN: the Seven Tag Roster, `Termination`, `PlyCount`,
-/// `FEN`/`SetUp` when it did not start from the standard position, and SAN movetext.
+/// `FEN`/`SetUp` when it did not start from the standard position, and SAN movetext with
+/// the stored [`move_comment`]s.
 ///
 /// # Errors
 /// A message naming the game and the move when a stored move does not replay.
 pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
-    game_to_pgn_annotated(g, site, None, &[])
+    game_to_pgn_annotated(g, site, None, &g.notes)
 }
 
 /// Writes the comment cutechess puts after a move: `+0.32/12 0.153s` (score in pawns from
-/// the mover's side, or `+M5` for mate in five, then depth and time), or the time alone when
-/// the engine reported no score.
+/// the mover's side, or `+M5` for mate in five, then depth and time), the time alone when
+/// the engine reported no score, and `book` for a move from an opening book.
 #[must_use]
 pub fn move_comment(note: &MoveNote) -> String {
+    if note.book {
+        return "book".to_owned();
+    }
     let time = format!("{:.3}s", note.elapsed.as_secs_f64());
     let score = match note.score {
         Some(Score::Centipawns(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),

@@ -28,6 +28,8 @@ pub struct MoveNote {
     pub depth: Option<u32>,
     /// The time the move took.
     pub elapsed: Duration,
+    /// Whether the move came from an opening book (no search).
+    pub book: bool,
 }
 
 /// The rules a game is played under beyond the game's own: a length limit and adjudication.
@@ -135,6 +137,7 @@ pub fn play_game_with<G: Game>(
         let answer = player.choose(game, &mut rngs[side.index()]);
         let elapsed = asked.elapsed();
         let report = player.last_report();
+        let book = player.last_move_from_book();
         if let Some((clock, margin)) = &mut clocks[side.index()] {
             let had = clock.remaining();
             let flagged = match (&answer, clock.charge(elapsed, *margin)) {
@@ -167,6 +170,7 @@ pub fn play_game_with<G: Game>(
                         score: report.and_then(|r| r.score),
                         depth: report.and_then(|r| r.depth),
                         elapsed,
+                        book,
                     });
                 }
                 let chess = (&*game as &dyn Any).downcast_ref::<eloworld_games::Chess>();

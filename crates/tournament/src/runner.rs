@@ -332,11 +332,19 @@ pub fn play_stored<G: PlayableGame>(
                             &game_rules,
                             stop,
                             &mut moves,
-                            record.then_some(&mut notes),
+                            Some(&mut notes),
                         )
                     }));
                     let msg = match played {
-                        Ok(Some(g)) => {
+                        Ok(Some(mut g)) => {
+                            // Kept when a player reported something (engines), not for
+                            // built-in players whose notes would hold only times.
+                            if notes
+                                .iter()
+                                .any(|n| n.book || n.score.is_some() || n.depth.is_some())
+                            {
+                                g.notes.clone_from(&notes);
+                            }
                             if let (true, Some(tx)) = (record, &events) {
                                 let _ = tx.send(Event::GameRecorded {
                                     job: job.key,
@@ -519,6 +527,7 @@ fn play_job<G: Game>(
         moves,
         detail,
         wall_ms: t0.elapsed().as_secs_f64() * 1e3,
+        notes: Vec::new(),
     };
     let mut game = match &job.opening {
         // Openings were checked before the run started.

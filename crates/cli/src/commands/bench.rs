@@ -286,6 +286,7 @@ fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> anyhow::Result<f64> {
                 moves: moves.clone(),
                 detail: None,
                 wall_ms: 0.0,
+                notes: Vec::new(),
             })
             .collect();
         stored += store.complete("bench", &games)?.accepted as u64;
@@ -409,6 +410,7 @@ fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
                                 moves: String::new(),
                                 detail: None,
                                 wall_ms: 0.0,
+                                notes: Vec::new(),
                             };
                             let t = Instant::now();
                             let done = store.complete(&name, &[game])?;

@@ -121,7 +121,7 @@ struct ImitateArgs {
     /// Least Elo of both players.
     #[arg(long, default_value_t = 2600)]
     min_elo: u32,
-    /// Positions drawn from each game (the seed took 1 from each of 10,000 games; we have ~630 decisive ones).
+    /// Positions drawn from each game (the paper took 1 from each of 10,000 games; we have ~630 decisive ones).
     #[arg(long, default_value_t = 16)]
     per_game: usize,
     /// Most training positions.
@@ -130,7 +130,7 @@ struct ImitateArgs {
     /// Most test positions.
     #[arg(long, default_value_t = 5000)]
     test: usize,
-    /// Independent runs with seeds seed, seed+1, … (the seed ran 10 for coevolution).
+    /// Independent runs with seeds seed, seed+1, … (the paper ran 10 for coevolution).
     #[arg(long, default_value_t = 1)]
     runs: usize,
 }
@@ -154,7 +154,7 @@ struct SearchArgs {
     /// Transposition table per search, MiB.
     #[arg(long, default_value_t = 1)]
     hash_mb: usize,
-    /// The seed's settings: every position, 500,000 nodes each (days on this machine).
+    /// The paper's settings: every position, 500,000 nodes each (days on this machine).
     #[arg(long)]
     paper: bool,
 }
@@ -172,7 +172,7 @@ struct CoevolveArgs {
     /// Games per pair of organisms per generation, each from another opening.
     #[arg(long, default_value_t = 4)]
     games_per_pair: usize,
-    /// Nodes per move of the basic alpha-beta search (the seed: 5 seconds per game side).
+    /// Nodes per move of the basic alpha-beta search (the paper: 5 seconds per game side).
     #[arg(long, default_value_t = 3000)]
     nodes: u64,
     /// Plies after which a game is drawn.

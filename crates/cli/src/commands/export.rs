@@ -1,5 +1,6 @@
 use anyhow::Context;
-use eloworld_tournament::{open_store, pgn::game_to_pgn};
+use eloworld_tournament::{open_store, pgn::game_to_pgn_annotated, TournamentConfig};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +22,15 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = open_store(&args.db, false)?;
     let games = store.games(args.tournament.as_deref())?;
+    // The `TimeControl` tag of each tournament played on a clock.
+    let time_controls: HashMap<String, String> = store
+        .tournaments()?
+        .into_iter()
+        .filter_map(|t| {
+            let tc = TournamentConfig::from_toml(&t.config).ok()?.time_control?;
+            Some((t.name, tc))
+        })
+        .collect();
     let mut out: Box<dyn Write> = if args.pgn.as_os_str() == "-" {
         Box::new(crate::closed_pipe::stdout())
     } else {
@@ -31,7 +41,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut n = 0;
     for g in games.iter().filter(|g| g.game == "chess") {
-        let text = game_to_pgn(g, &args.db).map_err(anyhow::Error::msg)?;
+        let tc = time_controls.get(&g.tournament).map(String::as_str);
+        let text = game_to_pgn_annotated(g, &args.db, tc, &g.notes).map_err(anyhow::Error::msg)?;
         out.write_all(text.as_bytes())
             .with_context(|| format!("writing {}", args.pgn.display()))?;
         n += 1;

@@ -29,6 +29,9 @@ enum Command {
         /// The ladder.
         ladder: String,
     },
+    /// A ladder's ratings next to a published table (default: Elo World's), with ranks,
+    /// differences from an anchor player and Spearman's rank correlation.
+    Compare(super::ladder_compare::CompareArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -81,6 +84,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     l.game
                 );
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Compare(c) => {
+            super::ladder_compare::run(&c)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { ladder } => {

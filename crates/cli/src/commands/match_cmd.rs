@@ -8,7 +8,7 @@ use eloworld_games::rng::{game_seed, splitmix64};
 use eloworld_games::{Chess, GameKind};
 use eloworld_players::engine::{add_definitions, Budget, EngineDef, OptionValue, Protocol};
 use eloworld_players::{PlayableGame as _, PlayerSpec};
-use eloworld_ratings::convert::MatchStats;
+use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtDecision};
 use eloworld_tournament::adjudication::Adjudication;
 use eloworld_tournament::pgn::game_to_pgn_annotated;
@@ -48,8 +48,8 @@ eloworld match: two engines, with the options fastchess and cutechess-cli share.
           [tc=[MOVES/]SECONDS[+INC]] [st=SECONDS] [nodes=N] [depth=N] [timemargin=MS]
           [option.NAME=VALUE …]                 (give -engine twice)
   -each   the same settings, for both engines
-  -rounds N  -games 1|2  -repeat  -concurrency N  -srand SEED
-  -openings file=FILE format=epd|pgn order=sequential|random start=N
+  -rounds N  -games N  -repeat  -concurrency N  -srand SEED
+  -openings file=FILE format=epd|pgn order=sequential|random start=N plies=N
   -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic
   -resign movecount=N score=CP [twosided=true]   -draw movenumber=N movecount=N score=CP
   -maxmoves N   -tb DIR[:DIR…] [-tbpieces N]   -pgnout file=FILE   -ratinginterval N   -recover
@@ -119,15 +119,21 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
     }
 }
 
-/// Makes the match's plan: round `r` plays opening `r` (in file or shuffled order), both
-/// colours when a round has two games (a game pair, engine 1 White first).
+/// Makes the match's plan: `rounds × games` games with colours alternating, engine 1 White
+/// first. A round of two or more games plays each two games in a row from one opening with
+/// colours swapped (a game pair, cutechess's `-games N -repeat`); a round of one game takes a
+/// new opening each round. Openings come in file or shuffled order from `start=`.
 fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
     let name = m
         .name
         .clone()
         .unwrap_or_else(|| format!("{}-vs-{}", players[0], players[1]));
+    let total = m
+        .rounds
+        .checked_mul(m.games)
+        .context("-rounds × -games: too many games")?;
     let mut config = TournamentConfig::new(&name, GameKind::Chess, players.to_vec());
-    config.games_per_pair = m.rounds.div_ceil(3 - m.games);
+    config.games_per_pair = total.div_ceil(2);
     config.seed = m.seed;
     config.threads = Some(m.concurrency.max(1));
     config.draw_rules = eloworld_games::DrawRules::Claimed;
@@ -135,6 +141,7 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
         config.max_plies = moves.saturating_mul(2);
     }
     config.db.clone_from(&m.db);
+    config.time_control = time_control_tag(m);
     config.tablebases.clone_from(&m.tablebases);
     config.tablebase_pieces = m.tablebase_pieces;
     config.sprt = m.sprt.map(Into::into);
@@ -142,9 +149,16 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
         resign: m.resign,
         draw: m.draw,
     };
+    let paired = m.games >= 2;
+    // The opening of game `i`: one per pair, or one per game when rounds are single games.
+    let slot = |i: u32| if paired { i / 2 } else { i };
     let mut openings = match &m.openings {
         Some(o) => {
-            let mut list = eloworld_tournament::openings::load_openings(&o.file, GameKind::Chess)?;
+            let mut list = eloworld_tournament::openings::load_openings_cut(
+                &o.file,
+                GameKind::Chess,
+                o.plies,
+            )?;
             if o.order == OpeningOrder::Random {
                 shuffle(&mut list, m.seed);
             }
@@ -155,7 +169,7 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
         None => Vec::new(),
     };
     if m.chess960 && openings.is_empty() {
-        openings = (0..m.rounds)
+        openings = (0..=slot(total.saturating_sub(1)))
             .map(|r| {
                 let n = (splitmix64(m.seed ^ u64::from(r)) % 960) as u16;
                 eloworld_games::chess::chess960_fen(n)
@@ -163,36 +177,28 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
             .collect();
     }
     let mut jobs = Vec::new();
-    let mut rounds_of = [0u32; 2];
-    for r in 0..m.rounds {
-        let opening = (!openings.is_empty()).then(|| r % openings.len() as u32);
-        let text = opening.map_or("", |i| openings[i as usize].as_str());
-        let colours: &[(u32, u32)] = if m.games == 2 {
-            &[(0, 1), (1, 0)]
-        } else if r % 2 == 0 {
-            &[(0, 1)]
-        } else {
-            &[(1, 0)]
-        };
-        for &(white, black) in colours {
-            let round = rounds_of[white as usize];
-            rounds_of[white as usize] += 1;
-            let seed = game_seed(
-                m.seed,
-                &players[white as usize],
-                &players[black as usize],
-                round,
-                text,
-            );
-            jobs.push(JobSpec {
-                key: jobs.len() as u32,
-                white,
-                black,
-                round,
-                opening,
-                seed,
-            });
-        }
+    for i in 0..total {
+        let opening = (!openings.is_empty()).then(|| slot(i) % openings.len() as u32);
+        let text = opening.map_or("", |o| openings[o as usize].as_str());
+        let (white, black) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
+        // Each engine's games as White are numbered in order; the two games of a pair
+        // share that number, which keys the pair.
+        let round = i / 2;
+        let seed = game_seed(
+            m.seed,
+            &players[white as usize],
+            &players[black as usize],
+            round,
+            text,
+        );
+        jobs.push(JobSpec {
+            key: i,
+            white,
+            black,
+            round,
+            opening,
+            seed,
+        });
     }
     Ok(Plan {
         config,
@@ -289,11 +295,8 @@ fn results_block(
     let percent = 100.0 * points / (games as f64).max(1.0);
     if paired && tally.pairs.pairs() > 0 {
         let s = PairStats::new(&tally.pairs);
-        let _ = writeln!(
-            out,
-            "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
-            s.elo, s.elo_error, s.nelo, s.nelo_error
-        );
+        let bounds = MatchStats::from_pentanomial(tally.pairs.counts());
+        let _ = writeln!(out, "{}", elo_line(Some(&s), &bounds, "pair"));
         let _ = writeln!(
             out,
             "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}",
@@ -313,12 +316,7 @@ fn results_block(
         );
     } else {
         let s = MatchStats::from_wdl(tally.wins, tally.draws, tally.losses);
-        let _ = writeln!(
-            out,
-            "Elo: {:.2} +/- {:.2}",
-            s.elo,
-            (s.elo_high - s.elo_low) / 2.0
-        );
+        let _ = writeln!(out, "{}", elo_line(None, &s, "game"));
         let _ = writeln!(
             out,
             "LOS: {:.2} %, DrawRatio: {:.2} %",
@@ -345,6 +343,72 @@ fn results_block(
     }
     let _ = writeln!(out, "--------------------------------------------------");
     out
+}
+
+/// Writes the `Elo:` line: fastchess's `Elo: 12.34 +/- 5.67[, nElo: … +/- …]` when the
+/// interval is two-sided and finite; else what the games bound, as `match-stats` says it: a
+/// one-sided 95% bound when every unit was won or lost, the exact interval when all had the
+/// same result, "unbounded" for an end of the interval past 0 or 100%.
+fn elo_line(pairs: Option<&PairStats>, bounds: &MatchStats, unit: &str) -> String {
+    let signed = |x: f64| {
+        if x.is_finite() {
+            format!("{x:+.2}")
+        } else {
+            "unbounded".to_owned()
+        }
+    };
+    match bounds.interval {
+        IntervalKind::LowerBoundOnly => {
+            return format!(
+                "Elo: unbounded above (every {unit} won), one-sided 95% lower bound {}",
+                signed(bounds.elo_low)
+            )
+        }
+        IntervalKind::UpperBoundOnly => {
+            return format!(
+                "Elo: unbounded below (every {unit} lost), one-sided 95% upper bound {}",
+                signed(bounds.elo_high)
+            )
+        }
+        IntervalKind::NoSpread => {
+            return format!(
+                "Elo: {:.2} (95% interval {} .. {}: every {unit} had the same result)",
+                bounds.elo,
+                signed(bounds.elo_low),
+                signed(bounds.elo_high)
+            )
+        }
+        IntervalKind::TwoSided => {}
+    }
+    let interval = format!(
+        "Elo: {:.2} (95% interval {} .. {})",
+        bounds.elo,
+        signed(bounds.elo_low),
+        signed(bounds.elo_high)
+    );
+    match pairs {
+        Some(s) => {
+            if [s.elo, s.elo_error, s.nelo, s.nelo_error]
+                .iter()
+                .all(|x| x.is_finite())
+            {
+                format!(
+                    "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
+                    s.elo, s.elo_error, s.nelo, s.nelo_error
+                )
+            } else {
+                interval
+            }
+        }
+        None => {
+            let half = (bounds.elo_high - bounds.elo_low) / 2.0;
+            if half.is_finite() && bounds.elo.is_finite() {
+                format!("Elo: {:.2} +/- {half:.2}", bounds.elo)
+            } else {
+                interval
+            }
+        }
+    }
 }
 
 fn llr_of(sprt: &Sprt, tally: &Tally, paired: bool) -> f64 {
@@ -407,7 +471,7 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
     let mut store = open_store(&db, true)?;
     let rules = <Chess as crate::games::CliGame>::rules(plan.config.draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
-    let paired = m.games == 2;
+    let paired = m.games >= 2;
     let stop = crate::interrupt::stop_on_ctrl_c(None);
     let (tx, rx) = crossbeam_channel::unbounded();
     let opts = RunOptions {
@@ -429,6 +493,17 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
             1.0 - g.result.first_score()
         };
         tally.add(first_points, paired.then_some(g.round));
+    }
+    // A test decided by the games already stored plays no more: its report is final.
+    let decided_before = sprt
+        .as_ref()
+        .is_some_and(|s| s.decide(llr_of(s, &tally, paired)) != SprtDecision::Continue);
+    if decided_before {
+        stop.store(true, Ordering::Relaxed);
+        eprintln!(
+            "the SPRT was decided by the {} games stored in {db}: no more games are played",
+            tally.games()
+        );
     }
     let context = Watch {
         m,
@@ -574,11 +649,16 @@ fn watch(c: &Watch<'_>, rx: Receiver<Event>, mut tally: Tally) -> anyhow::Result
                         seed: spec.seed,
                         wall_ms: 0.0,
                         detail,
-                        date: String::new(),
+                        date: eloworld_tournament::pgn::pgn_date_today(),
+                        notes,
                     };
-                    let text =
-                        game_to_pgn_annotated(&row, "eloworld match", tc_tag.as_deref(), &notes)
-                            .map_err(anyhow::Error::msg)?;
+                    let text = game_to_pgn_annotated(
+                        &row,
+                        "eloworld match",
+                        tc_tag.as_deref(),
+                        &row.notes,
+                    )
+                    .map_err(anyhow::Error::msg)?;
                     file.write_all(text.as_bytes())
                         .and_then(|()| file.flush())
                         .context("writing the PGN")?;

@@ -86,6 +86,8 @@ pub struct OpeningOptions {
     pub order: OpeningOrder,
     /// The first opening to use (1-based, `start=`).
     pub start: usize,
+    /// Plies of a PGN opening played at most (`plies=`; `None`: all of them).
+    pub plies: Option<u32>,
 }
 
 /// Everything a match is asked to do.
@@ -95,7 +97,8 @@ pub struct MatchOptions {
     pub engines: Vec<EngineOptions>,
     /// Rounds (`-rounds`).
     pub rounds: u32,
-    /// Games per round (`-games`, 1 or 2).
+    /// Games per round (`-games`): 1, a colour-swapped pair, or more games alternating
+    /// colours, each two in a row from the same opening (cutechess's `-games N`).
     pub games: u32,
     /// Whether a round's games share an opening (`-repeat`).
     pub repeat: bool,
@@ -285,7 +288,7 @@ fn draw_options(values: &[String]) -> anyhow::Result<DrawRule> {
 }
 
 fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
-    let (mut file, mut order, mut start) = (None, OpeningOrder::Sequential, 1);
+    let (mut file, mut order, mut start, mut plies) = (None, OpeningOrder::Sequential, 1, None);
     for (key, text) in pairs("openings", values)? {
         match key {
             "file" => file = Some(PathBuf::from(text)),
@@ -302,14 +305,10 @@ fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
                 };
             }
             "start" => start = value::<usize>("openings", key, text)?.max(1),
+            // fastchess and cutechess: a negative or absent value plays the whole line.
             "plies" => {
-                // PGN openings are played to their end; a shorter cut is not offered.
-                let plies: u32 = value("openings", key, text)?;
-                if plies != 0 && plies < 1000 {
-                    eprintln!(
-                        "note: -openings plies={plies}: openings are played to their last move"
-                    );
-                }
+                let n: i64 = value("openings", key, text)?;
+                plies = u32::try_from(n).ok();
             }
             "policy" => {}
             _ => bail!(
@@ -318,7 +317,12 @@ fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
         }
     }
     let file = file.context("-openings needs file=PATH")?;
-    Ok(OpeningOptions { file, order, start })
+    Ok(OpeningOptions {
+        file,
+        order,
+        start,
+        plies,
+    })
 }
 
 /// Reads a match command line (the words after `eloworld match`).
@@ -414,8 +418,8 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             engines.len()
         );
     }
-    if !(1..=2).contains(&m.games) {
-        bail!("-games {}: a round has 1 or 2 games", m.games);
+    if m.games == 0 {
+        bail!("-games 0: a round has at least one game");
     }
     if m.rounds == 0 {
         bail!("-rounds 0: play at least one round");

@@ -6,6 +6,7 @@ pub mod evolve_score;
 pub mod export;
 pub mod fates;
 pub mod ladder;
+pub mod ladder_compare;
 pub mod match_cmd;
 mod match_options;
 pub mod match_stats;

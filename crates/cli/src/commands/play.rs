@@ -86,6 +86,7 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
             wall_ms: 0.0,
             detail: played.detail.clone(),
             date: eloworld_tournament::pgn::pgn_date_today(),
+            notes: Vec::new(),
         };
         print!(
             "{}",

@@ -115,9 +115,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
     let plan = Plan::new(&config)?;
     if args.plan_only {
+        with_game!(plan.game, G => check_specs_for_workers::<G>(&plan, args.engines.as_deref()))?;
         return store_plan(&plan);
     }
     with_game!(plan.game, G => run_plan::<G>(&plan, Mode::detect(args.quiet), args.engines.as_deref(), args.lease))
+}
+
+/// Checks every player spec of a plan that workers will play elsewhere: a misspelt name or a
+/// wrong parameter is an error before anything is stored; a player that only cannot run on
+/// this machine (its engine is not installed here) is a note, since the workers may have it.
+fn check_specs_for_workers<G: CliGame>(
+    plan: &Plan,
+    engines: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    let registry = G::registry_with(engines)?;
+    for p in &plan.players {
+        match registry.resolve_str(p) {
+            Ok(_) => {}
+            Err(eloworld_players::SpecError::Unavailable { player, reason }) => eprintln!(
+                "note: {player} cannot run on this machine ({reason}); only workers that have it will play its games"
+            ),
+            Err(e) => {
+                return Err(e).with_context(|| format!("tournament {:?}", plan.config.name))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Stores a plan for workers to play, without playing any of it here.

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 /// The comparison is alphabetical, that is case-blind (`a3 < O-O < Qxg7`, where plain
 /// byte order would put `O-O` first); the rare pair that differs only in case (`Bxc3` and
 /// `bxc3`) is ordered by bytes, capital first. SAN is written without the check suffix,
-/// which never decides between two legal moves. Deterministic and, as the seed notes,
+/// which never decides between two legal moves. Deterministic and, as Elo World notes,
 /// asymmetric: both colours drift towards a1.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Alphabetical;

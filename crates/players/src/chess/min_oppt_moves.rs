@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 /// move that minimizes the number of resulting legal moves for the opponent, breaking ties
 /// randomly").
 ///
-/// Checkmate and stalemate both leave zero replies, so, as the seed points out, it does
+/// Checkmate and stalemate both leave zero replies, so, as Elo World points out, it does
 /// not tell them apart.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MinOpptMoves;

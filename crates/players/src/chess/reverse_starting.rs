@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 /// After each move it sums, over its pieces, the distance from each piece to where a piece
 /// of that kind starts on the opponent's side, and plays a move that minimises the sum;
 /// ties are broken at random. For White the targets are the squares Black starts on (and
-/// the other way round). The seed fixes three metrics; the other three are our choice:
+/// the other way round). Elo World fixes three metrics; the other three are our choice:
 ///
 /// | piece  | target (as White)      | distance                                               |
 /// |--------|------------------------|--------------------------------------------------------|

@@ -14,7 +14,7 @@
 //!
 //! A piece facing nothing is the least symmetric pair of all, so it costs the most; a
 //! piece facing a same-coloured one at least keeps the occupancy symmetric. The rule is
-//! the same for all three flips, as the seed describes `sym_mirror_x` and `sym_180` "as
+//! the same for all three flips, as Elo World describes `sym_mirror_x` and `sym_180` "as
 //! sym_mirror_y": the partner should be of the opposite colour even under the horizontal
 //! flip, where that makes little chess sense.
 

@@ -325,6 +325,7 @@ impl EngineFactory {
                 ..History::default()
             },
             last_search: None,
+            from_book: false,
             clocks: None,
         })
     }
@@ -342,6 +343,8 @@ pub struct EnginePlayer {
     slot: Slot,
     history: History,
     last_search: Option<(shakmaty::Move, SearchInfo)>,
+    /// Whether the last move came from the opening book.
+    from_book: bool,
     clocks: Option<ClockReading>,
 }
 
@@ -413,8 +416,10 @@ impl Player<Chess> for EnginePlayer {
         let plies = self.history.plies();
         if let Some(mv) = self.setup.book_move(game, plies, rng) {
             self.last_search = None;
+            self.from_book = true;
             return Ok(mv);
         }
+        self.from_book = false;
         let (mv, info) = self.ask(game)?;
         self.last_search = Some((mv, info));
         Ok(mv)
@@ -436,6 +441,10 @@ impl Player<Chess> for EnginePlayer {
 
     fn last_report(&self) -> Option<SearchInfo> {
         self.last_search.map(|(_, info)| info)
+    }
+
+    fn last_move_from_book(&self) -> bool {
+        self.from_book
     }
 }
 

@@ -1,7 +1,7 @@
 //! `worstfish` (Murphy's Elo World, section 2.3): "for each legal move, I ask Stockfish (configured as
 //! stockfish0) to evaluate the resulting position from [the opponent's] perspective. I then
 //! choose the move that produces the best position for [the opponent]." UCI cannot evaluate
-//! a position directly, so, as in the seed, the engine is asked for a move in the resulting
+//! a position directly, so, as the paper does, the engine is asked for a move in the resulting
 //! position and the score of its search (its best line, `multipv 1`) is taken as the
 //! opponent's evaluation.
 

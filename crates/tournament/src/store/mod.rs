@@ -15,8 +15,10 @@ pub use location::redact;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
-use crate::{Plan, StoreError};
+use crate::{MoveNote, Plan, StoreError};
 use eloworld_games::{GameResult, Termination};
+use eloworld_players::engine::Score;
+use std::time::Duration;
 
 /// A tournament as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +85,9 @@ pub struct FinishedGame {
     pub detail: Option<String>,
     /// Wall time of the game in milliseconds.
     pub wall_ms: f64,
+    /// What each mover reported of its move (score, depth, time, book), for PGN comments;
+    /// empty when no player reported anything (built-in players).
+    pub notes: Vec<MoveNote>,
 }
 
 /// A stored game's result, for ratings.
@@ -137,6 +142,86 @@ pub struct GameRow {
     pub detail: Option<String>,
     /// The day it finished, `YYYY.MM.DD` (PGN date form).
     pub date: String,
+    /// What each mover reported of its move, as [`FinishedGame::notes`].
+    pub notes: Vec<MoveNote>,
+}
+
+/// Writes move notes in the stores' `notes` column: one token a move, `b` for a book move,
+/// else `SCORE/DEPTH/NANOSECONDS` with `c32` (centipawns) or `m-3` (mate), `-` for none.
+/// Returns `None` for no notes.
+#[must_use]
+pub fn encode_notes(notes: &[MoveNote]) -> Option<String> {
+    use std::fmt::Write as _;
+    if notes.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(notes.len() * 12);
+    for (i, n) in notes.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if n.book {
+            out.push('b');
+            continue;
+        }
+        let _ = match n.score {
+            Some(Score::Centipawns(cp)) => write!(out, "c{cp}"),
+            Some(Score::Mate(m)) => write!(out, "m{m}"),
+            None => write!(out, "-"),
+        };
+        let _ = match n.depth {
+            Some(d) => write!(out, "/{d}"),
+            None => write!(out, "/-"),
+        };
+        let _ = write!(out, "/{}", n.elapsed.as_nanos());
+    }
+    Some(out)
+}
+
+/// Reads what [`encode_notes`] wrote; a token it cannot read becomes an empty note (the
+/// stores only hold what this build or an older one wrote).
+#[must_use]
+pub fn decode_notes(text: Option<&str>) -> Vec<MoveNote> {
+    let empty = MoveNote {
+        score: None,
+        depth: None,
+        elapsed: Duration::ZERO,
+        book: false,
+    };
+    let Some(text) = text else {
+        return Vec::new();
+    };
+    text.split_whitespace()
+        .map(|token| {
+            if token == "b" {
+                return MoveNote {
+                    book: true,
+                    ..empty
+                };
+            }
+            let mut parts = token.split('/');
+            let score = parts.next().and_then(|s| {
+                if let Some(cp) = s.strip_prefix('c') {
+                    cp.parse().ok().map(Score::Centipawns)
+                } else {
+                    s.strip_prefix('m')
+                        .and_then(|m| m.parse().ok())
+                        .map(Score::Mate)
+                }
+            });
+            let depth = parts.next().and_then(|d| d.parse().ok());
+            let elapsed = parts
+                .next()
+                .and_then(|t| t.parse().ok())
+                .map_or(Duration::ZERO, Duration::from_nanos);
+            MoveNote {
+                score,
+                depth,
+                elapsed,
+                book: false,
+            }
+        })
+        .collect()
 }
 
 /// A stored game's result with its place in the store's order: what a live reader (the
@@ -397,4 +482,30 @@ pub fn open_store(location: &str, create: bool) -> Result<Box<dyn Store>, StoreE
 #[must_use]
 pub fn is_postgres(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_notes_survive_the_store_text() {
+        let note = |score, depth, nanos, book| MoveNote {
+            score,
+            depth,
+            elapsed: Duration::from_nanos(nanos),
+            book,
+        };
+        let notes = vec![
+            note(None, None, 0, true),
+            note(Some(Score::Centipawns(-32)), Some(12), 153_456_789, false),
+            note(Some(Score::Mate(-3)), None, 7, false),
+            note(None, Some(4), 1_000_000_000, false),
+        ];
+        let text = encode_notes(&notes).expect("notes");
+        assert_eq!(text, "b c-32/12/153456789 m-3/-/7 -/4/1000000000");
+        assert_eq!(decode_notes(Some(&text)), notes);
+        assert_eq!(encode_notes(&[]), None);
+        assert!(decode_notes(None).is_empty());
+    }
 }

@@ -12,7 +12,7 @@
 //! [`PgStore::RETRY_FOR`]; the fenced writes make every retry safe.
 
 use super::redact;
-use super::{parse_result, parse_termination};
+use super::{decode_notes, encode_notes, parse_result, parse_termination};
 use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
     TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
@@ -27,9 +27,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The schema migrations, applied in order; `schema_migrations` records which ran.
-const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "
+const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "
 CREATE TABLE tournaments (
     id BIGSERIAL PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -84,7 +85,10 @@ CREATE TABLE workers (
     cannot_run TEXT NOT NULL DEFAULT ''
 );
 ",
-)];
+    ),
+    // Per-move notes (score, depth, time, book) for PGN comments.
+    (2, "ALTER TABLE games ADD COLUMN IF NOT EXISTS notes TEXT;"),
+];
 
 /// Milliseconds since the epoch on the server's clock (leases never depend on a worker's clock).
 const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
@@ -468,8 +472,8 @@ impl Store for PgStore {
              WHERE id = $1 AND state = {RUNNING} AND worker = $2 AND attempt = $3 RETURNING tournament_id"
         );
         let insert = format!(
-            "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, worker, attempt) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {NOW_MS}, $9, $10) ON CONFLICT (job_id) DO NOTHING"
+            "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, worker, attempt, notes) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {NOW_MS}, $9, $10, $11) ON CONFLICT (job_id) DO NOTHING"
         );
         self.with_client(|c| {
             let mut done = Completion::default();
@@ -494,6 +498,7 @@ impl Store for PgStore {
                                 &g.wall_ms,
                                 &worker,
                                 &attempt,
+                                &encode_notes(&g.notes),
                             ],
                         )?;
                         done.accepted += 1;
@@ -663,7 +668,7 @@ impl Store for PgStore {
         let id = self.tournament_id(tournament)?;
         let sql = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
              g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
-             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD') \
+             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD'), g.notes \
              FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
              JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
              JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
@@ -687,6 +692,7 @@ impl Store for PgStore {
                     wall_ms: r.get(12),
                     detail: r.get(13),
                     date: r.get(14),
+                    notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
                 })
                 .collect())
         })

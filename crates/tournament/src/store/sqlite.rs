@@ -1,6 +1,6 @@
 //! The embedded SQLite store: one file, WAL journal.
 
-use super::{parse_result, parse_termination};
+use super::{decode_notes, encode_notes, parse_result, parse_termination};
 use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
     TournamentRow, TournamentStatus, WorkerStatus,
@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS games (
     finished_ms INTEGER NOT NULL,
     seq INTEGER NOT NULL,
     worker TEXT,
-    attempt INTEGER NOT NULL DEFAULT 1
+    attempt INTEGER NOT NULL DEFAULT 1,
+    notes TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS games_seq ON games (seq);
 CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id);
@@ -74,6 +75,9 @@ const DONE: i64 = 2;
 pub struct SqliteStore {
     conn: Connection,
     path: String,
+    /// Whether the games table has the `notes` column (files written before it was added
+    /// get it when opened for writing; a read-only old file is read without notes).
+    has_notes: bool,
 }
 
 impl SqliteStore {
@@ -103,11 +107,13 @@ impl SqliteStore {
             }
             Err(e) => return Err(classify(path, e)),
         };
-        let store = SqliteStore {
+        let mut store = SqliteStore {
             conn,
             path: path.to_owned(),
+            has_notes: false,
         };
         store.init(create)?;
+        store.has_notes = store.add_notes_column()?;
         Ok(store)
     }
 
@@ -165,6 +171,36 @@ impl SqliteStore {
             return Err(StoreError::NotADatabase { path: p.clone() });
         }
         Ok(())
+    }
+
+    /// Adds the per-move `notes` column to a file made before it existed (a column that
+    /// may be null: older builds keep reading and writing the file); returns whether the
+    /// column is there.
+    fn add_notes_column(&self) -> Result<bool, StoreError> {
+        let has = |conn: &Connection| -> Result<bool, rusqlite::Error> {
+            conn.query_row(
+                "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'notes'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+        };
+        let games_table: i64 = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.sql(e))?;
+        if games_table == 0 || has(&self.conn).map_err(|e| self.sql(e))? {
+            return Ok(games_table > 0);
+        }
+        // Read-only files stay as they are.
+        let _ = self
+            .conn
+            .execute_batch("ALTER TABLE games ADD COLUMN notes TEXT");
+        has(&self.conn).map_err(|e| self.sql(e))
     }
 
     fn sql(&self, e: rusqlite::Error) -> StoreError {
@@ -400,8 +436,8 @@ impl Store for SqliteStore {
                 .map_err(|e| classify(&path, e))?;
             let mut ins = tx
                 .prepare_cached(
-                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 )
                 .map_err(|e| classify(&path, e))?;
             let now_ms = std::time::SystemTime::now()
@@ -431,7 +467,8 @@ impl Store for SqliteStore {
                     now_ms,
                     seq,
                     g.attempt,
-                    worker
+                    worker,
+                    encode_notes(&g.notes)
                 ])
                 .map_err(|e| classify(&path, e))?;
                 done.accepted += 1;
@@ -549,7 +586,7 @@ impl Store for SqliteStore {
                  JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
                  JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
                  WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
-            )
+           )
             .map_err(|e| self.sql(e))?;
         let rows = st
             .query_map([id], |r| {
@@ -571,16 +608,17 @@ impl Store for SqliteStore {
 
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
+        let notes = if self.has_notes { "g.notes" } else { "NULL" };
         let mut st = self
             .conn
-            .prepare(
+            .prepare(&format!(
                 "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-                 g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch') \
+                 g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch'), {notes} \
                  FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
                  JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
                  JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
                  WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
-            )
+            ))
             .map_err(|e| self.sql(e))?;
         let rows = st
             .query_map([id], |r| {
@@ -602,6 +640,7 @@ impl Store for SqliteStore {
                     date: r
                         .get::<_, Option<String>>(14)?
                         .unwrap_or_else(|| "????.??.??".to_owned()),
+                    notes: decode_notes(r.get::<_, Option<String>>(15)?.as_deref()),
                 })
             })
             .map_err(|e| self.sql(e))?;
