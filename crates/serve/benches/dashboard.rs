@@ -54,6 +54,7 @@ fn finish(store: &mut dyn Store, id: i64, max: usize) -> usize {
             moves: String::new(),
             detail: None,
             wall_ms: 10.0,
+            notes: Vec::new(),
         })
         .collect();
     store.complete("bench", &games).expect("complete").accepted

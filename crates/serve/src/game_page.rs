@@ -155,6 +155,7 @@ mod tests {
             wall_ms: 1.0,
             detail: Some("\"><img src=x onerror=alert(2)>".to_owned()),
             date: "2026.01.01".to_owned(),
+            notes: Vec::new(),
         }
     }
 

@@ -666,34 +666,12 @@ impl Store for PgStore {
 
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
-        let sql = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-             g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
-             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD'), g.notes \
-             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
-             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-             WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq";
+        let sql =
+            format!("{GAME_ROW} WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq");
         self.with_client(|c| {
-            Ok(c.query(sql, &[&id])?
+            Ok(c.query(sql.as_str(), &[&id])?
                 .iter()
-                .map(|r| GameRow {
-                    job_id: r.get(0),
-                    tournament: r.get(1),
-                    game: r.get(2),
-                    white: r.get(3),
-                    black: r.get(4),
-                    round: r.get::<_, i32>(5) as u32,
-                    result: parse_result(r.get(6)),
-                    termination: parse_termination(r.get(7)),
-                    plies: r.get::<_, i32>(8) as u32,
-                    moves: r.get(9),
-                    opening: r.get(10),
-                    seed: r.get::<_, i64>(11) as u64,
-                    wall_ms: r.get(12),
-                    detail: r.get(13),
-                    date: r.get(14),
-                    notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
-                })
+                .map(game_row)
                 .collect())
         })
     }
@@ -744,31 +722,11 @@ impl Store for PgStore {
     }
 
     fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
-        let sql = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-             g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
-             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD') \
-             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
-             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-             WHERE g.job_id = $1";
+        let sql = format!("{GAME_ROW} WHERE g.job_id = $1");
         self.with_client(|c| {
-            Ok(c.query_opt(sql, &[&job_id])?.map(|r| GameRow {
-                job_id: r.get(0),
-                tournament: r.get(1),
-                game: r.get(2),
-                white: r.get(3),
-                black: r.get(4),
-                round: r.get::<_, i32>(5) as u32,
-                result: parse_result(r.get(6)),
-                termination: parse_termination(r.get(7)),
-                plies: r.get::<_, i32>(8) as u32,
-                moves: r.get(9),
-                opening: r.get(10),
-                seed: r.get::<_, i64>(11) as u64,
-                wall_ms: r.get(12),
-                detail: r.get(13),
-                date: r.get(14),
-            }))
+            Ok(c.query_opt(sql.as_str(), &[&job_id])?
+                .as_ref()
+                .map(game_row))
         })
     }
 
@@ -798,6 +756,35 @@ impl Store for PgStore {
                 .map(|r| (r.get::<_, i32>(0) as u32, parse_result(r.get(1))))
                 .collect())
         })
+    }
+}
+
+/// The columns of a [`GameRow`] and the joins they need, read by `game_row`.
+const GAME_ROW: &str = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
+     g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
+     to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD'), g.notes \
+     FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+     JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+     JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black";
+
+fn game_row(r: &Row) -> GameRow {
+    GameRow {
+        job_id: r.get(0),
+        tournament: r.get(1),
+        game: r.get(2),
+        white: r.get(3),
+        black: r.get(4),
+        round: r.get::<_, i32>(5) as u32,
+        result: parse_result(r.get(6)),
+        termination: parse_termination(r.get(7)),
+        plies: r.get::<_, i32>(8) as u32,
+        moves: r.get(9),
+        opening: r.get(10),
+        seed: r.get::<_, i64>(11) as u64,
+        wall_ms: r.get(12),
+        detail: r.get(13),
+        date: r.get(14),
+        notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
     }
 }
 

@@ -608,42 +608,14 @@ impl Store for SqliteStore {
 
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
-        let notes = if self.has_notes { "g.notes" } else { "NULL" };
         let mut st = self
             .conn
             .prepare(&format!(
-                "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-                 g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch'), {notes} \
-                 FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
-                 JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-                 JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
+                "{} WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
+                self.game_select()
             ))
             .map_err(|e| self.sql(e))?;
-        let rows = st
-            .query_map([id], |r| {
-                Ok(GameRow {
-                    job_id: r.get(0)?,
-                    tournament: r.get(1)?,
-                    game: r.get(2)?,
-                    white: r.get(3)?,
-                    black: r.get(4)?,
-                    round: r.get(5)?,
-                    result: parse_result(&r.get::<_, String>(6)?),
-                    termination: parse_termination(&r.get::<_, String>(7)?),
-                    plies: r.get(8)?,
-                    moves: r.get(9)?,
-                    opening: r.get(10)?,
-                    seed: r.get::<_, i64>(11)? as u64,
-                    wall_ms: r.get(12)?,
-                    detail: r.get(13)?,
-                    date: r
-                        .get::<_, Option<String>>(14)?
-                        .unwrap_or_else(|| "????.??.??".to_owned()),
-                    notes: decode_notes(r.get::<_, Option<String>>(15)?.as_deref()),
-                })
-            })
-            .map_err(|e| self.sql(e))?;
+        let rows = st.query_map([id], game_row).map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
 
@@ -710,34 +682,9 @@ impl Store for SqliteStore {
     fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
         self.conn
             .query_row(
-                "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-                 g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch') \
-                 FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
-                 JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-                 JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-                 WHERE g.job_id = ?1",
+                &format!("{} WHERE g.job_id = ?1", self.game_select()),
                 [job_id],
-                |r| {
-                    Ok(GameRow {
-                        job_id: r.get(0)?,
-                        tournament: r.get(1)?,
-                        game: r.get(2)?,
-                        white: r.get(3)?,
-                        black: r.get(4)?,
-                        round: r.get(5)?,
-                        result: parse_result(&r.get::<_, String>(6)?),
-                        termination: parse_termination(&r.get::<_, String>(7)?),
-                        plies: r.get(8)?,
-                        moves: r.get(9)?,
-                        opening: r.get(10)?,
-                        seed: r.get::<_, i64>(11)? as u64,
-                        wall_ms: r.get(12)?,
-                        detail: r.get(13)?,
-                        date: r
-                            .get::<_, Option<String>>(14)?
-                            .unwrap_or_else(|| "????.??.??".to_owned()),
-                    })
-                },
+                game_row,
             )
             .optional()
             .map_err(|e| self.sql(e))
@@ -759,6 +706,44 @@ impl Store for SqliteStore {
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
+}
+
+impl SqliteStore {
+    /// The columns of a [`GameRow`] and the joins they need, read by `game_row` (a file
+    /// without the notes column reads none).
+    fn game_select(&self) -> String {
+        let notes = if self.has_notes { "g.notes" } else { "NULL" };
+        format!(
+            "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
+             g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch'), {notes} \
+             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black"
+        )
+    }
+}
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        job_id: r.get(0)?,
+        tournament: r.get(1)?,
+        game: r.get(2)?,
+        white: r.get(3)?,
+        black: r.get(4)?,
+        round: r.get(5)?,
+        result: parse_result(&r.get::<_, String>(6)?),
+        termination: parse_termination(&r.get::<_, String>(7)?),
+        plies: r.get(8)?,
+        moves: r.get(9)?,
+        opening: r.get(10)?,
+        seed: r.get::<_, i64>(11)? as u64,
+        wall_ms: r.get(12)?,
+        detail: r.get(13)?,
+        date: r
+            .get::<_, Option<String>>(14)?
+            .unwrap_or_else(|| "????.??.??".to_owned()),
+        notes: decode_notes(r.get::<_, Option<String>>(15)?.as_deref()),
+    })
 }
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.
