@@ -10,14 +10,15 @@
 #   LIMIT        the engines' limit, as both tools write it (default nodes=2000; e.g. tc=2+0.02)
 # Both play Debian's Stockfish against itself from the same openings (the first ROUNDS of
 # data/books/UHO_4060_v4.first2000.epd, in order, each with both colours) with the same seed.
-# eloworld is the quick-profile build (cargo build --profile quick -p eloworld).
+# eloworld is the quick-profile build (cargo build --profile quick -p eloworld), or the binary
+# named by the ELOWORLD environment variable.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 fastchess="${1:?usage: $0 FASTCHESS [ROUNDS] [CONCURRENCY] [LIMIT]}"
 rounds="${2:-50}"
 concurrency="${3:-2}"
 limit="${4:-nodes=2000}"
-eloworld="$here/target/quick/eloworld"
+eloworld="${ELOWORLD:-$here/target/quick/eloworld}"
 [ -x "$eloworld" ] || { echo "build it first: cargo build --profile quick -p eloworld" >&2; exit 2; }
 [ -x "$fastchess" ] || { echo "$fastchess: not an executable" >&2; exit 2; }
 stockfish="$(command -v stockfish || echo /usr/games/stockfish)"

@@ -373,26 +373,22 @@ fn exported_pgn(dir: &Path, db: &str) -> String {
     std::fs::read_to_string(dir.join("export.pgn")).expect("exported pgn")
 }
 
+/// The value of a PGN game's tag, empty when it has none.
+fn tag(game: &str, name: &str) -> String {
+    game.lines()
+        .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+        .map_or(String::new(), |v| v.trim_end_matches("\"]").to_owned())
+}
+
 /// Each game's opening, players and movetext (with comments), sorted: what a PGN export of
 /// the store must repeat of the live PGN, whatever the order the games finished in.
 fn movetexts(pgn: &str) -> Vec<String> {
     let mut out: Vec<String> = pgn_games(pgn)
         .iter()
         .map(|g| {
-            let tag = |name: &str| {
-                g.lines()
-                    .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
-                    .unwrap_or("")
-                    .to_owned()
-            };
             let moves = &g[g.find("\n\n").expect("movetext") + 2..];
-            format!(
-                "{} {} {} {}",
-                tag("FEN"),
-                tag("White"),
-                tag("Black"),
-                moves.trim()
-            )
+            let (fen, white, black) = (tag(g, "FEN"), tag(g, "White"), tag(g, "Black"));
+            format!("{fen} {white} {black} {}", moves.trim())
         })
         .collect();
     out.sort();
@@ -616,16 +612,7 @@ fn pgn_openings_cut_at_plies_and_rounds_of_four_games() {
     let exported = exported_pgn(dir.path(), "p.sqlite");
     let mut seen: Vec<(String, String, String)> = pgn_games(&exported)
         .iter()
-        .map(|g| {
-            let tag = |name: &str| {
-                g.lines()
-                    .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
-                    .expect("tag")
-                    .trim_end_matches("\"]")
-                    .to_owned()
-            };
-            (tag("FEN"), tag("White"), tag("Black"))
-        })
+        .map(|g| (tag(g, "FEN"), tag(g, "White"), tag(g, "Black")))
         .collect();
     seen.sort();
     // After 1. e4 e5 and after 1. d4 d5: two plies of each game, each with both colours.

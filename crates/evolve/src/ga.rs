@@ -347,6 +347,16 @@ pub fn evolve(
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_defaults_are_the_papers_phase_one_settings() {
+        // David, Koppel and Netanyahu, section III.B: population 100, crossover 0.75,
+        // mutation 0.005, 200 generations, roulette selection, one elite, 224 bits (35 genes).
+        assert_eq!(
+            GaConfig::new().describe(),
+            "population=100 generations=200 crossover=0.75 mutation=0.005 selection=roulette elitism=1 bits=224 seed=1"
+        );
+    }
+
     /// Fitness of a 20-bit genome: 1 + the number of ones, squared (OneMax); optimum 441.
     fn one_max() -> Individually<impl Fn(&[bool]) -> f64 + Sync> {
         Individually(|g: &[bool]| {

@@ -164,6 +164,8 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
             }
             let skip = (o.start - 1).min(list.len().saturating_sub(1));
             list.rotate_left(skip);
+            // Only the openings the match reaches are kept (and checked by the runner).
+            list.truncate(slot(total.saturating_sub(1)) as usize + 1);
             list
         }
         None => Vec::new(),
