@@ -519,3 +519,69 @@ fn results_and_export_read_the_store() {
     let o = eloworld(dir.path(), &["results", "--db", "missing.sqlite"]);
     assert!(text(&o).1.contains("no database at missing.sqlite"));
 }
+
+/// `bench --format json`: one JSON object alone on stdout, keyed by game, each with the bare
+/// loop's rate and the runner's ratios on one and two threads (with one round, each ratio is
+/// exactly the runner's rate over the bare loop's).
+#[test]
+fn bench_json_is_one_object_keyed_by_game_alone_on_stdout() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let o = eloworld(
+        dir.path(),
+        &[
+            "bench", "--format", "json", "--games", "12", "--rounds", "1",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out.lines().count(), 1, "one line on stdout: {out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    let games = v.as_object().expect("an object");
+    let mut keys: Vec<&str> = games.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["chess", "squava"]);
+    for (game, f) in games {
+        let num = |k: &str| {
+            f[k].as_f64()
+                .unwrap_or_else(|| panic!("{game}: {k} is not a number in {f}"))
+        };
+        for k in [
+            "bare_games_per_s",
+            "runner_1_thread_ratio",
+            "runner_2_threads_ratio",
+            "runner_1_thread_games_per_s",
+            "runner_2_threads_games_per_s",
+            "store_ceiling_games_per_s",
+        ] {
+            assert!(
+                num(k).is_finite() && num(k) > 0.0,
+                "{game}: {k} = {}",
+                num(k)
+            );
+        }
+        let bare = num("bare_games_per_s");
+        for (ratio, rate) in [
+            ("runner_1_thread_ratio", "runner_1_thread_games_per_s"),
+            ("runner_2_threads_ratio", "runner_2_threads_games_per_s"),
+        ] {
+            let expected = num(rate) / bare;
+            assert!(
+                (num(ratio) - expected).abs() <= 1e-9 * expected,
+                "{game}: {ratio} = {} but {rate} / bare_games_per_s = {expected}",
+                num(ratio)
+            );
+        }
+        assert_eq!(f["games"], 12, "{game}");
+        assert_eq!(f["rounds"], 1, "{game}");
+        // Random chess games last hundreds of plies; squava's 5×5 board holds at most 25.
+        let plies = num("plies_per_game");
+        if game == "chess" {
+            assert!(plies > 20.0, "chess: {plies} plies per game");
+        } else {
+            assert!(
+                (5.0..=25.0).contains(&plies),
+                "squava: {plies} plies per game"
+            );
+        }
+    }
+}

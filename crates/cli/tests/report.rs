@@ -380,7 +380,7 @@ fn report_of_40_players_and_100000_games_takes_under_2_seconds() {
                 );
                 let p_white =
                     1.0 / (1.0 + 10f64.powf((f64::from(b) - f64::from(w)) * 25.0 / 400.0));
-                #[allow(clippy::cast_precision_loss)]
+                #[allow(clippy::cast_precision_loss)] // 53-bit values convert exactly
                 let u = (h >> 11) as f64 / (1u64 << 53) as f64;
                 if u < p_white * 0.8 {
                     GameResult::Win(Side::First)

@@ -610,7 +610,7 @@ mod tests {
             };
             let (with, without) = (count(true), count(false));
             differs |= with != without;
-            #[allow(clippy::cast_precision_loss)]
+            #[allow(clippy::cast_precision_loss)] // small test counts
             let expected = (with * with) as f64;
             assert_eq!(*got, expected);
         }

@@ -9,7 +9,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
+use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, Move, Position, Role};
 
 /// Which draws end a game without anyone asking.
 ///
@@ -86,7 +86,9 @@ impl std::str::FromStr for DrawRules {
 pub struct Chess {
     pos: shakmaty::Chess,
     rules: DrawRules,
-    moves: MoveList,
+    /// The legal moves: a vector refilled in place, since moving shakmaty's 270-move
+    /// array into the struct after every move copied more than the move generation wrote.
+    moves: Vec<Move>,
     hash: u64,
     /// Hashes of the positions since the last irreversible move, the current one last.
     history: Vec<u64>,
@@ -101,8 +103,10 @@ impl Chess {
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let mut history = Vec::with_capacity(128);
         history.push(hash);
+        let mut moves = Vec::with_capacity(64);
+        moves.extend_from_slice(&pos.legal_moves());
         let mut game = Chess {
-            moves: pos.legal_moves(),
+            moves,
             pos,
             rules,
             hash,
@@ -211,7 +215,9 @@ impl Game for Chess {
         }
         self.history.push(self.hash);
         self.ply += 1;
-        self.moves = self.pos.legal_moves();
+        let legal = self.pos.legal_moves();
+        self.moves.clear();
+        self.moves.extend_from_slice(&legal);
         self.outcome = self.compute_outcome();
     }
 

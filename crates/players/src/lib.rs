@@ -53,6 +53,18 @@ pub trait Player<G: Game>: Send {
     /// Tells a player on a clock both clocks, before it is asked to choose.
     fn set_clocks(&mut self, _clocks: &engine::ClockReading) {}
 
+    /// Whether every move this player returns is taken from `game.legal_moves()` as it
+    /// stands, so the game loop need not look it up again (a debug build still checks).
+    fn picks_from_legal_moves(&self) -> bool {
+        false
+    }
+
+    /// Whether the player may report searches (scores, depths, book moves) worth keeping as
+    /// per-move notes; a player that never does spares the game loop timing every move.
+    fn reports_searches(&self) -> bool {
+        true
+    }
+
     /// Returns what the player reported of its last search: score (from the mover's side)
     /// and depth, for adjudication and PGN comments.
     fn last_report(&self) -> Option<engine::SearchInfo> {
@@ -125,6 +137,14 @@ impl<G: Game> Player<G> for RandomMove {
             return Err(PlayerError::NoMove);
         }
         Ok(rng.pick(moves))
+    }
+
+    fn picks_from_legal_moves(&self) -> bool {
+        true
+    }
+
+    fn reports_searches(&self) -> bool {
+        false
     }
 }
 

@@ -17,6 +17,7 @@ mod rating_games;
 mod runner;
 pub mod store;
 pub mod tablebase;
+mod work;
 
 pub use config::{Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
@@ -29,3 +30,4 @@ pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,
     Store, TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
 };
+pub use work::{work, Pass, WorkEnd, WorkSettings};

@@ -133,9 +133,12 @@ pub fn play_game_with<G: Game>(
             };
             player.set_clocks(&ClockReading::new(w, b, side == Side::First));
         }
-        let asked = Instant::now();
+        // Reading the clock costs as much as a random move: only when a clock or a note needs it.
+        let timed = clocks[side.index()].is_some() || notes.is_some();
+        let asked = timed.then(Instant::now);
         let answer = player.choose(game, &mut rngs[side.index()]);
-        let elapsed = asked.elapsed();
+        let elapsed = asked.map_or(Duration::ZERO, |t| t.elapsed());
+        let listed = player.picks_from_legal_moves();
         let report = player.last_report();
         let book = player.last_move_from_book();
         if let Some((clock, margin)) = &mut clocks[side.index()] {
@@ -160,7 +163,7 @@ pub fn play_game_with<G: Game>(
             }
         }
         match answer {
-            Ok(mv) if game.is_legal(mv) => {
+            Ok(mv) if (listed && cfg!(not(debug_assertions))) || game.is_legal(mv) => {
                 white.observe(game, mv);
                 black.observe(game, mv);
                 game.play(mv);

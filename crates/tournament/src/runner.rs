@@ -1,6 +1,7 @@
 use crate::adjudication::Adjudication;
 use crate::store::{ClaimedJob, FinishedGame, Store, TournamentRow};
 use crate::tablebase::Tablebases;
+use crate::work::{work, Pass, WorkEnd, WorkSettings};
 use crate::{
     play_game_with, ConfigError, Event, GameRules, MoveNote, Plan, RunError, StoreError,
     TournamentConfig,
@@ -197,30 +198,26 @@ pub fn drive<G: PlayableGame>(
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
     let mut summary = play_stored(tournament, factories, rules, store, opts)?;
-    if until == Until::Done && store.lease().is_some() {
-        loop {
-            if summary.interrupted || opts.stop.load(Ordering::Relaxed) {
-                summary.interrupted = true;
-                break;
-            }
-            let row = store
-                .tournaments()?
-                .into_iter()
-                .find(|t| t.id == tournament.id)
-                .ok_or_else(|| {
-                    StoreError::NotFound(format!("tournament {:?} vanished", tournament.name))
-                })?;
-            if row.done >= row.total {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(500));
-            store.reap()?;
-            store.heartbeat(&opts.worker, &opts.cannot_run)?;
-            let current = StoredTournament::from_row(&row)?;
-            let more = play_stored(&current, factories, rules, store, opts)?;
-            summary.stored += more.stored;
-            summary.interrupted = more.interrupted;
-        }
+    if until == Until::Done && !summary.interrupted {
+        // What other workers hold is waited for (and played here if their lease expires)
+        // by the same loop `eloworld worker` runs.
+        let settings = WorkSettings {
+            worker: &opts.worker,
+            stop: &opts.stop,
+            wait_for_more: false,
+            poll: Duration::from_millis(500),
+        };
+        let id = tournament.id;
+        let (more, end) = work(store, &settings, &|row| row.id == id, |current, store| {
+            let more = play_stored(current, factories, rules, store, opts)?;
+            Ok::<_, RunError>(Pass {
+                stored: more.stored,
+                cannot_run: Vec::new(),
+                interrupted: more.interrupted,
+            })
+        })?;
+        summary.stored += more;
+        summary.interrupted = end == WorkEnd::Interrupted;
     }
     summary.elapsed = started.elapsed();
     summary.playing = summary.elapsed;
@@ -332,7 +329,8 @@ pub fn play_stored<G: PlayableGame>(
                             &game_rules,
                             stop,
                             &mut moves,
-                            Some(&mut notes),
+                            &mut notes,
+                            record,
                         )
                     }));
                     let msg = match played {
@@ -515,7 +513,8 @@ fn play_job<G: Game>(
     game_rules: &GameRules<'_>,
     stop: &AtomicBool,
     moves: &mut Vec<G::Move>,
-    notes: Option<&mut Vec<MoveNote>>,
+    notes: &mut Vec<MoveNote>,
+    record: bool,
 ) -> Option<FinishedGame> {
     let t0 = Instant::now();
     let finished = |result, termination, plies, moves: String, detail| FinishedGame {
@@ -558,6 +557,8 @@ fn play_job<G: Game>(
     }
     let mut black = players.pop()?;
     let mut white = players.pop()?;
+    // Notes need every move timed: only for a live record or a player that reports.
+    let keep_notes = record || white.reports_searches() || black.reports_searches();
     moves.clear();
     let played = play_game_with(
         &mut game,
@@ -567,7 +568,7 @@ fn play_job<G: Game>(
         game_rules,
         stop,
         moves,
-        notes,
+        keep_notes.then_some(notes),
     )?;
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, &m) in moves.iter().enumerate() {

@@ -353,7 +353,7 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 fn pct(n: f64, of: usize) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
+    #[allow(clippy::cast_precision_loss)] // position counts stay far below 2^52
     let of = of.max(1) as f64;
     100.0 * n / of
 }
@@ -516,13 +516,13 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
 
 /// The mean number of matches in a generation (fitness is matches squared).
 fn mean_matches(g: &Generation) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
+    #[allow(clippy::cast_precision_loss)] // populations are small
     let n = g.fitness.len().max(1) as f64;
     g.fitness.iter().map(|f| f.sqrt()).sum::<f64>() / n
 }
 
 fn points(history: &[Generation], y: impl Fn(&Generation) -> f64) -> Vec<(f64, f64)> {
-    #[allow(clippy::cast_precision_loss)]
+    #[allow(clippy::cast_precision_loss)] // generation numbers are small
     history.iter().map(|g| (g.index as f64, y(g))).collect()
 }
 
@@ -637,7 +637,7 @@ fn search_cmd(a: &SearchArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     };
     let started = Instant::now();
     let mut last = Instant::now();
-    #[allow(clippy::cast_precision_loss)]
+    #[allow(clippy::cast_precision_loss)] // node totals stay far below 2^52
     let worst_f = worst as f64;
     let mut show = |g: &Generation, loaded: bool| {
         let total = g.extras.first().copied().unwrap_or(worst_f);
@@ -1060,7 +1060,7 @@ fn report_run(run: &eloworld_evolve::Evolution, prefix: &str, started: Instant) 
     let computed = run.history.len() - run.resumed;
     if computed > 0 {
         let elapsed = started.elapsed().as_secs_f64();
-        #[allow(clippy::cast_precision_loss)]
+        #[allow(clippy::cast_precision_loss)] // generation counts are small
         let rate = computed as f64 / elapsed * 60.0;
         println!(
             "{prefix}{computed} generations computed in {elapsed:.1} s = {rate:.1} generations/min"

@@ -5,10 +5,13 @@
 
 use crate::games::{with_game, CliGame};
 use anyhow::Context;
-use eloworld_tournament::{drive, open_store, Event, RunOptions, Store, StoredTournament, Until};
+use eloworld_tournament::{
+    drive, open_store, work, Event, Pass, RunOptions, Store, StoredTournament, TournamentRow,
+    Until, WorkEnd, WorkSettings,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -60,55 +63,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
     let stop = crate::interrupt::stop_on_ctrl_c(None);
     eprintln!("worker {name} on {}", store.location());
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            eprintln!("worker {name}: stopped");
-            return Ok(ExitCode::from(130));
-        }
-        let mut played = 0u64;
-        let mut unrunnable = Vec::new();
-        for row in store.tournaments()? {
-            if args.tournament.as_deref().is_some_and(|t| t != row.name) || row.done >= row.total {
-                continue;
-            }
-            let t = StoredTournament::from_row(&row)?;
-            let (n, cannot) =
-                with_game!(t.game, G => play_one::<G>(&t, &mut *store, &args, &name, &stop))?;
-            played += n;
-            unrunnable.extend(cannot);
-            if stop.load(Ordering::Relaxed) {
-                eprintln!("worker {name}: stopped; jobs in flight go back to pending");
-                return Ok(ExitCode::from(130));
-            }
-        }
-        let (tournaments, _) = store.status()?;
-        let wanted = |n: &str| args.tournament.as_deref().is_none_or(|t| t == n);
-        let pending: u64 = tournaments
-            .iter()
-            .filter(|t| wanted(&t.name))
-            .map(|t| t.pending + t.dead_leases)
-            .sum();
-        let running: u64 = tournaments
-            .iter()
-            .filter(|t| wanted(&t.name))
-            .map(|t| t.running)
-            .sum();
-        if pending == 0 && running == 0 && !args.wait {
+    // The same loop as a local tournament's: play what can be claimed, wait for what other
+    // workers hold, reap dead leases.
+    let settings = WorkSettings {
+        worker: &name,
+        stop: &stop,
+        wait_for_more: args.wait,
+        poll: Duration::from_millis(500),
+    };
+    let wanted = |row: &TournamentRow| args.tournament.as_deref().is_none_or(|t| t == row.name);
+    let (_, end) = work(
+        &mut *store,
+        &settings,
+        &wanted,
+        |t, store| with_game!(t.game, G => play_one::<G>(t, store, &args, &name, &stop)),
+    )?;
+    match end {
+        WorkEnd::Done => {
             eprintln!("worker {name}: nothing left to play");
-            return Ok(ExitCode::SUCCESS);
+            Ok(ExitCode::SUCCESS)
         }
-        if played == 0 {
-            if pending > 0 && running == 0 && !unrunnable.is_empty() && !args.wait {
-                eprintln!(
-                    "worker {name}: {pending} jobs left need players this machine cannot run: {}",
-                    unrunnable.join("; ")
-                );
-                return Ok(ExitCode::from(3));
-            }
-            // Others hold the remaining jobs: wait for them to finish or for their leases to expire.
-            store.reap()?;
-            store.heartbeat(&name, &unrunnable.join("; "))?;
-            std::thread::sleep(Duration::from_millis(500));
+        WorkEnd::Interrupted => {
+            eprintln!("worker {name}: stopped; jobs in flight go back to pending");
+            Ok(ExitCode::from(130))
+        }
+        WorkEnd::Unrunnable { pending, players } => {
+            eprintln!(
+                "worker {name}: {pending} jobs left need players this machine cannot run: {players}"
+            );
+            Ok(ExitCode::from(3))
         }
     }
 }
@@ -119,7 +102,7 @@ fn play_one<G: CliGame>(
     args: &Args,
     name: &str,
     stop: &Arc<AtomicBool>,
-) -> anyhow::Result<(u64, Vec<String>)> {
+) -> anyhow::Result<Pass> {
     let rules = G::rules(t.draw_rules);
     let (factories, cannot) = G::factories(&t.players, args.engines.as_deref())?;
     let (tx, rx) = crossbeam_channel::unbounded();
@@ -142,7 +125,11 @@ fn play_one<G: CliGame>(
     let _ = logger.join();
     let summary =
         summary.with_context(|| format!("tournament {:?} in {}", t.name, store.location()))?;
-    Ok((summary.stored, cannot))
+    Ok(Pass {
+        stored: summary.stored,
+        cannot_run: cannot,
+        interrupted: summary.interrupted,
+    })
 }
 
 /// Writes a progress line every ten seconds, and every rejected result at once.
