@@ -144,7 +144,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
         let rung = p
             .ours
             .as_deref()
-            .and_then(|o| ladder.rungs.iter().find(|r| r.player == o));
+            .and_then(|o| counterpart(&ladder.rungs, o));
         match rung {
             Some(r) => pairs.push(Pair {
                 published: p,
@@ -237,6 +237,27 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
 }
 
 /// The anchor's name shortened for a column header.
+/// The rung that stands for the paper's player `name`: the rung of that exact spec, else the one
+/// rung whose spec is that player with parameters (`blind_yolo:nodes=10000` for `blind_yolo`,
+/// scaled as the ladder's note says); none when several parametrised rungs would fit.
+fn counterpart<'a>(
+    rungs: &'a [eloworld_ratings::ladder::Rung],
+    name: &str,
+) -> Option<&'a eloworld_ratings::ladder::Rung> {
+    if let Some(r) = rungs.iter().find(|r| r.player == name) {
+        return Some(r);
+    }
+    let mut same_player = rungs.iter().filter(|r| {
+        r.player
+            .split_once(':')
+            .is_some_and(|(base, _)| base == name)
+    });
+    match (same_player.next(), same_player.next()) {
+        (Some(r), None) => Some(r),
+        _ => None,
+    }
+}
+
 fn short(name: &str) -> String {
     name.chars().take(6).collect()
 }
