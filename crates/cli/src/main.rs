@@ -58,6 +58,8 @@ enum Command {
     Fates(commands::fates::Args),
     /// Run an EPD test suite (bm/am) with an evol-family player: solved positions, nodes to solution.
     Suite(commands::suite::Args),
+    /// Serve a live, read-only web dashboard of the tournaments in a store.
+    Serve(commands::serve::Args),
     /// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu's papers): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
     /// Train the blind players' model (position from the occupancy mask) on PGN games.
@@ -102,6 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fates(a) => commands::fates::run(a),
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
+        Command::Serve(a) => commands::serve::run(a),
         Command::TrainBlind(a) => commands::train_blind::run(a),
         Command::Ladder(a) => commands::ladder::run(a),
         Command::Place(a) => commands::place::run(a),

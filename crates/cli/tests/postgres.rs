@@ -567,3 +567,100 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
         "the worker played none of the generations' games: {log}"
     );
 }
+
+#[path = "serve_support/mod.rs"]
+mod serve_support;
+
+/// The dashboard's incremental reads on PostgreSQL, while a worker plays: the results after
+/// a `seq` in order and in pieces, the results of given `seq` values, the jobs in flight with
+/// their lease, one game in full, the workers' reports; then `eloworld serve` over the same
+/// store shows the count rising, the worker and its claim, and any stored game.
+#[test]
+fn the_dashboard_reads_a_postgres_store_incrementally() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    plan(dir.path(), &url);
+    let stored = || cluster.query_i64("SELECT count(*) FROM games");
+    let mut worker = spawn_worker(dir.path(), &url, "watched");
+    wait_until("five games", Duration::from_secs(60), || stored() >= 5);
+
+    let store = eloworld_tournament::open_store(&url, false).expect("open the store");
+    let tournament = store.tournaments().expect("tournaments")[0].id;
+    let first = store.results_since(0, 3).expect("results_since");
+    assert_eq!(first.len(), 3);
+    assert!(first.windows(2).all(|w| w[0].seq < w[1].seq), "seq order");
+    let rest = store
+        .results_since(first[2].seq, 1000)
+        .expect("results_since");
+    assert!(rest.len() >= 2 && rest[0].seq > first[2].seq);
+    let seqs: Vec<i64> = first.iter().map(|r| r.seq).collect();
+    let again = store
+        .results_with_seq(&[seqs[2], seqs[0], -7])
+        .expect("with seq");
+    assert_eq!(
+        again.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        [seqs[0], seqs[2]],
+        "stored ones only, in seq order"
+    );
+    assert_eq!(again[0], first[0]);
+    assert_eq!(first[0].worker.as_deref(), Some("watched"));
+    let game = store
+        .game(first[0].job_id)
+        .expect("game")
+        .expect("the first game is stored");
+    assert_eq!(game.tournament, "faults");
+    assert_eq!(game.result, first[0].result);
+    assert_eq!(game.plies, first[0].plies);
+    assert!(
+        game.white.starts_with("random_move:delay_ms="),
+        "{}",
+        game.white
+    );
+    assert_eq!(store.game(-1).expect("game"), None);
+    // One thread: one claim at a time, leased for two seconds.
+    let mut flight = Vec::new();
+    wait_until("a job in flight", Duration::from_secs(10), || {
+        flight = store.jobs_in_flight(tournament).expect("in flight");
+        !flight.is_empty()
+    });
+    assert_eq!(flight[0].worker.as_deref(), Some("watched"));
+    assert!(
+        flight[0].lease_left_ms.is_some_and(|ms| ms <= 2_000),
+        "{flight:?}"
+    );
+    let seen = store.workers_seen().expect("workers");
+    assert!(
+        seen.iter()
+            .any(|w| w.name == "watched" && w.seen_secs_ago < 30.0),
+        "{seen:?}"
+    );
+
+    let server = serve_support::Serving::start(dir.path(), &["--db", &url, "--poll", "0.25"]);
+    let count = || {
+        let page = serve_support::get(server.addr, "/t/faults", &[]).text();
+        let at = page.find("id=\"games-done\">").expect("the count") + "id=\"games-done\">".len();
+        page[at..page[at..].find('<').expect("end") + at]
+            .parse::<i64>()
+            .expect("a number")
+    };
+    let shown = count();
+    assert!(shown >= 5, "{shown}");
+    wait_until("the count rising", Duration::from_secs(30), || {
+        count() > shown
+    });
+    let page = serve_support::get(server.addr, "/t/faults", &[]).text();
+    let workers = &page[page.find("id=\"workers-section\"").expect("workers")..];
+    assert!(workers.contains("watched"), "{workers}");
+    let reply = serve_support::get(server.addr, &format!("/game/{}", first[0].job_id), &[]);
+    assert_eq!(reply.status, 200);
+    assert!(
+        reply.text().contains("[Event \"faults\"]"),
+        "{}",
+        reply.text()
+    );
+    let _ = worker.kill();
+    let _ = worker.wait();
+}

@@ -147,7 +147,7 @@ fn points(p: f64) -> String {
     }
 }
 
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:24px;color:#1e1e1e;max-width:1400px}
 h1{font-size:1.6em;margin-bottom:4px}h2{border-bottom:2px solid #ccc;padding-bottom:4px;margin-top:36px}
 nav a{margin-right:14px}table{border-collapse:collapse;font-size:13px}
@@ -188,18 +188,7 @@ pub fn html_report(report: &HtmlReport) -> Result<String, ReportError> {
             )));
         }
     }
-    // Strength: the first rating method where it rates everyone, else the score.
-    let (keys, sorted_by) = match report.ratings.first() {
-        Some(c) if c.values.iter().all(Option::is_some) => (
-            c.values
-                .iter()
-                .map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value))
-                .collect::<Vec<f64>>(),
-            format!("{} rating", c.method),
-        ),
-        _ => (table.score_fractions(), "score".to_owned()),
-    };
-    let weakest_first = table.weakest_first(&keys)?;
+    let (weakest_first, sorted_by) = strength_order(table, &report.ratings)?;
     let best_first: Vec<usize> = weakest_first.iter().rev().copied().collect();
     // The two pictures are drawn side by side on two threads.
     let (matrix, evolution) = std::thread::scope(|scope| {
@@ -228,7 +217,7 @@ pub fn html_report(report: &HtmlReport) -> Result<String, ReportError> {
         let _ = writeln!(out, "<p class=\"warn\">{}</p>", esc(n));
     }
     write_settings(&mut out, report);
-    write_ratings(&mut out, report, &best_first);
+    write_ratings(&mut out, table, &report.ratings, &best_first);
     write_crosstable(&mut out, table, &best_first);
     write_matrix(&mut out, &matrix);
     write_evolution(&mut out, evolution.as_ref());
@@ -236,6 +225,25 @@ pub fn html_report(report: &HtmlReport) -> Result<String, ReportError> {
     write_samples(&mut out, report);
     out.push_str("</body></html>\n");
     Ok(out)
+}
+
+/// Orders the players weakest first by the first rating method where it rates everyone, else
+/// by score; returns the order and what it is sorted by.
+pub(crate) fn strength_order(
+    table: &OutcomeTable,
+    ratings: &[RatingColumn],
+) -> Result<(Vec<usize>, String), ReportError> {
+    let (keys, sorted_by) = match ratings.first() {
+        Some(c) if c.values.iter().all(Option::is_some) => (
+            c.values
+                .iter()
+                .map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value))
+                .collect::<Vec<f64>>(),
+            format!("{} rating", c.method),
+        ),
+        _ => (table.score_fractions(), "score".to_owned()),
+    };
+    Ok((table.weakest_first(&keys)?, sorted_by))
 }
 
 fn write_settings(out: &mut String, report: &HtmlReport) {
@@ -324,16 +332,20 @@ fn format_value(c: &RatingColumn, x: f64) -> String {
 }
 
 #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
-fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
-    let table = &report.table;
+pub(crate) fn write_ratings(
+    out: &mut String,
+    table: &OutcomeTable,
+    ratings: &[RatingColumn],
+    best_first: &[usize],
+) {
     out.push_str("<section id=\"ratings\"><h2>Ratings</h2>\n");
-    if report.ratings.is_empty() {
+    if ratings.is_empty() {
         out.push_str(
             "<p class=\"note\">No rating method was available; players are ordered by score.</p>\n",
         );
     }
     out.push_str("<table class=\"ratings\"><tr><th>rank</th><th class=\"name\">player</th><th>games</th><th>points</th><th>score</th>");
-    for c in &report.ratings {
+    for c in ratings {
         let _ = write!(
             out,
             "<th colspan=\"2\" title=\"{}\">{}</th>",
@@ -342,7 +354,7 @@ fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
         );
     }
     out.push_str("</tr>\n");
-    let spans: Vec<Option<(f64, f64)>> = report.ratings.iter().map(column_span).collect();
+    let spans: Vec<Option<(f64, f64)>> = ratings.iter().map(column_span).collect();
     for (rank, &i) in best_first.iter().enumerate() {
         let t = table.totals(i);
         let score = if t.games() > 0 {
@@ -358,7 +370,7 @@ fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
             t.games(),
             points(t.points())
         );
-        for (c, span) in report.ratings.iter().zip(&spans) {
+        for (c, span) in ratings.iter().zip(&spans) {
             match (c.values[i], span) {
                 (Some(v), Some(span)) => {
                     let interval = match (v.low, v.high) {
@@ -377,7 +389,7 @@ fn write_ratings(out: &mut String, report: &HtmlReport, best_first: &[usize]) {
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
-    for c in &report.ratings {
+    for c in ratings {
         let _ = writeln!(
             out,
             "<p class=\"note\"><b>{}</b>: {}</p>",
@@ -397,7 +409,7 @@ fn pale((r, g, b): (u8, u8, u8)) -> RGBColor {
 /// Players above which the crosstable shows percentages instead of points/games.
 const CROSSTABLE_POINTS_UP_TO: usize = 14;
 
-fn write_crosstable(out: &mut String, table: &OutcomeTable, best_first: &[usize]) {
+pub(crate) fn write_crosstable(out: &mut String, table: &OutcomeTable, best_first: &[usize]) {
     let as_points = best_first.len() <= CROSSTABLE_POINTS_UP_TO;
     let _ = write!(
         out,
@@ -468,17 +480,32 @@ fn matrix_picture(
     weakest_first: &[usize],
     sorted_by: &str,
 ) -> Result<(u32, u32, String), ReportError> {
-    let sorted = report.table.reordered(weakest_first)?;
-    let options = MatrixOptions {
-        cell: None,
-        sorted_by: sorted_by.to_owned(),
-    };
-    let (bytes, layout) = outcome_matrix(&sorted, &options, report.picture_format)?;
+    let (bytes, layout) = sorted_matrix(
+        &report.table,
+        weakest_first,
+        sorted_by,
+        report.picture_format,
+    )?;
     Ok((
         layout.width,
         layout.height,
         data_url(report.picture_format, &bytes),
     ))
+}
+
+/// Draws the outcome matrix with the players in `weakest_first` order.
+pub(crate) fn sorted_matrix(
+    table: &OutcomeTable,
+    weakest_first: &[usize],
+    sorted_by: &str,
+    format: ImageFormat,
+) -> Result<(Vec<u8>, crate::MatrixLayout), ReportError> {
+    let sorted = table.reordered(weakest_first)?;
+    let options = MatrixOptions {
+        cell: None,
+        sorted_by: sorted_by.to_owned(),
+    };
+    outcome_matrix(&sorted, &options, format)
 }
 
 /// Draws the evolution plot for the page, if there is any history.

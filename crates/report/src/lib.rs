@@ -22,6 +22,8 @@ mod image;
 mod line_plot;
 mod matrix;
 mod outcomes;
+mod sections;
+mod sprt_plot;
 
 pub use asterisk::{asterisk_table, AsteriskOptions, AsteriskRow};
 pub use diagram::Diagram;
@@ -32,3 +34,8 @@ pub use image::ImageFormat;
 pub use line_plot::{line_plot, Labels, Series};
 pub use matrix::{matrix_cell_colour, outcome_matrix, MatrixLayout, MatrixOptions};
 pub use outcomes::{OutcomeTable, Wdl};
+pub use sections::{
+    crosstable_section, diagram_html, ordered_matrix, ratings_section, report_stylesheet,
+    strongest_first,
+};
+pub use sprt_plot::{sprt_plot, SprtTrace};

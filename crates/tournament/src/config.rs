@@ -1,6 +1,8 @@
 use crate::adjudication::Adjudication;
 use crate::ConfigError;
 use eloworld_games::{DrawRules, GameKind};
+use eloworld_ratings::sprt::{Sprt, SprtConfig, SprtModel};
+use eloworld_ratings::RatingError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -27,7 +29,7 @@ const fn default_max_plies() -> u32 {
 /// games_per_pair = 10
 /// seed = 1
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
     /// The tournament's name (its key in the store).
@@ -86,6 +88,65 @@ pub struct TournamentConfig {
     /// (`eloworld match -each tc=…`); exported PGN carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<String>,
+    /// A match's SPRT (`eloworld match -sprt`, or an `[sprt]` table in a tournament file):
+    /// kept with the tournament so that the dashboard shows the same test.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSettings>,
+}
+
+/// The SPRT of a match as stored: hypotheses in Elo, error rates, and the model
+/// (`normalized` or `logistic`), as fishtest and fastchess state a test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSettings {
+    /// The Elo difference of H0.
+    pub elo0: f64,
+    /// The Elo difference of H1.
+    pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
+    #[serde(default = "default_error_rate")]
+    pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
+    #[serde(default = "default_error_rate")]
+    pub beta: f64,
+    /// How the Elo bounds are meant: `normalized` (the default) or `logistic`.
+    #[serde(default = "default_sprt_model")]
+    pub model: String,
+}
+
+const fn default_error_rate() -> f64 {
+    0.05
+}
+fn default_sprt_model() -> String {
+    SprtModel::Normalized.to_string()
+}
+
+impl SprtSettings {
+    /// Returns the test these settings describe.
+    ///
+    /// # Errors
+    /// An unknown model or bounds the test refuses (see [`Sprt::new`]).
+    pub fn sprt(&self) -> Result<Sprt, RatingError> {
+        Sprt::new(SprtConfig {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+            model: self.model.parse()?,
+        })
+    }
+}
+
+impl From<SprtConfig> for SprtSettings {
+    fn from(c: SprtConfig) -> SprtSettings {
+        SprtSettings {
+            elo0: c.elo0,
+            elo1: c.elo1,
+            alpha: c.alpha,
+            beta: c.beta,
+            model: c.model.to_string(),
+        }
+    }
 }
 
 /// How a tournament's games are scheduled.
@@ -130,6 +191,7 @@ impl TournamentConfig {
             adjudication: Adjudication::default(),
             tablebases: Vec::new(),
             tablebase_pieces: None,
+            sprt: None,
             time_control: None,
         }
     }

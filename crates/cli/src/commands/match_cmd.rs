@@ -144,6 +144,7 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
     config.time_control = time_control_tag(m);
     config.tablebases.clone_from(&m.tablebases);
     config.tablebase_pieces = m.tablebase_pieces;
+    config.sprt = m.sprt.map(Into::into);
     config.adjudication = Adjudication {
         resign: m.resign,
         draw: m.draw,

@@ -16,6 +16,7 @@ pub mod players;
 pub mod rate;
 pub mod report;
 pub mod results;
+pub mod serve;
 pub mod squava_experiment;
 pub mod status;
 pub mod suite;

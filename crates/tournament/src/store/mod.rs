@@ -224,6 +224,67 @@ pub fn decode_notes(text: Option<&str>) -> Vec<MoveNote> {
         .collect()
 }
 
+/// A stored game's result with its place in the store's order: what a live reader (the
+/// dashboard) needs to follow a run by reading only what is new.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultEntry {
+    /// The store's order of finished games (increasing, unique; on PostgreSQL a value may
+    /// become visible after a larger one, and some values are never used).
+    pub seq: i64,
+    /// The job id (the game's key).
+    pub job_id: i64,
+    /// The tournament's id.
+    pub tournament_id: i64,
+    /// White's index into the tournament's players.
+    pub white: u32,
+    /// Black's index.
+    pub black: u32,
+    /// The game's index within its pair.
+    pub round: u32,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// Plies played.
+    pub plies: u32,
+    /// Wall time of the game in milliseconds.
+    pub wall_ms: f64,
+    /// When it was stored, milliseconds since the Unix epoch.
+    pub finished_ms: i64,
+    /// The worker that played it, if known.
+    pub worker: Option<String>,
+}
+
+/// A job claimed by a worker and not finished yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobInFlight {
+    /// The job id.
+    pub job_id: i64,
+    /// White's index into the tournament's players.
+    pub white: u32,
+    /// Black's index.
+    pub black: u32,
+    /// The game's index within its pair.
+    pub round: u32,
+    /// The worker holding the claim.
+    pub worker: Option<String>,
+    /// The claim's attempt number (above 1: an earlier claim was lost).
+    pub attempt: u32,
+    /// Milliseconds left on the claim's lease (negative: expired), for shared stores.
+    pub lease_left_ms: Option<i64>,
+}
+
+/// A worker's last report (shared stores).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerSeen {
+    /// The worker's name.
+    pub name: String,
+    /// Seconds since it last reported.
+    pub seen_secs_ago: f64,
+    /// Players it cannot run on its machine, with why.
+    pub cannot_run: String,
+}
+
 /// What storing a batch of finished games did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Completion {
@@ -352,6 +413,35 @@ pub trait Store: Send {
     /// # Errors
     /// [`StoreError::NotFound`] for an unknown tournament.
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError>;
+    /// Returns up to `limit` results with `seq` above `after`, of every tournament, in `seq`
+    /// order: a live reader's incremental read.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn results_since(&self, after: i64, limit: usize) -> Result<Vec<ResultEntry>, StoreError>;
+    /// Returns the results with these `seq` values that are stored (a live reader asks again
+    /// for values it saw skipped, which a slower transaction may still fill).
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn results_with_seq(&self, seqs: &[i64]) -> Result<Vec<ResultEntry>, StoreError>;
+    /// Returns a tournament's jobs that are claimed and not finished.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn jobs_in_flight(&self, tournament: i64) -> Result<Vec<JobInFlight>, StoreError>;
+    /// Returns one stored game in full, `None` when no game has this job id.
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError>;
+    /// Returns the workers that reported to a shared store (none for a one-process store).
+    ///
+    /// # Errors
+    /// Backend errors.
+    fn workers_seen(&self) -> Result<Vec<WorkerSeen>, StoreError> {
+        Ok(Vec::new())
+    }
     /// Returns each stored game's result by its job's key in the plan, for callers that
     /// keep the plan and so know who played each job (the evolution's generations, whose
     /// organisms may share a spec).

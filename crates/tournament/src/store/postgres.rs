@@ -14,8 +14,8 @@
 use super::redact;
 use super::{decode_notes, encode_notes, parse_result, parse_termination};
 use super::{
-    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
-    TournamentStatus, WorkerStatus,
+    ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
+    TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
 };
 use crate::{Plan, StoreError};
 use eloworld_games::GameResult;
@@ -666,33 +666,81 @@ impl Store for PgStore {
 
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
-        let sql = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-             g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
-             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD'), g.notes \
-             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
-             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-             WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq";
+        let sql =
+            format!("{GAME_ROW} WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq");
         self.with_client(|c| {
-            Ok(c.query(sql, &[&id])?
+            Ok(c.query(sql.as_str(), &[&id])?
                 .iter()
-                .map(|r| GameRow {
+                .map(game_row)
+                .collect())
+        })
+    }
+
+    fn results_since(&self, after: i64, limit: usize) -> Result<Vec<ResultEntry>, StoreError> {
+        let sql = format!("{RESULT_ENTRY} WHERE g.seq > $1 ORDER BY g.seq LIMIT $2");
+        let limit = limit as i64;
+        self.with_client(|c| {
+            Ok(c.query(sql.as_str(), &[&after, &limit])?
+                .iter()
+                .map(result_entry)
+                .collect())
+        })
+    }
+
+    fn results_with_seq(&self, seqs: &[i64]) -> Result<Vec<ResultEntry>, StoreError> {
+        if seqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!("{RESULT_ENTRY} WHERE g.seq = ANY($1) ORDER BY g.seq");
+        self.with_client(|c| {
+            Ok(c.query(sql.as_str(), &[&seqs])?
+                .iter()
+                .map(result_entry)
+                .collect())
+        })
+    }
+
+    fn jobs_in_flight(&self, tournament: i64) -> Result<Vec<JobInFlight>, StoreError> {
+        let sql = format!(
+            "SELECT id, white, black, round, worker, attempt, lease_until - {NOW_MS} FROM jobs \
+             WHERE tournament_id = $1 AND state = {RUNNING} ORDER BY id"
+        );
+        self.with_client(|c| {
+            Ok(c.query(sql.as_str(), &[&tournament])?
+                .iter()
+                .map(|r| JobInFlight {
                     job_id: r.get(0),
-                    tournament: r.get(1),
-                    game: r.get(2),
-                    white: r.get(3),
-                    black: r.get(4),
-                    round: r.get::<_, i32>(5) as u32,
-                    result: parse_result(r.get(6)),
-                    termination: parse_termination(r.get(7)),
-                    plies: r.get::<_, i32>(8) as u32,
-                    moves: r.get(9),
-                    opening: r.get(10),
-                    seed: r.get::<_, i64>(11) as u64,
-                    wall_ms: r.get(12),
-                    detail: r.get(13),
-                    date: r.get(14),
-                    notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
+                    white: r.get::<_, i32>(1) as u32,
+                    black: r.get::<_, i32>(2) as u32,
+                    round: r.get::<_, i32>(3) as u32,
+                    worker: r.get(4),
+                    attempt: r.get::<_, i32>(5) as u32,
+                    lease_left_ms: r.get(6),
+                })
+                .collect())
+        })
+    }
+
+    fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
+        let sql = format!("{GAME_ROW} WHERE g.job_id = $1");
+        self.with_client(|c| {
+            Ok(c.query_opt(sql.as_str(), &[&job_id])?
+                .as_ref()
+                .map(game_row))
+        })
+    }
+
+    fn workers_seen(&self) -> Result<Vec<WorkerSeen>, StoreError> {
+        let sql = format!(
+            "SELECT name, (({NOW_MS} - last_seen_ms) / 1000.0)::float8, cannot_run FROM workers ORDER BY name"
+        );
+        self.with_client(|c| {
+            Ok(c.query(sql.as_str(), &[])?
+                .iter()
+                .map(|r| WorkerSeen {
+                    name: r.get(0),
+                    seen_secs_ago: r.get(1),
+                    cannot_run: r.get(2),
                 })
                 .collect())
         })
@@ -708,5 +756,55 @@ impl Store for PgStore {
                 .map(|r| (r.get::<_, i32>(0) as u32, parse_result(r.get(1))))
                 .collect())
         })
+    }
+}
+
+/// The columns of a [`GameRow`] and the joins they need, read by `game_row`.
+const GAME_ROW: &str = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
+     g.moves, j.opening, j.seed, g.wall_ms, g.detail, \
+     to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD'), g.notes \
+     FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+     JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+     JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black";
+
+fn game_row(r: &Row) -> GameRow {
+    GameRow {
+        job_id: r.get(0),
+        tournament: r.get(1),
+        game: r.get(2),
+        white: r.get(3),
+        black: r.get(4),
+        round: r.get::<_, i32>(5) as u32,
+        result: parse_result(r.get(6)),
+        termination: parse_termination(r.get(7)),
+        plies: r.get::<_, i32>(8) as u32,
+        moves: r.get(9),
+        opening: r.get(10),
+        seed: r.get::<_, i64>(11) as u64,
+        wall_ms: r.get(12),
+        detail: r.get(13),
+        date: r.get(14),
+        notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
+    }
+}
+
+/// The columns of a [`ResultEntry`], read by `result_entry`.
+const RESULT_ENTRY: &str = "SELECT g.seq, g.job_id, g.tournament_id, j.white, j.black, g.result, \
+     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round FROM games g JOIN jobs j ON j.id = g.job_id";
+
+fn result_entry(r: &Row) -> ResultEntry {
+    ResultEntry {
+        seq: r.get(0),
+        job_id: r.get(1),
+        tournament_id: r.get(2),
+        white: r.get::<_, i32>(3) as u32,
+        black: r.get::<_, i32>(4) as u32,
+        result: parse_result(r.get(5)),
+        termination: parse_termination(r.get(6)),
+        plies: r.get::<_, i32>(7) as u32,
+        wall_ms: r.get(8),
+        finished_ms: r.get(9),
+        worker: r.get(10),
+        round: r.get::<_, i32>(11) as u32,
     }
 }

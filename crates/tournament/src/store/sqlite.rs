@@ -2,8 +2,8 @@
 
 use super::{decode_notes, encode_notes, parse_result, parse_termination};
 use super::{
-    ClaimedJob, Completion, FinishedGame, GameRow, ResultRow, Store, TournamentRow,
-    TournamentStatus, WorkerStatus,
+    ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
+    TournamentRow, TournamentStatus, WorkerStatus,
 };
 use crate::{Plan, StoreError};
 use eloworld_games::GameResult;
@@ -608,43 +608,86 @@ impl Store for SqliteStore {
 
     fn games(&self, tournament: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
-        let notes = if self.has_notes { "g.notes" } else { "NULL" };
         let mut st = self
             .conn
             .prepare(&format!(
-                "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
-                 g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch'), {notes} \
-                 FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
-                 JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-                 JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
-                 WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
+                "{} WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
+                self.game_select()
+            ))
+            .map_err(|e| self.sql(e))?;
+        let rows = st.query_map([id], game_row).map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn results_since(&self, after: i64, limit: usize) -> Result<Vec<ResultEntry>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare_cached(&format!(
+                "{RESULT_ENTRY} WHERE g.seq > ?1 ORDER BY g.seq LIMIT ?2"
             ))
             .map_err(|e| self.sql(e))?;
         let rows = st
-            .query_map([id], |r| {
-                Ok(GameRow {
+            .query_map(params![after, limit as i64], result_entry)
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn results_with_seq(&self, seqs: &[i64]) -> Result<Vec<ResultEntry>, StoreError> {
+        if seqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = format!(
+            "[{}]",
+            seqs.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let mut st = self
+            .conn
+            .prepare_cached(&format!(
+                "{RESULT_ENTRY} WHERE g.seq IN (SELECT value FROM json_each(?1)) ORDER BY g.seq"
+            ))
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([list], result_entry)
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn jobs_in_flight(&self, tournament: i64) -> Result<Vec<JobInFlight>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT id, white, black, round, worker, attempt FROM jobs \
+                 WHERE tournament_id = ?1 AND state = ?2 ORDER BY id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map(params![tournament, RUNNING], |r| {
+                Ok(JobInFlight {
                     job_id: r.get(0)?,
-                    tournament: r.get(1)?,
-                    game: r.get(2)?,
-                    white: r.get(3)?,
-                    black: r.get(4)?,
-                    round: r.get(5)?,
-                    result: parse_result(&r.get::<_, String>(6)?),
-                    termination: parse_termination(&r.get::<_, String>(7)?),
-                    plies: r.get(8)?,
-                    moves: r.get(9)?,
-                    opening: r.get(10)?,
-                    seed: r.get::<_, i64>(11)? as u64,
-                    wall_ms: r.get(12)?,
-                    detail: r.get(13)?,
-                    date: r
-                        .get::<_, Option<String>>(14)?
-                        .unwrap_or_else(|| "????.??.??".to_owned()),
-                    notes: decode_notes(r.get::<_, Option<String>>(15)?.as_deref()),
+                    white: r.get(1)?,
+                    black: r.get(2)?,
+                    round: r.get(3)?,
+                    worker: r.get(4)?,
+                    attempt: r.get(5)?,
+                    lease_left_ms: None,
                 })
             })
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
+        self.conn
+            .query_row(
+                &format!("{} WHERE g.job_id = ?1", self.game_select()),
+                [job_id],
+                game_row,
+            )
+            .optional()
+            .map_err(|e| self.sql(e))
     }
 
     fn results_by_key(&self, tournament: &str) -> Result<Vec<(u32, GameResult)>, StoreError> {
@@ -663,4 +706,63 @@ impl Store for SqliteStore {
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
+}
+
+impl SqliteStore {
+    /// The columns of a [`GameRow`] and the joins they need, read by `game_row` (a file
+    /// without the notes column reads none).
+    fn game_select(&self) -> String {
+        let notes = if self.has_notes { "g.notes" } else { "NULL" };
+        format!(
+            "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.round, g.result, g.termination, g.plies, \
+             g.moves, j.opening, j.seed, g.wall_ms, g.detail, strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch'), {notes} \
+             FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black"
+        )
+    }
+}
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        job_id: r.get(0)?,
+        tournament: r.get(1)?,
+        game: r.get(2)?,
+        white: r.get(3)?,
+        black: r.get(4)?,
+        round: r.get(5)?,
+        result: parse_result(&r.get::<_, String>(6)?),
+        termination: parse_termination(&r.get::<_, String>(7)?),
+        plies: r.get(8)?,
+        moves: r.get(9)?,
+        opening: r.get(10)?,
+        seed: r.get::<_, i64>(11)? as u64,
+        wall_ms: r.get(12)?,
+        detail: r.get(13)?,
+        date: r
+            .get::<_, Option<String>>(14)?
+            .unwrap_or_else(|| "????.??.??".to_owned()),
+        notes: decode_notes(r.get::<_, Option<String>>(15)?.as_deref()),
+    })
+}
+
+/// The columns of a [`ResultEntry`], read by `result_entry`.
+const RESULT_ENTRY: &str = "SELECT g.seq, g.job_id, g.tournament_id, j.white, j.black, g.result, \
+     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round FROM games g JOIN jobs j ON j.id = g.job_id";
+
+fn result_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResultEntry> {
+    Ok(ResultEntry {
+        seq: r.get(0)?,
+        job_id: r.get(1)?,
+        tournament_id: r.get(2)?,
+        white: r.get(3)?,
+        black: r.get(4)?,
+        result: parse_result(&r.get::<_, String>(5)?),
+        termination: parse_termination(&r.get::<_, String>(6)?),
+        plies: r.get(7)?,
+        wall_ms: r.get(8)?,
+        finished_ms: r.get(9)?,
+        worker: r.get(10)?,
+        round: r.get(11)?,
+    })
 }

@@ -1,0 +1,402 @@
+//! What the `eloworld serve` tests share: running the binary, a bare HTTP/1.1 client, and a
+//! headless Chromium driven over the DevTools protocol (Debian's `chromium`, installed by
+//! `.ci/run`).
+#![allow(dead_code)] // each test file uses its own part
+#![allow(clippy::print_stderr)] // reason: a test says what it skipped
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `eloworld` to the end in `dir`.
+pub fn eloworld(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eloworld")
+}
+
+/// Returns stdout of a run that must succeed.
+pub fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "eloworld failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A running `eloworld serve`, stopped (and reaped) when dropped.
+pub struct Serving {
+    child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+}
+
+impl Serving {
+    /// Starts `eloworld serve` with `args` (plus `--bind 127.0.0.1:0` unless given) and waits
+    /// for its "serving … at http://ADDR/" line.
+    pub fn start(dir: &Path, args: &[&str]) -> Serving {
+        let mut all: Vec<&str> = vec!["serve"];
+        all.extend_from_slice(args);
+        if !args.contains(&"--bind") {
+            all.extend_from_slice(&["--bind", "127.0.0.1:0"]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+            .args(&all)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start eloworld serve");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let mut seen = String::new();
+        let addr = loop {
+            let Some(Ok(line)) = lines.next() else {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("eloworld serve ended before listening: {seen}");
+            };
+            seen.push_str(&line);
+            seen.push('\n');
+            if let Some(rest) = line.split("http://").nth(1) {
+                let addr = rest.split('/').next().expect("address");
+                break addr.parse::<SocketAddr>().expect("socket address");
+            }
+        };
+        // Keep draining stderr so the server never blocks on it.
+        std::thread::spawn(move || for _ in lines {});
+        Serving { child, addr }
+    }
+
+    /// Returns the server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Returns the absolute URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP response.
+#[derive(Debug)]
+pub struct Reply {
+    /// The status code.
+    pub status: u16,
+    /// Header lines, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// Returns a header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Returns the body as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Sends one request (`Connection: close`) and reads the whole reply; `extra` are header lines.
+pub fn request(addr: SocketAddr, method: &str, path: &str, extra: &[&str]) -> Reply {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for h in extra {
+        req.push_str(h);
+        req.push_str("\r\n");
+    }
+    req.push_str("Content-Length: 0\r\n\r\n");
+    s.write_all(req.as_bytes()).expect("send");
+    // Read to the end of the body: the connection's end, or Content-Length (a server may
+    // keep the connection open despite `Connection: close`, as Chromium's DevTools does).
+    let mut raw = Vec::new();
+    let mut chunk = [0u8; 65536];
+    loop {
+        let n = s.read(&mut chunk).expect("read");
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&chunk[..n]);
+        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|len| raw.len() >= split + 4 + len) {
+                break;
+            }
+        }
+    }
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("end of headers");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("status line");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"))
+    {
+        body = unchunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A GET.
+pub fn get(addr: SocketAddr, path: &str, extra: &[&str]) -> Reply {
+    request(addr, "GET", path, extra)
+}
+
+fn unchunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(end) = data.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size = usize::from_str_radix(
+            String::from_utf8_lossy(&data[..end])
+                .split(';')
+                .next()
+                .unwrap_or("0")
+                .trim(),
+            16,
+        )
+        .unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        let start = end + 2;
+        out.extend_from_slice(&data[start..(start + size).min(data.len())]);
+        data = &data[(start + size + 2).min(data.len())..];
+    }
+}
+
+/// Returns the Chromium binary, or `None` when tests may skip the browser
+/// (`ELOWORLD_SKIP_BROWSER_TESTS=1`); panics with how to get it otherwise.
+pub fn chromium() -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let paths = std::env::var_os("PATH")?;
+            std::env::split_paths(&paths)
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())
+        });
+    if found.is_none() {
+        if std::env::var_os("ELOWORLD_SKIP_BROWSER_TESTS").is_some() {
+            eprintln!("skipped: no chromium and ELOWORLD_SKIP_BROWSER_TESTS is set");
+            return None;
+        }
+        panic!("these tests need headless Chromium: apt-get install chromium (or set ELOWORLD_SKIP_BROWSER_TESTS=1)");
+    }
+    found
+}
+
+/// A headless Chromium with one page, driven over the DevTools protocol.
+pub struct Browser {
+    child: Child,
+    _profile: tempfile::TempDir,
+    socket: tungstenite::WebSocket<TcpStream>,
+    next_id: u64,
+}
+
+impl Browser {
+    /// Starts Chromium on `url`.
+    pub fn open(binary: &Path, url: &str) -> Browser {
+        let profile = tempfile::tempdir().expect("profile dir");
+        let mut child = Command::new(binary)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+                "--window-size=1280,2000",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start chromium");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let port: u16 = loop {
+            let Some(Ok(line)) = lines.next() else {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("chromium ended before opening its DevTools port");
+            };
+            if let Some(rest) = line.split("DevTools listening on ws://").nth(1) {
+                let host_port = rest.split('/').next().expect("host:port");
+                break host_port
+                    .rsplit(':')
+                    .next()
+                    .and_then(|p| p.parse().ok())
+                    .expect("port");
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        let devtools: SocketAddr = ([127, 0, 0, 1], port).into();
+        let started = Instant::now();
+        let page_socket = loop {
+            let list = get(devtools, "/json/list", &[]);
+            let targets: serde_json::Value = serde_json::from_slice(&list.body).unwrap_or_default();
+            let found = targets.as_array().and_then(|a| {
+                a.iter()
+                    .find(|t| t["type"] == "page")
+                    .and_then(|t| t["webSocketDebuggerUrl"].as_str().map(str::to_owned))
+            });
+            if let Some(ws) = found {
+                break ws;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no page in chromium"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let stream = TcpStream::connect(devtools).expect("connect devtools");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("timeout");
+        let (socket, _) = tungstenite::client(page_socket.as_str(), stream).expect("websocket");
+        let mut b = Browser {
+            child,
+            _profile: profile,
+            socket,
+            next_id: 0,
+        };
+        b.navigate(url);
+        b
+    }
+
+    /// Sends a DevTools command and returns its result.
+    pub fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let msg = serde_json::json!({ "id": id, "method": method, "params": params });
+        self.socket
+            .send(tungstenite::Message::Text(msg.to_string().into()))
+            .expect("send to chromium");
+        loop {
+            let m = self.socket.read().expect("read from chromium");
+            if let tungstenite::Message::Text(t) = m {
+                let v: serde_json::Value = serde_json::from_str(t.as_str()).expect("json");
+                if v["id"] == id {
+                    assert!(v.get("error").is_none(), "{method}: {v}");
+                    return v["result"].clone();
+                }
+            }
+        }
+    }
+
+    /// Evaluates a JavaScript expression in the page and returns its value.
+    pub fn eval(&mut self, expression: &str) -> serde_json::Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+        );
+        assert!(
+            r.get("exceptionDetails").is_none(),
+            "{expression}: {}",
+            r["exceptionDetails"]
+        );
+        r["result"]["value"].clone()
+    }
+
+    /// Goes to `url` and waits until it has loaded.
+    pub fn navigate(&mut self, url: &str) {
+        self.call("Page.navigate", serde_json::json!({ "url": url }));
+        std::thread::sleep(Duration::from_millis(100));
+        self.wait_loaded();
+    }
+
+    fn wait_loaded(&mut self) {
+        let started = Instant::now();
+        while self.eval("location.href !== 'about:blank' && document.readyState === 'complete'")
+            != true
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "page never loaded"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Returns a PNG screenshot of the page.
+    pub fn screenshot(&mut self) -> Vec<u8> {
+        use base64::Engine;
+        let r = self.call(
+            "Page.captureScreenshot",
+            serde_json::json!({ "format": "png", "captureBeyondViewport": false }),
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(r["data"].as_str().expect("data"))
+            .expect("base64")
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits until `f` holds (at most `limit`), returning whether it did.
+pub fn wait_for(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    f()
+}
