@@ -4,11 +4,16 @@
 # Chromium (receiving every update), and the server's user+system CPU time is read from
 # /proc over SECS seconds. CPU time, not wall time: it holds on a loaded machine.
 #   bash crates/serve/benches/idle_cpu.sh [SECS]    (default 30)
+# ELOWORLD_BIN=PATH measures that binary instead of building the `quick` profile.
 set -euo pipefail
 secs=${1:-30}
 cd "$(dirname "$0")/../../.."
-cargo build -q --profile quick -p eloworld
-bin=$PWD/target/quick/eloworld
+if [ -n "${ELOWORLD_BIN:-}" ]; then
+  bin=$(realpath "$ELOWORLD_BIN")
+else
+  cargo build -q --profile quick -p eloworld
+  bin=$PWD/target/quick/eloworld
+fi
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
 cd "$dir"
