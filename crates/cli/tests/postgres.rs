@@ -505,7 +505,7 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
         a.extend(organisms.iter().map(String::as_str));
         a.extend([
             "--generations",
-            "2",
+            "3",
             "--nodes",
             "400",
             "--games-per-pair",
@@ -541,6 +541,10 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn worker");
+    // Let the worker start and connect before the evolution plans its first generation: the
+    // games are tiny, and under a loaded test run the evolution could otherwise play them all
+    // before the worker's first look (it looks every 500 ms).
+    std::thread::sleep(Duration::from_secs(2));
     let mut shared = args("shared");
     shared.extend(["--db", &url, "--lease", "2"]);
     let o = eloworld(dir.path(), &shared);
@@ -556,7 +560,7 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
         result, reference,
         "the same fitness whoever plays the games"
     );
-    let planned = 2 * 3 * 4; // generations × pairs × games per pair
+    let planned = 3 * 3 * 4; // generations × pairs × games per pair
     assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
     assert_eq!(
         cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"),
