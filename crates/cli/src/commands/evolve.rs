@@ -111,19 +111,26 @@ impl GaArgs {
     }
 }
 
+/// Where the grandmaster positions come from, for `evolve imitate` and `evolve score-imitation`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct GmPositions {
+    /// Directory of grandmaster games (every *.pgn in it).
+    #[arg(long, default_value = "data/pgn")]
+    pub(crate) pgn_dir: PathBuf,
+    /// Least Elo of both players.
+    #[arg(long, default_value_t = 2600)]
+    pub(crate) min_elo: u32,
+    /// Positions drawn from each game (the paper took 1 from each of 10,000 games; we have ~630 decisive ones).
+    #[arg(long, default_value_t = 16)]
+    pub(crate) per_game: usize,
+}
+
 #[derive(clap::Args, Debug)]
 struct ImitateArgs {
     #[command(flatten)]
     ga: GaArgs,
-    /// Directory of grandmaster games (every *.pgn in it).
-    #[arg(long, default_value = "data/pgn")]
-    pgn_dir: PathBuf,
-    /// Least Elo of both players.
-    #[arg(long, default_value_t = 2600)]
-    min_elo: u32,
-    /// Positions drawn from each game (the paper took 1 from each of 10,000 games; we have ~630 decisive ones).
-    #[arg(long, default_value_t = 16)]
-    per_game: usize,
+    #[command(flatten)]
+    source: GmPositions,
     /// Most training positions.
     #[arg(long, default_value_t = 5000)]
     train: usize,
@@ -360,24 +367,24 @@ fn pct(n: f64, of: usize) -> f64 {
 
 fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     let store = a.ga.prepare()?;
-    let files = imitate::pgn_files(&a.pgn_dir)?;
+    let files = imitate::pgn_files(&a.source.pgn_dir)?;
     if files.is_empty() {
-        bail!("no .pgn files in {}", a.pgn_dir.display());
+        bail!("no .pgn files in {}", a.source.pgn_dir.display());
     }
     let t0 = Instant::now();
-    let (games, report) = imitate::read_strong_games(&files, a.min_elo)?;
+    let (games, report) = imitate::read_strong_games(&files, a.source.min_elo)?;
     println!(
         "read {} games from {} file(s) in {}: {} with both players rated >= {}, {} of them decisive",
         report.games,
         files.len(),
-        a.pgn_dir.display(),
+        a.source.pgn_dir.display(),
         report.strong,
-        a.min_elo,
+        a.source.min_elo,
         report.decisive
     );
     let data_config = DatasetConfig {
-        min_elo: a.min_elo,
-        per_game: a.per_game,
+        min_elo: a.source.min_elo,
+        per_game: a.source.per_game,
         max_train: a.train,
         max_test: a.test,
         ..DatasetConfig::new()
@@ -390,7 +397,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
         data.train_games,
         data.test.len(),
         data.test_games,
-        a.per_game,
+        a.source.per_game,
         bad,
         t0.elapsed().as_secs_f64()
     );
@@ -409,7 +416,7 @@ fn imitate_cmd(a: &ImitateArgs, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     let settings = format!(
         "imitate {} pgn={}",
         data_config.describe(),
-        a.pgn_dir.display()
+        a.source.pgn_dir.display()
     );
     for k in 1..=a.runs {
         let config = GaConfig {

@@ -22,15 +22,8 @@ pub struct Args {
     /// Most positions in each of the training and test sets (the paper: 5,000 each).
     #[arg(long, default_value_t = 5000)]
     positions: usize,
-    /// Directory of grandmaster games (every *.pgn in it), as for `evolve imitate`.
-    #[arg(long, default_value = "data/pgn")]
-    pgn_dir: PathBuf,
-    /// Least Elo of both players.
-    #[arg(long, default_value_t = 2600)]
-    min_elo: u32,
-    /// Positions drawn from each game.
-    #[arg(long, default_value_t = 16)]
-    per_game: usize,
+    #[command(flatten)]
+    source: crate::commands::evolve::GmPositions,
     /// Score each move by the static evaluation instead of quiescence.
     #[arg(long = "static")]
     static_eval: bool,
@@ -78,19 +71,19 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     let config = DatasetConfig {
-        min_elo: a.min_elo,
-        per_game: a.per_game,
+        min_elo: a.source.min_elo,
+        per_game: a.source.per_game,
         max_train: a.positions,
         max_test: a.positions,
         ..DatasetConfig::new()
     };
     let started = Instant::now();
-    let loaded = imitate::load_dataset(&a.pgn_dir, &config)?;
+    let loaded = imitate::load_dataset(&a.source.pgn_dir, &config)?;
     eprintln!(
         "{} games read, {} decisive with both players rated >= {}: {} training positions (from {} games), {} test (from {} other games)",
         loaded.report.games,
         loaded.report.decisive,
-        a.min_elo,
+        a.source.min_elo,
         loaded.data.train.len(),
         loaded.data.train_games,
         loaded.data.test.len(),

@@ -49,7 +49,7 @@ struct BuildArgs {
     #[arg(long)]
     name: Option<String>,
     /// Fix the scale: this rung gets this rating (NAME=ELO); default: the rungs average 1000.
-    #[arg(long, value_parser = parse_anchor)]
+    #[arg(long, value_parser = crate::commands::rate::parse_anchor)]
     anchor: Option<(String, f64)>,
     /// Engine definitions the games were played with (to record their versions).
     #[arg(long, value_name = "FILE")]
@@ -57,17 +57,6 @@ struct BuildArgs {
     /// A note kept in the file: what the field is, what was scaled down and why, how long it took.
     #[arg(long)]
     note: Option<String>,
-}
-
-fn parse_anchor(s: &str) -> Result<(String, f64), String> {
-    let (name, elo) = s
-        .rsplit_once('=')
-        .ok_or_else(|| format!("{s:?}: expected NAME=ELO"))?;
-    let elo = elo
-        .trim()
-        .parse::<f64>()
-        .map_err(|_| format!("{s:?}: {elo:?} is not a number"))?;
-    Ok((name.trim().to_owned(), elo))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

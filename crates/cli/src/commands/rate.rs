@@ -132,7 +132,8 @@ pub struct Args {
     truth: Option<PathBuf>,
 }
 
-fn parse_anchor(s: &str) -> Result<(String, f64), String> {
+/// Reads `NAME=ELO` (`--anchor`), for `rate` and `ladder build`.
+pub(crate) fn parse_anchor(s: &str) -> Result<(String, f64), String> {
     let (name, elo) = s
         .rsplit_once('=')
         .ok_or_else(|| format!("{s:?}: expected NAME=ELO"))?;
