@@ -72,10 +72,21 @@ pub struct RunSummary {
 }
 
 enum Msg {
-    Finished(FinishedGame),
+    /// Finished games, in the order played: a worker hands over short games in small
+    /// batches ([`SHORT_GAME_MS`]), since waking the coordinator for each one cost about
+    /// 5% of a random-move chess game.
+    Finished(Vec<FinishedGame>),
     Aborted(i64),
     Panicked(i64, String),
 }
+
+/// A game shorter than this (milliseconds of wall time) is handed to the coordinator with
+/// others, in batches of at most [`BATCH_GAMES`] games or [`BATCH_WAIT`].
+const SHORT_GAME_MS: f64 = 1.0;
+/// Most short games a worker holds before handing them over.
+const BATCH_GAMES: usize = 64;
+/// Longest a worker holds a finished short game.
+const BATCH_WAIT: Duration = Duration::from_millis(20);
 
 /// A tournament as the store holds it: everything a worker needs to play its jobs, with
 /// no access to the files the plan was made from.
@@ -306,8 +317,18 @@ pub fn play_stored<G: PlayableGame>(
                     tablebases,
                 };
                 let start = G::new(rules);
+                // Finished games not yet handed to the coordinator, and when the first of
+                // them finished.
+                let mut unsent: Vec<FinishedGame> = Vec::new();
+                let mut unsent_since = Instant::now();
+                let flush = |unsent: &mut Vec<FinishedGame>| {
+                    unsent.is_empty() || msg_tx.send(Msg::Finished(std::mem::take(unsent))).is_ok()
+                };
                 while let Ok(job) = job_rx.recv() {
                     if stop.load(Ordering::Relaxed) {
+                        if !flush(&mut unsent) {
+                            break;
+                        }
                         let _ = msg_tx.send(Msg::Aborted(job.id));
                         continue;
                     }
@@ -361,7 +382,24 @@ pub fn play_stored<G: PlayableGame>(
                                     plies: g.plies,
                                 });
                             }
-                            Msg::Finished(g)
+                            // A short game waits for company while more jobs are queued,
+                            // up to a batch or a few milliseconds; any other is handed over now.
+                            let short = g.wall_ms < SHORT_GAME_MS;
+                            if unsent.is_empty() {
+                                unsent_since = Instant::now();
+                            }
+                            unsent.push(g);
+                            if short
+                                && unsent.len() < BATCH_GAMES
+                                && !job_rx.is_empty()
+                                && unsent_since.elapsed() < BATCH_WAIT
+                            {
+                                continue;
+                            }
+                            if !flush(&mut unsent) {
+                                break;
+                            }
+                            continue;
                         }
                         Ok(None) => Msg::Aborted(job.id),
                         Err(p) => {
@@ -373,10 +411,11 @@ pub fn play_stored<G: PlayableGame>(
                             Msg::Panicked(job.id, text)
                         }
                     };
-                    if msg_tx.send(msg).is_err() {
+                    if !flush(&mut unsent) || msg_tx.send(msg).is_err() {
                         break;
                     }
                 }
+                flush(&mut unsent);
             });
         }
         drop(msg_tx);
@@ -413,10 +452,12 @@ pub fn play_stored<G: PlayableGame>(
                 break;
             }
             match msg_rx.recv_timeout(opts.checkpoint_interval) {
-                Ok(Msg::Finished(g)) => {
-                    in_flight.remove(&g.job_id);
-                    mean_game_ms = 0.9 * mean_game_ms + 0.1 * g.wall_ms;
-                    batch.push(g);
+                Ok(Msg::Finished(games)) => {
+                    for g in games {
+                        in_flight.remove(&g.job_id);
+                        mean_game_ms = 0.9 * mean_game_ms + 0.1 * g.wall_ms;
+                        batch.push(g);
+                    }
                 }
                 Ok(Msg::Aborted(id)) => {
                     if let Some(j) = in_flight.remove(&id) {
