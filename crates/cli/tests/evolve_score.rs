@@ -148,3 +148,37 @@ fn scores_a_parameter_file_and_names_a_bad_line() {
     assert!(err.contains("eval.params line 2"), "{err}");
     assert!(err.contains("BISHOP_VALUE"), "{err}");
 }
+
+/// The shipped organism of a full phase 1 at the paper's settings (population 100, 200
+/// generations, 5,000 training and 5,000 test positions, seed 1) scores what its run
+/// reported, and beats the paper's evolved organism on the test positions (30.4%):
+/// David–Koppel–Netanyahu's phase-1 figure, reproduced and kept.
+#[test]
+fn the_shipped_phase_one_organism_keeps_its_published_figure() {
+    let params =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/evolve/imitate-run1.params");
+    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .args(["evolve", "score-imitation", "--format", "json"])
+        .arg("--pgn-dir")
+        .arg(pgn_dir())
+        .arg("--eval")
+        .arg(&params)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json alone on stdout");
+    assert_eq!(doc["train"]["positions"], 5000);
+    assert_eq!(doc["test"]["positions"], 5000);
+    // What the run's log and the file's header say: 1,540 and 1,581 of 5,000.
+    assert_eq!(doc["train"]["matched"], 1540);
+    assert_eq!(doc["test"]["matched"], 1581);
+    let header = std::fs::read_to_string(&params).expect("read");
+    assert!(
+        header.contains("1540/5000 training (30.8%), 1581/5000 test (31.6%)"),
+        "{header}"
+    );
+}
