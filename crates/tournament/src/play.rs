@@ -91,6 +91,11 @@ pub fn play_game_with<G: Game>(
             .map(|(tc, margin)| (Clock::new(tc), margin)),
     ];
     let mut referee = rules.adjudication.map(Referee::new);
+    // Asked once a game, not once a move: whether each side's moves come from the legal list.
+    let listed = [
+        white.picks_from_legal_moves(),
+        black.picks_from_legal_moves(),
+    ];
     let start_ply = game.ply();
     loop {
         let plies = game.ply() - start_ply;
@@ -138,9 +143,14 @@ pub fn play_game_with<G: Game>(
         let asked = timed.then(Instant::now);
         let answer = player.choose(game, &mut rngs[side.index()]);
         let elapsed = asked.map_or(Duration::ZERO, |t| t.elapsed());
-        let listed = player.picks_from_legal_moves();
-        let report = player.last_report();
-        let book = player.last_move_from_book();
+        let listed = listed[side.index()];
+        // What the player reported is read only when a note or the referee uses it.
+        let report = if notes.is_some() || referee.is_some() {
+            player.last_report()
+        } else {
+            None
+        };
+        let book = notes.is_some() && player.last_move_from_book();
         if let Some((clock, margin)) = &mut clocks[side.index()] {
             let had = clock.remaining();
             let flagged = match (&answer, clock.charge(elapsed, *margin)) {
@@ -176,9 +186,11 @@ pub fn play_game_with<G: Game>(
                         book,
                     });
                 }
-                let chess = (&*game as &dyn Any).downcast_ref::<eloworld_games::Chess>();
-                if let (Some(tables), Some(chess), None) = (rules.tablebases, chess, game.outcome())
-                {
+                let probe = rules.tablebases.and_then(|tables| {
+                    let chess = (&*game as &dyn Any).downcast_ref::<eloworld_games::Chess>()?;
+                    game.outcome().is_none().then_some((tables, chess))
+                });
+                if let Some((tables, chess)) = probe {
                     if let Some(outcome) = tables.adjudicate(chess.position()) {
                         return Some(PlayedGame {
                             outcome,
