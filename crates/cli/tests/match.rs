@@ -713,3 +713,41 @@ fn syzygy_tables_adjudicate_known_endings() {
     assert!(!o.status.success());
     assert!(err.contains(&dir.path().display().to_string()), "{err}");
 }
+
+/// An EPD book is parsed only as far as the match reaches: the openings played are the same
+/// as those of the whole book's shuffle, a bad line the match reaches is an error naming the
+/// file and the line, and nothing is stored; a bad line it never reaches costs nothing.
+#[test]
+fn an_epd_book_is_read_as_far_as_the_match_reaches() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\
+                rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n";
+    std::fs::write(
+        dir.path().join("late.epd"),
+        format!("{good}not a position\n"),
+    )
+    .expect("w");
+    std::fs::write(
+        dir.path().join("early.epd"),
+        format!("not a position\n{good}"),
+    )
+    .expect("w");
+    let line = |book: &str, db: &str| {
+        format!(
+            "-engine cmd=stockfish name=a -engine cmd=stockfish name=b -each nodes=50 \
+             -openings file={book} format=epd order=sequential -games 2 -rounds 2 -repeat \
+             -db {db} -pgnout file={db}.pgn"
+        )
+    };
+    let (o, out, err) = run_line(dir.path(), &line("late.epd", "late.sqlite"));
+    assert!(o.status.success(), "{out}\n{err}");
+    let pgn = std::fs::read_to_string(dir.path().join("late.sqlite.pgn")).expect("pgn");
+    assert_eq!(pgn.matches("[FEN \"").count(), 4, "{pgn}");
+    assert_eq!(pgn.matches("4P3/8/PPPP1PPP").count(), 2, "{pgn}");
+    assert_eq!(pgn.matches("3P4/8/PPP1PPPP").count(), 2, "{pgn}");
+
+    let (o, out, err) = run_line(dir.path(), &line("early.epd", "early.sqlite"));
+    assert!(!o.status.success(), "{out}\n{err}");
+    assert!(err.contains("early.epd:1:"), "{err}");
+    assert!(!dir.path().join("early.sqlite.pgn").exists());
+}

@@ -99,41 +99,66 @@ fn lines(path: &Path, bytes: &[u8]) -> Result<Vec<(usize, String)>, ConfigError>
 }
 
 fn epd_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
-    let mut out = Vec::new();
-    for (line, text) in lines(path, bytes)? {
-        if text.contains('\0') {
-            return Err(ConfigError::Openings {
-                path: path.to_owned(),
-                line,
-                message: "contains NUL bytes".into(),
-            });
-        }
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 4 {
-            return Err(ConfigError::Openings {
-                path: path.to_owned(),
-                line,
-                message: format!("expected at least 4 FEN fields, got {:?}", text),
-            });
-        }
-        // Full FEN when fields 5 and 6 are the clocks, else EPD with default clocks.
-        let fen_text = if fields.len() >= 6
-            && fields[4].parse::<u32>().is_ok()
-            && fields[5].parse::<u32>().is_ok()
-        {
-            fields[..6].join(" ")
-        } else {
-            format!("{} 0 1", fields[..4].join(" "))
-        };
-        let pos =
-            eloworld_games::chess::parse_fen(&fen_text).map_err(|e| ConfigError::Openings {
-                path: path.to_owned(),
-                line,
-                message: e.to_string(),
-            })?;
-        out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+    lines(path, bytes)?
+        .into_iter()
+        .map(|(line, text)| epd_opening(path, line, &text))
+        .collect()
+}
+
+/// The positions of an EPD (or FEN-a-line) file as its raw lines, each with its line number,
+/// unparsed: a caller that plays only some of them (a match reaching 40 of 2,000 openings)
+/// checks and normalises just those with [`epd_opening`]. Blank lines and `#` comments are
+/// left out, as [`load_openings`] does.
+///
+/// # Errors
+/// [`ConfigError::Openings`] when the file cannot be read, is not UTF-8, or has no lines.
+pub fn load_epd_lines(path: &Path) -> Result<Vec<(usize, String)>, ConfigError> {
+    let bytes = std::fs::read(path).map_err(|e| ConfigError::Openings {
+        path: path.to_owned(),
+        line: 0,
+        message: format!("cannot read: {e}"),
+    })?;
+    let out = lines(path, &bytes)?;
+    if out.is_empty() {
+        return Err(ConfigError::Openings {
+            path: path.to_owned(),
+            line: 0,
+            message: "no openings in file".into(),
+        });
     }
     Ok(out)
+}
+
+/// Checks line `line` of the EPD file `path` and returns its position as a full FEN (EPD
+/// operations dropped, clocks 0 1 when absent), the form every opening takes in a plan.
+///
+/// # Errors
+/// [`ConfigError::Openings`] naming the file and line: NUL bytes, fewer than four FEN
+/// fields, or an illegal position.
+pub fn epd_opening(path: &Path, line: usize, text: &str) -> Result<String, ConfigError> {
+    let bad = |message: String| ConfigError::Openings {
+        path: path.to_owned(),
+        line,
+        message,
+    };
+    if text.contains('\0') {
+        return Err(bad("contains NUL bytes".into()));
+    }
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err(bad(format!("expected at least 4 FEN fields, got {text:?}")));
+    }
+    // Full FEN when fields 5 and 6 are the clocks, else EPD with default clocks.
+    let fen_text = if fields.len() >= 6
+        && fields[4].parse::<u32>().is_ok()
+        && fields[5].parse::<u32>().is_ok()
+    {
+        fields[..6].join(" ")
+    } else {
+        format!("{} 0 1", fields[..4].join(" "))
+    };
+    let pos = eloworld_games::chess::parse_fen(&fen_text).map_err(|e| bad(e.to_string()))?;
+    Ok(Fen::from_position(&pos, EnPassantMode::Legal).to_string())
 }
 
 fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String>, ConfigError> {

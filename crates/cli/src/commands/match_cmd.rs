@@ -1,7 +1,7 @@
 //! `eloworld match`: two engines, the command line fastchess and cutechess-cli users already
 //! have, an SPRT that stops the match when it is decided, and results in the store.
 
-use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder};
+use super::match_options::{self, EngineOptions, MatchOptions, OpeningOptions, OpeningOrder};
 use anyhow::{bail, Context};
 use crossbeam_channel::Receiver;
 use eloworld_games::rng::{game_seed, splitmix64};
@@ -110,6 +110,17 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
 }
 
 /// Shuffles in place with a SplitMix64 chain from `seed` (Fisher–Yates).
+/// Orders a book as the match plays it (shuffled by the seed with `order=random`, from
+/// `start=`) and keeps the first `reached` openings: only those are checked by the runner.
+fn pick_openings<T>(list: &mut Vec<T>, o: &OpeningOptions, seed: u64, reached: usize) {
+    if o.order == OpeningOrder::Random {
+        shuffle(list, seed);
+    }
+    let skip = (o.start - 1).min(list.len().saturating_sub(1));
+    list.rotate_left(skip);
+    list.truncate(reached);
+}
+
 fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut state = splitmix64(seed ^ 0x6f70_656e_696e_6773);
     for i in (1..items.len()).rev() {
@@ -154,19 +165,31 @@ fn match_plan(m: &MatchOptions, players: &[String]) -> anyhow::Result<Plan> {
     let slot = |i: u32| if paired { i / 2 } else { i };
     let mut openings = match &m.openings {
         Some(o) => {
-            let mut list = eloworld_tournament::openings::load_openings_cut(
-                &o.file,
-                GameKind::Chess,
-                o.plies,
-            )?;
-            if o.order == OpeningOrder::Random {
-                shuffle(&mut list, m.seed);
+            let reached = slot(total.saturating_sub(1)) as usize + 1;
+            let is_pgn = o
+                .file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            if is_pgn {
+                let mut list = eloworld_tournament::openings::load_openings_cut(
+                    &o.file,
+                    GameKind::Chess,
+                    o.plies,
+                )?;
+                pick_openings(&mut list, o, m.seed, reached);
+                list
+            } else {
+                // An EPD book is taken line by line, and only the lines the match reaches
+                // are parsed (the same openings, in the same order, as parsing every line
+                // first: the shuffle depends only on the count of lines).
+                let mut list = eloworld_tournament::openings::load_epd_lines(&o.file)?;
+                pick_openings(&mut list, o, m.seed, reached);
+                list.iter()
+                    .map(|(line, text)| {
+                        eloworld_tournament::openings::epd_opening(&o.file, *line, text)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
             }
-            let skip = (o.start - 1).min(list.len().saturating_sub(1));
-            list.rotate_left(skip);
-            // Only the openings the match reaches are kept (and checked by the runner).
-            list.truncate(slot(total.saturating_sub(1)) as usize + 1);
-            list
         }
         None => Vec::new(),
     };
