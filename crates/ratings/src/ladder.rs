@@ -23,7 +23,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::mle::{Mle, MleConfig};
+use crate::mle::MleConfig;
 use crate::{GameList, GameRecord, PairCounts, PlayerId, RatingError, Score};
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -179,7 +179,7 @@ impl Ladder {
         config: &MleConfig,
     ) -> Result<Ladder, LadderError> {
         let counts = games.counts();
-        let fit = Mle::new(*config).rate(&counts)?;
+        let fit = crate::method::fit_mle(&counts, *config)?;
         let names = games.names();
         let mut rungs: Vec<Rung> = (0..names.len())
             .filter(|&i| fit.group[i] == 0 && fit.ratings[i].is_finite())

@@ -290,6 +290,15 @@ pub fn rate_all(games: &Games, options: &Options) -> Vec<(Method, Result<Ratings
         .collect()
 }
 
+/// Fits the maximum-likelihood ratings with all their detail (groups, intervals, bounds):
+/// the one place [`Mle`] is constructed, for [`rate`] and the ladder builder alike.
+///
+/// # Errors
+/// As [`Mle::rate`].
+pub(crate) fn fit_mle(counts: &PairCounts, config: MleConfig) -> Result<MleRatings, RatingError> {
+    Mle::new(config).rate(counts)
+}
+
 /// Rates with the counts already made (the one place each method is constructed).
 fn rate_counted(
     games: &Games,
@@ -322,7 +331,7 @@ fn rate_counted(
                 anchor,
                 ..options.mle
             };
-            let r = Mle::new(config).rate(counts)?;
+            let r = fit_mle(counts, config)?;
             let flags = (0..n)
                 .map(|p| match r.unbounded[p] {
                     Some(Unbounded::Above) => Some(Flag::UnboundedAbove),
