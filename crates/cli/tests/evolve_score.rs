@@ -22,6 +22,22 @@ fn score_imitation(args: &[&str]) -> Output {
         .expect("runs eloworld")
 }
 
+/// Scores the parameter file `eval` (with `extra` arguments) and reads the JSON, alone on
+/// standard output.
+fn score_file_json(eval: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(extra);
+    let eval = eval.to_string_lossy();
+    args.extend_from_slice(&["--eval", &eval]);
+    let out = score_imitation(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json alone on stdout")
+}
+
 /// Counts the positions of a set where `Engine::best_move_1ply` with quiescence plays the
 /// grandmaster's move, reading the set back from its FENs.
 fn engine_matches(set: &PositionSet, params: EvalParams) -> usize {
@@ -100,27 +116,7 @@ fn scores_a_parameter_file_and_names_a_bad_line() {
     std::fs::write(&file, "# test\nKNIGHT_VALUE = 0\nROOK_VALUE = 100\n").expect("write");
     let out = score_imitation(&["--positions", "40", "--format", "json", "--eval"]);
     assert!(!out.status.success(), "--eval needs a file");
-    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args([
-            "evolve",
-            "score-imitation",
-            "--positions",
-            "40",
-            "--format",
-            "json",
-        ])
-        .arg("--pgn-dir")
-        .arg(pgn_dir())
-        .arg("--eval")
-        .arg(&file)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json alone on stdout");
+    let doc = score_file_json(&file, &["--positions", "40"]);
     let params = EvalParams {
         knight_value: 0,
         rook_value: 100,
@@ -157,20 +153,7 @@ fn scores_a_parameter_file_and_names_a_bad_line() {
 fn the_shipped_phase_one_organism_keeps_its_published_figure() {
     let params =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/evolve/imitate-run1.params");
-    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(["evolve", "score-imitation", "--format", "json"])
-        .arg("--pgn-dir")
-        .arg(pgn_dir())
-        .arg("--eval")
-        .arg(&params)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json alone on stdout");
+    let doc = score_file_json(&params, &[]);
     assert_eq!(doc["train"]["positions"], 5000);
     assert_eq!(doc["test"]["positions"], 5000);
     // What the run's log and the file's header say: 1,540 and 1,581 of 5,000.
