@@ -96,7 +96,10 @@ pub struct EloWorld {
 
 /// Expected score by rating difference, tabulated every `STEP` Elo over ±`RANGE`.
 struct ExpectedTable {
-    values: Box<[f32; TABLE_LEN]>,
+    /// Per entry: its value and the step to the next entry (exact in `f32`: neighbouring
+    /// entries are within a factor of two, Sterbenz's lemma), so one 8-byte load serves an
+    /// interpolation.
+    values: Box<[[f32; 2]; TABLE_LEN]>,
 }
 
 const RANGE: f64 = 4000.0;
@@ -109,9 +112,11 @@ const ROUND: f64 = 6_755_399_441_055_744.0;
 
 impl ExpectedTable {
     fn new() -> ExpectedTable {
-        let mut values = Box::new([0.0f32; TABLE_LEN]);
+        let value = |i: usize| crate::convert::expected_score(i as f64 * STEP - RANGE) as f32;
+        let mut values = Box::new([[0.0f32; 2]; TABLE_LEN]);
         for (i, v) in values.iter_mut().enumerate() {
-            *v = crate::convert::expected_score(i as f64 * STEP - RANGE) as f32;
+            let (a, b) = (value(i), value(i + 1));
+            *v = [a, b - a];
         }
         ExpectedTable { values }
     }
@@ -131,9 +136,8 @@ impl ExpectedTable {
         #[allow(clippy::cast_possible_truncation)] // reason: the index is in the low bits
         let i = (rounded.to_bits() as u32 as usize).min(TABLE_LEN - 2);
         let f = x - (rounded - ROUND);
-        let a = f64::from(self.values[i]);
-        let b = f64::from(self.values[i + 1]);
-        a + f * (b - a)
+        let [a, step] = self.values[i];
+        f64::from(a) + f * f64::from(step)
     }
 }
 
@@ -359,23 +363,26 @@ fn play<C: Code>(
 ) {
     let score = [0.0, 0.5, 1.0, 0.0];
     let mut len = bucket.len();
-    while len > 0 {
+    let mut game = |half: u64, len: &mut usize| {
+        let j = ((half * *len as u64) >> 32) as usize;
+        let code = bucket[j].to_usize();
+        *len -= 1;
+        bucket[j] = bucket[*len];
+        let [w, b] = decode[code >> 2];
+        let (w, b) = (usize::from(w), usize::from(b));
+        let expected = table.expected(ratings[w] - ratings[b]);
+        let delta = k * (score[code & 3] - expected);
+        ratings[w] += delta;
+        ratings[b] -= delta;
+    };
+    while len >= 2 {
         let word = rng.next_u64();
-        for half in [word & 0xFFFF_FFFF, word >> 32] {
-            if len == 0 {
-                break;
-            }
-            let j = ((half * len as u64) >> 32) as usize;
-            let code = bucket[j].to_usize();
-            len -= 1;
-            bucket[j] = bucket[len];
-            let [w, b] = decode[code >> 2];
-            let (w, b) = (usize::from(w), usize::from(b));
-            let expected = table.expected(ratings[w] - ratings[b]);
-            let delta = k * (score[code & 3] - expected);
-            ratings[w] += delta;
-            ratings[b] -= delta;
-        }
+        game(word & 0xFFFF_FFFF, &mut len);
+        game(word >> 32, &mut len);
+    }
+    if len == 1 {
+        let word = rng.next_u64();
+        game(word & 0xFFFF_FFFF, &mut len);
     }
 }
 
