@@ -94,50 +94,63 @@ pub struct EloWorld {
     config: EloWorldConfig,
 }
 
-/// Expected score by rating difference, tabulated every `STEP` Elo over ±`RANGE`.
-struct ExpectedTable {
-    /// Per entry: its value and the step to the next entry (exact in `f32`: neighbouring
-    /// entries are within a factor of two, Sterbenz's lemma), so one 8-byte load serves an
-    /// interpolation.
-    values: Box<[[f32; 2]; TABLE_LEN]>,
-}
-
 const RANGE: f64 = 4000.0;
 const STEP: f64 = 2.0;
-/// Entries of the table: every `STEP` Elo from −`RANGE` to +`RANGE`, and one more.
+/// Entries of the expected-score table: every `STEP` Elo from −`RANGE` to +`RANGE`, and one
+/// more.
 const TABLE_LEN: usize = (2.0 * RANGE / STEP) as usize + 2;
 /// 1.5·2⁵²: adding it to a double of magnitude below 2⁵¹ rounds it to an integer held in
-/// the low bits of the sum (the fast float-to-index conversion of [`ExpectedTable::expected`]).
+/// the low bits of the sum (the fast float-to-index conversion of [`ExpectedTable::at`]).
 const ROUND: f64 = 6_755_399_441_055_744.0;
+
+/// Slots of a repetition's ratings: one for every index a `u16` can hold.
+const PLAYER_SLOTS: usize = 1 << 16;
+
+/// Expected score by rating difference, tabulated every `STEP` Elo over ±`RANGE`.
+struct ExpectedTable {
+    /// Per entry: its value rounded to `f32` and the step to the next entry (exact:
+    /// neighbouring entries are within a factor of two, Sterbenz's lemma), side by side so
+    /// that one cache line serves an interpolation.
+    values: Box<[[f64; 2]; TABLE_LEN]>,
+}
 
 impl ExpectedTable {
     fn new() -> ExpectedTable {
         let value = |i: usize| crate::convert::expected_score(i as f64 * STEP - RANGE) as f32;
-        let mut values = Box::new([[0.0f32; 2]; TABLE_LEN]);
+        let mut values = Box::new([[0.0f64; 2]; TABLE_LEN]);
         for (i, v) in values.iter_mut().enumerate() {
             let (a, b) = (value(i), value(i + 1));
-            *v = [a, b - a];
+            *v = [f64::from(a), f64::from(b - a)];
         }
         ExpectedTable { values }
     }
 
     /// Returns 1/(1 + 10^(−difference/400)), interpolated linearly between the two entries
     /// around `difference`.
+    #[cfg(test)]
+    fn expected(&self, difference: f64) -> f64 {
+        ExpectedTable::at(&self.values, difference * (1.0 / STEP))
+    }
+
+    /// Returns the expected score at a rating difference given in table steps (the
+    /// difference divided by `STEP`), interpolated linearly between the two entries around it;
+    /// differences beyond ±`RANGE` take the value at the end of the table.
     ///
     /// The entry index is ⌊x⌋, found as x − ½ rounded to the nearest integer (ties to even)
     /// by [`ROUND`]; at an integer x this gives x − 1 for odd x, and then the fraction is 1
     /// and a + 1·(b − a) is b exactly (b − a of two `f32` is exact in `f64`), so the value is
     /// the same as with ⌊x⌋, bit for bit.
     #[inline]
-    fn expected(&self, difference: f64) -> f64 {
-        let x = ((difference + RANGE) * (1.0 / STEP)).clamp(0.0, 2.0 * RANGE / STEP);
+    fn at(values: &[[f64; 2]; TABLE_LEN], steps: f64) -> f64 {
+        let x = (steps + RANGE / STEP).clamp(0.0, 2.0 * RANGE / STEP);
         let rounded = (x - 0.5) + ROUND;
-        // The low 32 bits of the sum hold the integer (0 ..= 4000 here).
+        // The low 32 bits of the sum hold the integer: 0 ..= 3999 for 0 ≤ x ≤ 4000 (ratings
+        // are finite: `rate` refuses settings that could overflow them).
         #[allow(clippy::cast_possible_truncation)] // reason: the index is in the low bits
-        let i = (rounded.to_bits() as u32 as usize).min(TABLE_LEN - 2);
+        let i = rounded.to_bits() as u32 as usize;
         let f = x - (rounded - ROUND);
-        let [a, step] = self.values[i];
-        f64::from(a) + f * f64::from(step)
+        let [a, step] = values[i];
+        a + f * step
     }
 }
 
@@ -160,7 +173,8 @@ impl EloWorld {
     ///
     /// # Errors
     /// [`RatingError::EmptyCell`] when a cell has no games, [`RatingError::NoGames`] with
-    /// fewer than two players, [`RatingError::InvalidParameter`] for no passes or repetitions.
+    /// fewer than two players, [`RatingError::InvalidParameter`] for no passes or repetitions,
+    /// or an initial rating or K out of bounds.
     pub fn rate(
         &self,
         counts: &PairCounts,
@@ -171,6 +185,16 @@ impl EloWorld {
             return Err(RatingError::InvalidParameter {
                 name: "passes/repetitions",
                 reason: "must be at least 1".into(),
+            });
+        }
+        // Bounded settings keep every rating finite, whatever the games (the expected-score
+        // lookup relies on it).
+        let bounded = |v: f64, bound: f64| v.is_finite() && v.abs() <= bound;
+        if !(bounded(c.initial_rating, 1e12) && bounded(c.k_first, 1e6) && bounded(c.k_last, 1e6))
+        {
+            return Err(RatingError::InvalidParameter {
+                name: "initial_rating/k_first/k_last",
+                reason: "the initial rating must lie within ±10¹², K within ±10⁶".into(),
             });
         }
         let players = counts.n();
@@ -272,77 +296,102 @@ impl EloWorld {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(
             c.seed ^ u64::from(repetition).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );
-        let mut ratings = vec![c.initial_rating; players];
-        // The buckets side by side in one buffer, each with room for `capacity` games: a
-        // quarter more than its expected share (a bucket's count is binomial, its standard
-        // deviation the square root of the share, so overflowing is vanishingly rare).
-        let mut capacity = cells.len() * n as usize / BUCKETS * 5 / 4 + 64;
+        // Ratings in table steps (divided by `STEP`, a power of two: exact).
+        let mut scaled: Box<[f64; PLAYER_SLOTS]> = vec![0.0; PLAYER_SLOTS]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("the vector has PLAYER_SLOTS entries"));
+        scaled[..players].fill(c.initial_rating / STEP);
+        // The buckets side by side in one buffer, each with room for `capacity` games (a power
+        // of two): at least a quarter more than its expected share (a bucket's count is
+        // binomial, its standard deviation the square root of the share, so filling one is
+        // vanishingly rare).
+        let mut capacity = (cells.len() * n as usize / BUCKETS * 5 / 4 + 64).next_power_of_two();
         let mut slots: Vec<C> = vec![C::from_usize(0); BUCKETS * capacity];
-        let mut lens = [0usize; BUCKETS];
-        // Players of each cell as two u16 (`rate` refuses more players): 10 KB for 50
-        // players, so the decoding, the expected-score table and a bucket share the L1 cache.
-        let decode: Vec<[u16; 2]> = cells
-            .iter()
-            .map(|c| {
-                [
-                    u16::try_from(c.first).unwrap_or(u16::MAX),
-                    u16::try_from(c.second).unwrap_or(u16::MAX),
-                ]
-            })
-            .collect();
+        let mut ends = [0usize; BUCKETS];
+        let players_of = C::decoder(cells);
         for pass in 0..c.passes {
             let k = if c.passes > 1 {
                 c.k_first + (c.k_last - c.k_first) * f64::from(pass) / f64::from(c.passes - 1)
             } else {
                 c.k_first
             };
-            // A bucket that would overflow makes the pass draw again with twice the room: a
-            // fresh draw, so the order stays a uniform random permutation.
-            while !scatter(&mut rng, cells, n, &mut slots, &mut lens, capacity) {
+            // A bucket that fills makes the pass draw again with twice the room: a fresh
+            // draw, so the order stays a uniform random permutation.
+            while !scatter(&mut rng, cells, n, &mut slots, &mut ends, capacity) {
                 capacity *= 2;
                 slots = vec![C::from_usize(0); BUCKETS * capacity];
             }
-            for (b, &len) in lens.iter().enumerate() {
-                let bucket = &mut slots[b * capacity..b * capacity + len];
-                play(&mut rng, bucket, &decode, &mut ratings, table, k);
+            for (b, &end) in ends.iter().enumerate() {
+                let bucket = &mut slots[b * capacity..end];
+                play(&mut rng, bucket, &players_of, &mut scaled, &table.values, k / STEP);
             }
         }
-        ratings
+        scaled[..players].iter().map(|s| s * STEP).collect()
     }
 }
 
 /// Samples `n` games from each cell and deals each, with its result, to a bucket chosen
-/// uniformly at random (8 random bits a game); `lens` gets the buckets' counts. Returns false,
-/// leaving the pass unfinished, when a bucket would hold more than `capacity` games.
+/// uniformly at random (a byte of a random word a game, low byte first, the word's unused
+/// bytes carried to the next games); bucket b fills `slots` from b·`capacity` up to `ends[b]`.
+/// Returns false, leaving the pass unfinished, when a bucket fills its `capacity` (a power of
+/// two).
 fn scatter<C: Code>(
     rng: &mut Xoshiro256PlusPlus,
     cells: &[Cell],
     n: u32,
     slots: &mut [C],
-    lens: &mut [usize; BUCKETS],
+    ends: &mut [usize; BUCKETS],
     capacity: usize,
 ) -> bool {
-    lens.fill(0);
+    for (b, end) in ends.iter_mut().enumerate() {
+        *end = b * capacity;
+    }
+    // Deals one game to the bucket named by the low byte of `bits`; false once it is full
+    // (its end is then the next bucket's start, a multiple of the capacity).
+    let deal = |bits: u64, code: C, slots: &mut [C], ends: &mut [usize; BUCKETS]| -> bool {
+        let bucket = (bits & (BUCKETS as u64 - 1)) as usize;
+        let at = ends[bucket];
+        slots[at] = code;
+        ends[bucket] = at + 1;
+        (at + 1) & (capacity - 1) != 0
+    };
     let mut bits = 0u64;
-    let mut bits_left = 0;
+    let mut bytes_left = 0u32;
     for (index, cell) in cells.iter().enumerate() {
         let kept = sample_without_replacement(rng, cell.wdl, n);
         for (result, &count) in kept.iter().enumerate() {
             let code = C::from_usize(index << 2 | result);
-            for _ in 0..count {
-                if bits_left == 0 {
-                    bits = rng.next_u64();
-                    bits_left = 64 / BUCKET_BITS;
-                }
-                let bucket = (bits as usize) & (BUCKETS - 1);
-                let len = &mut lens[bucket];
-                if *len == capacity {
+            let mut left = count;
+            // The bytes the last word still holds, then whole words, then part of a new one.
+            while left > 0 && bytes_left > 0 {
+                if !deal(bits, code, slots, ends) {
                     return false;
                 }
-                slots[bucket * capacity + *len] = code;
-                *len += 1;
                 bits >>= BUCKET_BITS;
-                bits_left -= 1;
+                bytes_left -= 1;
+                left -= 1;
+            }
+            while left >= WORD_BUCKETS {
+                let word = rng.next_u64();
+                for byte in 0..WORD_BUCKETS {
+                    if !deal(word >> (byte * BUCKET_BITS), code, slots, ends) {
+                        return false;
+                    }
+                }
+                left -= WORD_BUCKETS;
+            }
+            if left > 0 {
+                bits = rng.next_u64();
+                bytes_left = WORD_BUCKETS;
+                while left > 0 {
+                    if !deal(bits, code, slots, ends) {
+                        return false;
+                    }
+                    bits >>= BUCKET_BITS;
+                    bytes_left -= 1;
+                    left -= 1;
+                }
             }
         }
     }
@@ -352,28 +401,33 @@ fn scatter<C: Code>(
 /// Plays one bucket's games in a uniformly random order: Fisher–Yates drawing from the end,
 /// a uniformly chosen remaining game is played and the last one takes its place; two 32-bit
 /// draws per 64-bit word. Each game moves both ratings by K·(S − E) (zero-sum).
+///
+/// `scaled` holds the ratings divided by `STEP` (2) and `k_step` is K/`STEP`: halving is
+/// exact in binary floating point and commutes with rounding, so the table position
+/// (d + 4000)/2 becomes d/2 + 2000 without a multiplication and every value is the same, bit
+/// for bit. A player's `u16` index needs no bounds check in `scaled`.
 #[inline]
 fn play<C: Code>(
     rng: &mut Xoshiro256PlusPlus,
     bucket: &mut [C],
-    decode: &[[u16; 2]],
-    ratings: &mut [f64],
-    table: &ExpectedTable,
-    k: f64,
+    players_of: &C::Decode,
+    scaled: &mut [f64; PLAYER_SLOTS],
+    table: &[[f64; 2]; TABLE_LEN],
+    k_step: f64,
 ) {
     let score = [0.0, 0.5, 1.0, 0.0];
     let mut len = bucket.len();
     let mut game = |half: u64, len: &mut usize| {
         let j = ((half * *len as u64) >> 32) as usize;
-        let code = bucket[j].to_usize();
         *len -= 1;
-        bucket[j] = bucket[*len];
-        let [w, b] = decode[code >> 2];
+        let (code, last) = (bucket[j], bucket[*len]);
+        bucket[j] = last;
+        let [w, b] = C::players(players_of, code);
         let (w, b) = (usize::from(w), usize::from(b));
-        let expected = table.expected(ratings[w] - ratings[b]);
-        let delta = k * (score[code & 3] - expected);
-        ratings[w] += delta;
-        ratings[b] -= delta;
+        let expected = ExpectedTable::at(table, scaled[w] - scaled[b]);
+        let delta = k_step * (score[code.to_usize() & 3] - expected);
+        scaled[w] += delta;
+        scaled[b] -= delta;
     };
     while len >= 2 {
         let word = rng.next_u64();
@@ -389,14 +443,31 @@ fn play<C: Code>(
 /// Buckets of the two-level shuffle (a power of two).
 const BUCKETS: usize = 1 << BUCKET_BITS;
 const BUCKET_BITS: u32 = 8;
+/// Buckets named by one random 64-bit word.
+const WORD_BUCKETS: u32 = 64 / BUCKET_BITS;
 
 /// A game code: cell index · 4 + result, in the narrowest integer that holds it.
 trait Code: Copy + Send + Sync {
+    /// The players of each cell, as (White, Black) indexes.
+    type Decode: ?Sized;
     fn from_usize(x: usize) -> Self;
     fn to_usize(self) -> usize;
+    fn decoder(cells: &[Cell]) -> Box<Self::Decode>;
+    fn players(decode: &Self::Decode, code: Self) -> [u16; 2];
+}
+
+/// Players of a cell as two `u16` (`rate` refuses more players).
+fn cell_players(cell: &Cell) -> [u16; 2] {
+    [
+        u16::try_from(cell.first).unwrap_or(u16::MAX),
+        u16::try_from(cell.second).unwrap_or(u16::MAX),
+    ]
 }
 
 impl Code for u16 {
+    /// Every cell a 16-bit code can name, so the lookup needs no bounds check; 10 KB of it
+    /// is used for 50 players, and shares the L1 cache with the table and a bucket.
+    type Decode = [[u16; 2]; 1 << 14];
     #[allow(clippy::cast_possible_truncation)] // reason: used only when every code fits in u16
     fn from_usize(x: usize) -> u16 {
         x as u16
@@ -404,15 +475,34 @@ impl Code for u16 {
     fn to_usize(self) -> usize {
         usize::from(self)
     }
+    fn decoder(cells: &[Cell]) -> Box<Self::Decode> {
+        let mut decode = Box::new([[0u16; 2]; 1 << 14]);
+        for (d, cell) in decode.iter_mut().zip(cells) {
+            *d = cell_players(cell);
+        }
+        decode
+    }
+    #[inline]
+    fn players(decode: &Self::Decode, code: u16) -> [u16; 2] {
+        decode[usize::from(code >> 2)]
+    }
 }
 
 impl Code for u32 {
+    type Decode = [[u16; 2]];
     #[allow(clippy::cast_possible_truncation)] // reason: cells · 4 < 2³² for any table that fits memory
     fn from_usize(x: usize) -> u32 {
         x as u32
     }
     fn to_usize(self) -> usize {
         self as usize
+    }
+    fn decoder(cells: &[Cell]) -> Box<Self::Decode> {
+        cells.iter().map(cell_players).collect()
+    }
+    #[inline]
+    fn players(decode: &Self::Decode, code: u32) -> [u16; 2] {
+        decode[(code >> 2) as usize]
     }
 }
 
