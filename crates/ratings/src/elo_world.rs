@@ -190,8 +190,7 @@ impl EloWorld {
         // Bounded settings keep every rating finite, whatever the games (the expected-score
         // lookup relies on it).
         let bounded = |v: f64, bound: f64| v.is_finite() && v.abs() <= bound;
-        if !(bounded(c.initial_rating, 1e12) && bounded(c.k_first, 1e6) && bounded(c.k_last, 1e6))
-        {
+        if !(bounded(c.initial_rating, 1e12) && bounded(c.k_first, 1e6) && bounded(c.k_last, 1e6)) {
             return Err(RatingError::InvalidParameter {
                 name: "initial_rating/k_first/k_last",
                 reason: "the initial rating must lie within ±10¹², K within ±10⁶".into(),
@@ -324,7 +323,14 @@ impl EloWorld {
             }
             for (b, &end) in ends.iter().enumerate() {
                 let bucket = &mut slots[b * capacity..end];
-                play(&mut rng, bucket, &players_of, &mut scaled, &table.values, k / STEP);
+                play(
+                    &mut rng,
+                    bucket,
+                    &players_of,
+                    &mut scaled,
+                    &table.values,
+                    k / STEP,
+                );
             }
         }
         scaled[..players].iter().map(|s| s * STEP).collect()
@@ -627,6 +633,41 @@ mod tests {
                 black: "a".into()
             })
         );
+    }
+
+    #[test]
+    fn settings_that_could_overflow_a_rating_are_refused() {
+        let mut g = Games::new();
+        g.add("a", "b", Score::Win, true, None);
+        g.add("b", "a", Score::Draw, true, None);
+        for config in [
+            EloWorldConfig {
+                k_first: f64::NAN,
+                ..EloWorldConfig::new()
+            },
+            EloWorldConfig {
+                k_last: 1e300,
+                ..EloWorldConfig::new()
+            },
+            EloWorldConfig {
+                initial_rating: f64::INFINITY,
+                ..EloWorldConfig::new()
+            },
+        ] {
+            let r = EloWorld::new(config).rate(&g.counts(), g.names());
+            assert!(
+                matches!(r, Err(RatingError::InvalidParameter { .. })),
+                "{config:?}: {r:?}"
+            );
+        }
+        let huge_but_allowed = EloWorldConfig {
+            k_first: 1e6,
+            initial_rating: -1e12,
+            ..EloWorldConfig::new()
+        };
+        let r = EloWorld::new(huge_but_allowed).rate(&g.counts(), g.names());
+        let r = r.unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.median.iter().all(|v| v.is_finite()), "{:?}", r.median);
     }
 
     #[test]
