@@ -12,9 +12,10 @@
 //!
 //! Speed: repetitions run in parallel (rayon); the expected score comes from a table of
 //! 1/(1 + 10^(−d/400)) every 2 Elo of difference with linear interpolation (error below
-//! 2·10⁻⁶; 16 KB, it stays in the L1 cache), so no power of ten is computed per game; a pass's
-//! games are 16-bit codes of a cell and a result, shuffled by a two-level (bucket) shuffle
-//! while they are played.
+//! 2·10⁻⁶; the few hundred entries a field uses stay in the L1 cache), so no power of ten is
+//! computed per game; a pass's games are 16-bit codes of a cell and a result, dealt eight to a
+//! random word into buckets and shuffled within a bucket while they are played (a two-level
+//! shuffle); no index on the way from a game to its players' ratings needs a bounds check.
 //!
 //! # Quickstart
 //! ```
