@@ -132,13 +132,17 @@ fn year_of(date: &[u8]) -> Option<i32> {
 /// [`ReadError::Io`] when reading fails, [`ReadError::PgnResult`] for a result that is not one,
 /// [`ReadError::NoGames`] when no finished game is found (an empty or binary file).
 pub fn read_pgn(reader: impl Read, names: NameCase) -> Result<ReadGames, ReadError> {
-    read_pgn_in_blocks(reader, names, 4 << 20)
+    read_pgn_in_blocks(reader, names, 4 << 20, 1 << 20)
 }
 
+/// Reads PGN in blocks of `block` bytes; a block of at least `split` bytes is cut at a game's
+/// start and its two halves are scanned on two threads, the second merged into the first as
+/// if read after it (same games, players in order of first appearance, line numbers).
 fn read_pgn_in_blocks(
     mut reader: impl Read,
     names: NameCase,
     block: usize,
+    split: usize,
 ) -> Result<ReadGames, ReadError> {
     let mut scanner = PgnScanner::new(names);
     let mut buffer = vec![0u8; block.max(1)];
@@ -158,7 +162,20 @@ fn read_pgn_in_blocks(
         } else {
             memchr::memrchr(b'\n', &buffer[..filled]).map_or(0, |i| i + 1)
         };
-        scanner.lines(&buffer[..complete])?;
+        let lines = &buffer[..complete];
+        match game_start_near_middle(lines).filter(|_| lines.len() >= split) {
+            Some(at) => {
+                let (first, second) = lines.split_at(at);
+                let mut rest = PgnScanner::new(names);
+                let (done, later) = rayon::join(
+                    || scanner.lines(first).and_then(|()| scanner.end_block()),
+                    || rest.lines(second),
+                );
+                done?;
+                scanner.append(rest, later)?;
+            }
+            None => scanner.lines(lines)?,
+        }
         buffer.copy_within(complete..filled, 0);
         filled -= complete;
         if read == 0 {
@@ -232,6 +249,8 @@ struct PgnScanner {
     binary: bool,
     /// Players by the bytes of their name as read (a fast hash: names repeat every game).
     players: FxHashMap<Box<[u8]>, PlayerId>,
+    /// Each spelling as first read, in order: what [`PgnScanner::append`] replays.
+    spellings: Vec<(Box<[u8]>, PlayerId)>,
 }
 
 impl PgnScanner {
@@ -247,7 +266,61 @@ impl PgnScanner {
             bytes: 0,
             binary: false,
             players: FxHashMap::default(),
+            spellings: Vec::new(),
         }
+    }
+
+    /// Ends the text before a game's start as the start's first tag would: the game read
+    /// so far is finished if its moves have begun.
+    fn end_block(&mut self) -> Result<(), ReadError> {
+        if self.in_moves {
+            self.finish_game()?;
+        }
+        Ok(())
+    }
+
+    /// Takes the games of `later`, a scanner that read from a game's start right after this
+    /// one's text (`result` is how its reading ended), as if this one had read them: its
+    /// spellings replayed in order give the same players, its lines are counted on from here.
+    fn append(
+        &mut self,
+        later: PgnScanner,
+        result: Result<(), ReadError>,
+    ) -> Result<(), ReadError> {
+        let offset = self.line_number;
+        if let Err(e) = result {
+            return Err(match e {
+                ReadError::PgnResult { line, found } => ReadError::PgnResult {
+                    line: line + offset,
+                    found,
+                },
+                other => other,
+            });
+        }
+        let mut to_here = vec![PlayerId(0); later.read.games.player_count()];
+        for (spelling, id) in &later.spellings {
+            to_here[id.index()] = player(
+                &mut self.players,
+                &mut self.spellings,
+                &mut self.read.games,
+                spelling,
+            );
+        }
+        for game in later.read.games.games() {
+            self.read.games.push(GameRecord {
+                first: to_here[game.first.index()],
+                second: to_here[game.second.index()],
+                ..*game
+            });
+        }
+        self.read.unfinished += later.read.unfinished;
+        self.line_number += later.line_number;
+        self.bytes += later.bytes;
+        self.binary |= later.binary;
+        self.in_moves = later.in_moves;
+        self.headers = later.headers;
+        self.headers.line += offset;
+        Ok(())
     }
 
     /// Reads whole lines (the last one may lack its newline only at the end of the source).
@@ -332,8 +405,18 @@ impl PgnScanner {
         match (score, h.white.get(), h.black.get()) {
             (Some(score), Some(white), Some(black)) if !white.is_empty() && !black.is_empty() => {
                 let period = h.date.get().and_then(year_of);
-                let white = player(&mut self.players, &mut self.read.games, white);
-                let black = player(&mut self.players, &mut self.read.games, black);
+                let white = player(
+                    &mut self.players,
+                    &mut self.spellings,
+                    &mut self.read.games,
+                    white,
+                );
+                let black = player(
+                    &mut self.players,
+                    &mut self.spellings,
+                    &mut self.read.games,
+                    black,
+                );
                 self.read.games.push(GameRecord {
                     first: white,
                     second: black,
@@ -351,13 +434,38 @@ impl PgnScanner {
 
 /// Returns the player named by `name` (bytes as read; not UTF-8 is replaced), looked up by
 /// its bytes first so that a name seen before costs one fast hash.
-fn player(known: &mut FxHashMap<Box<[u8]>, PlayerId>, games: &mut Games, name: &[u8]) -> PlayerId {
+fn player(
+    known: &mut FxHashMap<Box<[u8]>, PlayerId>,
+    spellings: &mut Vec<(Box<[u8]>, PlayerId)>,
+    games: &mut Games,
+    name: &[u8],
+) -> PlayerId {
     if let Some(&id) = known.get(name) {
         return id;
     }
     let id = games.player(&String::from_utf8_lossy(name));
     known.insert(name.into(), id);
+    spellings.push((name.into(), id));
     id
+}
+
+/// Returns where a game starts at or after the middle of `lines`: a line opening with `[`
+/// whose previous non-blank line is not a tag, so the text before it ends with moves (or with
+/// no game) and a reader starting there is in the state a reader of the whole would be.
+fn game_start_near_middle(lines: &[u8]) -> Option<usize> {
+    let mut from = lines.len() / 2;
+    while let Some(found) = memchr::memmem::find(&lines[from..], b"\n[") {
+        let start = from + found + 1;
+        let before = lines[..start - 1]
+            .rsplit(|&c| c == b'\n')
+            .map(<[u8]>::trim_ascii)
+            .find(|line| !line.is_empty());
+        if before.is_some_and(|line| line.first() != Some(&b'[')) {
+            return Some(start);
+        }
+        from = start;
+    }
+    None
 }
 
 /// Returns the value of a tag line that starts with `start` (`[White `, the name and a
@@ -563,11 +671,87 @@ mod tests {
             ));
         }
         let whole = pgn(&text).unwrap_or_else(|e| panic!("{e}"));
-        let blocks = read_pgn_in_blocks(text.as_bytes(), NameCase::Fold, 7)
+        let blocks = read_pgn_in_blocks(text.as_bytes(), NameCase::Fold, 7, usize::MAX)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(whole.games.len(), 50);
         assert_eq!(whole.games.games(), blocks.games.games());
         assert_eq!(whole.games.names(), blocks.games.names());
+    }
+
+    /// A PGN of `games` games between players whose names come in several spellings, with
+    /// unfinished games, comments, blank lines and CRLF endings here and there.
+    fn varied_pgn(games: usize) -> String {
+        let names = ["Alpha", "beta", "ALPHA", "Gamma Ray", "BETA", "delta"];
+        let mut text = String::new();
+        for k in 0..games {
+            let (w, b) = (names[k * 7 % 6], names[(k * 5 + 1) % 6]);
+            let r = ["1-0", "0-1", "1/2-1/2", "*"][k % 4];
+            let eol = if k % 5 == 0 { "\r\n" } else { "\n" };
+            text.push_str(&format!(
+                "[Event \"e{k}\"]{eol}[White \"{w}\"]{eol}[Black \"{b}\"]{eol}[Result \"{r}\"]{eol}[Date \"{}.01.01\"]{eol}{eol}",
+                1990 + k % 7
+            ));
+            if k % 11 == 0 {
+                text.push_str(&format!("{{a comment}}{eol}{eol}"));
+            }
+            text.push_str(&format!("1. e4 e5 {r}{eol}{eol}"));
+        }
+        text
+    }
+
+    #[test]
+    fn a_block_read_in_two_halves_at_once_gives_what_one_reader_gives() {
+        let text = varied_pgn(400);
+        for names in [NameCase::Fold, NameCase::Exact] {
+            let whole = parse_pgn(text.as_bytes(), names).unwrap_or_else(|e| panic!("{e}"));
+            for block in [1000, 4096, 100_000] {
+                let halves = read_pgn_in_blocks(text.as_bytes(), names, block, 0)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(whole.games.games(), halves.games.games(), "block {block}");
+                assert_eq!(whole.games.names(), halves.games.names(), "block {block}");
+                assert_eq!(
+                    whole.games.merged_spellings(),
+                    halves.games.merged_spellings(),
+                    "block {block}"
+                );
+                assert_eq!(whole.unfinished, halves.unfinished);
+                assert_eq!(whole.unfinished, 100);
+            }
+        }
+        // The second half starts at a game's first tag, after moves.
+        let at = game_start_near_middle(text.as_bytes()).unwrap_or_default();
+        assert!(
+            at > text.len() / 2 && text[at..].starts_with("[Event"),
+            "{at}"
+        );
+        assert!(
+            text[..at].trim_end().ends_with("1-0")
+                || text[..at].trim_end().ends_with('*')
+                || text[..at].trim_end().ends_with("0-1")
+                || text[..at].trim_end().ends_with("1/2-1/2")
+        );
+        // Tags only after the middle: no place to cut.
+        assert_eq!(
+            game_start_near_middle(b"1. e4\n[White \"a\"]\n[Black \"b\"]\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_bad_result_in_the_second_half_names_its_line_in_the_whole() {
+        let mut text = varied_pgn(300);
+        let lines_before = text.matches('\n').count();
+        text.push_str("[White \"a\"]\n[Black \"b\"]\n[Result \"2-0\"]\n\n2-0\n");
+        text.push_str(&varied_pgn(5));
+        let whole = parse_pgn(text.as_bytes(), NameCase::Fold).map(|_| ());
+        let halves = read_pgn_in_blocks(text.as_bytes(), NameCase::Fold, 1 << 20, 0).map(|_| ());
+        let message = |r: Result<(), ReadError>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        let want = format!(
+            "game starting at line {}: result \"2-0\" is not 1-0, 0-1, 1/2-1/2 or *",
+            lines_before + 1
+        );
+        assert_eq!(message(whole), want);
+        assert_eq!(message(halves), want);
     }
 
     #[test]
