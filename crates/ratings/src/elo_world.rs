@@ -423,12 +423,19 @@ fn play<C: Code>(
     k_step: f64,
 ) {
     let score = [0.0, 0.5, 1.0, 0.0];
-    let mut len = bucket.len();
-    let mut game = |half: u64, len: &mut usize| {
-        let j = ((half * *len as u64) >> 32) as usize;
-        *len -= 1;
-        let (code, last) = (bucket[j], bucket[*len]);
-        bucket[j] = last;
+    // The games not yet played, at the front of the bucket: the last of them moves into the
+    // place of the one drawn.
+    let mut live = bucket;
+    let mut game = |half: u64, live: &mut &mut [C]| {
+        let Some((last, rest)) = std::mem::take(live).split_last_mut() else {
+            return;
+        };
+        let j = ((half * (rest.len() as u64 + 1)) >> 32) as usize;
+        let code = match rest.get_mut(j) {
+            Some(slot) => std::mem::replace(slot, *last),
+            None => *last,
+        };
+        *live = rest;
         let [w, b] = C::players(players_of, code);
         let (w, b) = (usize::from(w), usize::from(b));
         let expected = ExpectedTable::at(table, scaled[w] - scaled[b]);
@@ -436,14 +443,14 @@ fn play<C: Code>(
         scaled[w] += delta;
         scaled[b] -= delta;
     };
-    while len >= 2 {
+    while live.len() >= 2 {
         let word = rng.next_u64();
-        game(word & 0xFFFF_FFFF, &mut len);
-        game(word >> 32, &mut len);
+        game(word & 0xFFFF_FFFF, &mut live);
+        game(word >> 32, &mut live);
     }
-    if len == 1 {
+    if !live.is_empty() {
         let word = rng.next_u64();
-        game(word & 0xFFFF_FFFF, &mut len);
+        game(word & 0xFFFF_FFFF, &mut live);
     }
 }
 
