@@ -3,18 +3,10 @@
 use serde_json::{json, Map, Value as Json};
 use std::fmt::Write;
 
-/// The most characters of a text cell shown in aligned text (CSV and JSON keep it whole).
-pub const SHOWN_CHARS: usize = 60;
-
-/// Returns `s` cut to [`SHOWN_CHARS`] characters, ending in `…` when cut.
+/// Returns `s` cut to [`eloworld_ratings::SHOWN_NAME_CHARS`] characters, ending in `…` when
+/// cut: aligned text only (CSV and JSON keep it whole).
 pub fn shortened(s: &str) -> String {
-    if s.chars().count() <= SHOWN_CHARS {
-        s.to_owned()
-    } else {
-        let mut out: String = s.chars().take(SHOWN_CHARS - 1).collect();
-        out.push('…');
-        out
-    }
+    eloworld_ratings::shown_name(s).into_owned()
 }
 
 /// Appends `v` padded with spaces to `width` characters, on the right (`left`) or the left.

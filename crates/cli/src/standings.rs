@@ -64,7 +64,7 @@ impl Standings {
     }
 
     /// Renders the standings table; names longer than
-    /// [`crate::rating_table::SHOWN_CHARS`] are shortened for display (the data keeps them).
+    /// [`eloworld_ratings::SHOWN_NAME_CHARS`] are shortened for display (the data keeps them).
     pub fn table(&self) -> String {
         let ranked = self.ranked();
         let shown: Vec<String> = ranked.iter().map(|(p, _)| shortened(p)).collect();

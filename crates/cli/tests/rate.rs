@@ -369,6 +369,57 @@ fn a_name_of_seventy_thousand_characters_gives_a_correct_table() {
 }
 
 #[test]
+fn notes_name_a_long_named_player_shortened_and_the_data_keeps_the_name() {
+    // The long-named player is unbeaten and never met `c`, so mle, Rollason and p(Champion)
+    // each write a note naming it, and Elo World's error names its empty cell: every note
+    // shows the name cut to 60 characters.
+    let dir = tempfile::tempdir().expect("tmp");
+    let long = "n".repeat(70_000);
+    let mut pgn = String::new();
+    for (w, b, r) in [
+        (long.as_str(), "a", "1-0"),
+        ("a", long.as_str(), "0-1"),
+        (long.as_str(), "b", "1-0"),
+        ("a", "b", "1-0"),
+        ("b", "c", "1-0"),
+        ("c", "a", "1/2-1/2"),
+        ("a", "c", "0-1"),
+    ] {
+        pgn.push_str(&format!(
+            "[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n{r}\n\n"
+        ));
+    }
+    std::fs::write(dir.path().join("long.pgn"), pgn).expect("write");
+    let o = eloworld(
+        dir.path(),
+        &[
+            "rate", "--pgn", "long.pgn", "--method", "all", "--format", "csv",
+        ],
+    );
+    let (out, err) = common::text(&o);
+    assert!(o.status.success(), "{err}");
+    let shown = format!("{}…", "n".repeat(59));
+    for method in [
+        "mle: no finite maximum for",
+        "rollason: the field collapsed",
+        "markov:",
+        "elo-world: not computed: cell",
+    ] {
+        let note = err
+            .lines()
+            .find(|l| l.starts_with(method))
+            .unwrap_or_else(|| panic!("no note {method}: {} bytes", err.len()));
+        assert!(note.contains(&shown), "{method}: {} bytes", note.len());
+    }
+    assert!(
+        !err.contains(&"n".repeat(61)),
+        "{} bytes of notes",
+        err.len()
+    );
+    assert!(out.contains(&long), "the data keeps the whole name");
+}
+
+#[test]
 fn stored_names_of_seventy_thousand_characters_give_correct_tables() {
     // A stored player and a tournament renamed to 70,000 characters: `results` (standings and
     // pair tables), `status` and `rate --db` shorten them for display, aligned, and the data

@@ -1,13 +1,14 @@
 //! Errors of the rating methods.
 
-/// What can go wrong when rating.
+/// What can go wrong when rating. Messages show players' names cut to
+/// [`crate::SHOWN_NAME_CHARS`] characters; the fields keep them whole.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum RatingError {
     /// The input holds no game between two different players.
     #[error("no games between two different players to rate")]
     NoGames,
     /// A named player does not occur in the games.
-    #[error("unknown player {0:?} (not in the games)")]
+    #[error("unknown player {:?} (not in the games)", crate::shown_name(.0))]
     UnknownPlayer(String),
     /// A method's name is not one of the methods.
     #[error("unknown rating method {given:?}: expected one of {valid}")]
@@ -27,7 +28,9 @@ pub enum RatingError {
     },
     /// A method needs a game in every ordered cell and some cell is empty.
     #[error(
-        "cell {white} vs {black} has no games: {method} needs at least one game in every cell"
+        "cell {} vs {} has no games: {method} needs at least one game in every cell",
+        crate::shown_name(.white),
+        crate::shown_name(.black)
     )]
     EmptyCell {
         /// The method.

@@ -87,6 +87,28 @@ pub enum NameCase {
 /// The former name of [`Games`].
 pub type GameList = Games;
 
+/// The most characters of a player's name shown in notes and aligned tables.
+pub const SHOWN_NAME_CHARS: usize = 60;
+
+/// Returns `name` cut to [`SHOWN_NAME_CHARS`] characters, ending in `…` when cut: for notes and
+/// aligned text only; data (CSV, JSON, the store) keeps names whole.
+///
+/// ```
+/// use eloworld_ratings::shown_name;
+/// assert_eq!(shown_name("stockfish"), "stockfish");
+/// assert_eq!(shown_name(&"n".repeat(70_000)).chars().count(), 60);
+/// ```
+pub fn shown_name(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.char_indices().nth(SHOWN_NAME_CHARS) {
+        None => std::borrow::Cow::Borrowed(name),
+        Some(_) => {
+            let mut out: String = name.chars().take(SHOWN_NAME_CHARS - 1).collect();
+            out.push('…');
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
 /// Games in the order they were played, with the players' names.
 ///
 /// Names are matched without regard to case by default (`Fungo` and `FunGo` in the Rollason's computer-Go ratings

@@ -52,5 +52,8 @@ pub mod synth;
 pub mod uscf;
 
 pub use error::RatingError;
-pub use games::{GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, Wdl};
+pub use games::{
+    shown_name, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, Wdl,
+    SHOWN_NAME_CHARS,
+};
 pub use method::{rate, rate_all, Anchor, Detail, Flag, Method, Options, Ratings};

@@ -399,9 +399,9 @@ fn rate_counted(
             }
             let mut notes = Vec::new();
             if r.collapsed {
-                let top: Vec<&str> = (0..n)
+                let top: Vec<_> = (0..n)
                     .filter(|&p| r.at_bound[p])
-                    .map(|p| games.names()[p].as_str())
+                    .map(|p| crate::shown_name(&games.names()[p]))
                     .collect();
                 notes.push(format!(
                     "rollason: the field collapsed: {} never lost a point to the rest, and points sharing gives such players every point in the limit (the algorithm's own fixed point) while the rest fall towards {:.0}; {} (flag at-bound), so their value is not a rating",
@@ -445,8 +445,8 @@ fn rate_counted(
                 notes.push(format!(
                     "markov: {} pairs never met (first {} and {}); the trophy stays with its holder when the opponent picked never met it, so players who met few others hold it longer than their strength says",
                     missing.len(),
-                    names[a],
-                    names[b]
+                    crate::shown_name(&names[a]),
+                    crate::shown_name(&names[b])
                 ));
             }
             Ratings {

@@ -685,10 +685,10 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
         (Unbounded::Above, "unbounded-above", "a lower bound"),
         (Unbounded::Below, "unbounded-below", "an upper bound"),
     ] {
-        let players: Vec<&str> = order
+        let players: Vec<_> = order
             .iter()
             .filter(|&&p| m.unbounded[p] == Some(side))
-            .map(|&p| names[p].as_str())
+            .map(|&p| eloworld_ratings::shown_name(&names[p]))
             .collect();
         if !players.is_empty() {
             notes.push(format!(
@@ -704,10 +704,10 @@ fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<
     }
     if groups > 1 {
         for g in 1..groups {
-            let members: Vec<&str> = order
+            let members: Vec<_> = order
                 .iter()
                 .filter(|&&p| m.group[p] == g)
-                .map(|&p| names[p].as_str())
+                .map(|&p| eloworld_ratings::shown_name(&names[p]))
                 .collect();
             notes.push(format!(
                 "mle: group {} ({}; flag separate-group) never played the main group: its ratings are on their own scale and not comparable",
