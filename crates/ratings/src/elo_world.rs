@@ -307,8 +307,8 @@ impl EloWorld {
         // binomial, its standard deviation the square root of the share, so filling one is
         // vanishingly rare).
         let mut capacity = (cells.len() * n as usize / BUCKETS * 5 / 4 + 64).next_power_of_two();
-        let mut slots: Vec<C> = vec![C::from_usize(0); BUCKETS * capacity];
-        let mut ends = [0usize; BUCKETS];
+        let mut slots: Vec<C> = vec![C::from_usize(0); BUCKETS * stride::<C>(capacity)];
+        let mut ends = [[0usize; 2]; BUCKETS];
         let players_of = C::decoder(cells);
         for pass in 0..c.passes {
             let k = if c.passes > 1 {
@@ -320,10 +320,11 @@ impl EloWorld {
             // draw, so the order stays a uniform random permutation.
             while !scatter(&mut rng, cells, n, &mut slots, &mut ends, capacity) {
                 capacity *= 2;
-                slots = vec![C::from_usize(0); BUCKETS * capacity];
+                slots = vec![C::from_usize(0); BUCKETS * stride::<C>(capacity)];
             }
-            for (b, &end) in ends.iter().enumerate() {
-                let bucket = &mut slots[b * capacity..end];
+            let stride = stride::<C>(capacity);
+            for (b, &[end, _]) in ends.iter().enumerate() {
+                let bucket = &mut slots[b * stride..end];
                 play(
                     &mut rng,
                     bucket,
@@ -340,28 +341,27 @@ impl EloWorld {
 
 /// Samples `n` games from each cell and deals each, with its result, to a bucket chosen
 /// uniformly at random (a byte of a random word a game, low byte first, the word's unused
-/// bytes carried to the next games); bucket b fills `slots` from b·`capacity` up to `ends[b]`.
-/// Returns false, leaving the pass unfinished, when a bucket fills its `capacity` (a power of
-/// two).
+/// bytes carried to the next games); bucket b fills `slots` from b·[`stride`] up to
+/// `ends[b][0]`, and is full at `ends[b][1]`, `capacity` games on. Returns false, leaving the
+/// pass unfinished, when a bucket is full.
 fn scatter<C: Code>(
     rng: &mut Xoshiro256PlusPlus,
     cells: &[Cell],
     n: u32,
     slots: &mut [C],
-    ends: &mut [usize; BUCKETS],
+    ends: &mut [[usize; 2]; BUCKETS],
     capacity: usize,
 ) -> bool {
+    let stride = stride::<C>(capacity);
     for (b, end) in ends.iter_mut().enumerate() {
-        *end = b * capacity;
+        *end = [b * stride, b * stride + capacity];
     }
-    // Deals one game to the bucket named by the low byte of `bits`; false once it is full
-    // (its end is then the next bucket's start, a multiple of the capacity).
-    let deal = |bits: u64, code: C, slots: &mut [C], ends: &mut [usize; BUCKETS]| -> bool {
-        let bucket = (bits & (BUCKETS as u64 - 1)) as usize;
-        let at = ends[bucket];
-        slots[at] = code;
-        ends[bucket] = at + 1;
-        (at + 1) & (capacity - 1) != 0
+    // Deals one game to the bucket named by the low byte of `bits`; false once it is full.
+    let deal = |bits: u64, code: C, slots: &mut [C], ends: &mut [[usize; 2]; BUCKETS]| -> bool {
+        let [next, full] = &mut ends[(bits & (BUCKETS as u64 - 1)) as usize];
+        slots[*next] = code;
+        *next += 1;
+        *next != *full
     };
     let mut bits = 0u64;
     let mut bytes_left = 0u32;
@@ -452,6 +452,15 @@ fn play<C: Code>(
         let word = rng.next_u64();
         game(word & 0xFFFF_FFFF, &mut live);
     }
+}
+
+/// Slots from one bucket's start to the next: `capacity` rounded up to an odd number of
+/// 64-byte cache lines. With a power-of-two distance the 256 places being written fall in the
+/// same few sets of the L1 cache and evict one another; an odd number of lines spreads them
+/// over all the sets (cachegrind: write misses 0.8 → 0.04 a game).
+fn stride<C>(capacity: usize) -> usize {
+    let per_line = (64 / std::mem::size_of::<C>()).max(1);
+    (capacity.div_ceil(per_line) | 1) * per_line
 }
 
 /// Buckets of the two-level shuffle (a power of two).
@@ -579,6 +588,58 @@ mod tests {
             let want = crate::convert::expected_score(d);
             assert!((t.expected(d) - want).abs() < 2e-6, "{d}");
         }
+    }
+
+    #[test]
+    fn bucket_starts_are_an_odd_number_of_cache_lines_apart() {
+        for capacity in [1, 64, 1024, 4096, 65_536] {
+            for (size, stride) in [(2, stride::<u16>(capacity)), (4, stride::<u32>(capacity))] {
+                let lines = stride * size / 64;
+                assert!(stride >= capacity, "{capacity}");
+                assert_eq!(stride * size % 64, 0, "{capacity}: whole lines");
+                assert_eq!(lines % 2, 1, "{capacity}: an odd number of lines");
+                assert!(
+                    lines * 64 <= (capacity * size).max(64) + 64,
+                    "{capacity}: no waste"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scatter_deals_every_game_once_and_stops_at_a_full_bucket() {
+        let cells = [
+            Cell {
+                first: 0,
+                second: 1,
+                wdl: [700, 200, 300],
+            },
+            Cell {
+                first: 1,
+                second: 0,
+                wdl: [100, 900, 50],
+            },
+        ];
+        let n = 1000;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let capacity = 64;
+        let gap = stride::<u16>(capacity);
+        let mut slots = vec![0u16; BUCKETS * gap];
+        let mut ends = [[0usize; 2]; BUCKETS];
+        assert!(scatter(
+            &mut rng, &cells, n, &mut slots, &mut ends, capacity
+        ));
+        let mut per_cell = [0u32; 2];
+        for (b, &[end, full]) in ends.iter().enumerate() {
+            assert!(b * gap <= end && end < full && full == b * gap + capacity);
+            for &code in &slots[b * gap..end] {
+                per_cell[usize::from(code >> 2)] += 1;
+            }
+        }
+        assert_eq!(per_cell, [n, n], "every sampled game dealt once");
+        // 256 buckets of room 8 cannot hold 2,000 games: the pass reports a full bucket.
+        let mut small = vec![0u16; BUCKETS * stride::<u16>(8)];
+        assert!(!scatter(&mut rng, &cells, n, &mut small, &mut ends, 8));
     }
 
     #[test]
