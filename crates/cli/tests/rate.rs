@@ -371,13 +371,15 @@ fn a_name_of_seventy_thousand_characters_gives_a_correct_table() {
 #[test]
 fn notes_name_a_long_named_player_shortened_and_the_data_keeps_the_name() {
     // The long-named player is unbeaten and never met `c`, so mle, Rollason and p(Champion)
-    // each write a note naming it, and Elo World's error names its empty cell: every note
-    // shows the name cut to 60 characters.
+    // each write a note naming it, Elo World's error names its empty cell, and its other
+    // spelling is merged with a note: every note shows the name cut to 60 characters.
     let dir = tempfile::tempdir().expect("tmp");
     let long = "n".repeat(70_000);
+    let upper = long.to_uppercase();
     let mut pgn = String::new();
     for (w, b, r) in [
         (long.as_str(), "a", "1-0"),
+        (upper.as_str(), "a", "1-0"),
         ("a", long.as_str(), "0-1"),
         (long.as_str(), "b", "1-0"),
         ("a", "b", "1-0"),
@@ -411,8 +413,10 @@ fn notes_name_a_long_named_player_shortened_and_the_data_keeps_the_name() {
             .unwrap_or_else(|| panic!("no note {method}: {} bytes", err.len()));
         assert!(note.contains(&shown), "{method}: {} bytes", note.len());
     }
+    let merged = format!("note: \"{}…\" is taken as \"{shown}\"", "N".repeat(59));
+    assert!(err.contains(&merged), "the other spelling's note");
     assert!(
-        !err.contains(&"n".repeat(61)),
+        !err.contains(&"n".repeat(61)) && !err.contains(&"N".repeat(61)),
         "{} bytes of notes",
         err.len()
     );

@@ -457,7 +457,7 @@ fn play<C: Code>(
 /// Slots from one bucket's start to the next: `capacity` rounded up to an odd number of
 /// 64-byte cache lines. With a power-of-two distance the 256 places being written fall in the
 /// same few sets of the L1 cache and evict one another; an odd number of lines spreads them
-/// over all the sets (cachegrind: write misses 0.8 → 0.04 a game).
+/// over all the sets (cachegrind, 100,000 games: write misses 0.87 → 0.05 a game).
 fn stride<C>(capacity: usize) -> usize {
     let per_line = (64 / std::mem::size_of::<C>()).max(1);
     (capacity.div_ceil(per_line) | 1) * per_line

@@ -228,10 +228,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         family: args.family.clone(),
     };
     for (kept, merged) in games.merged_spellings() {
-        eprintln!("note: {merged:?} is taken as {kept:?} (names differing only in case are one player; --case-sensitive keeps them apart)");
+        eprintln!(
+            "note: {:?} is taken as {:?} (names differing only in case are one player; --case-sensitive keeps them apart)",
+            eloworld_ratings::shown_name(merged),
+            eloworld_ratings::shown_name(kept)
+        );
     }
     if unfinished > 0 {
-        eprintln!("note: {unfinished} games without a result (*) or players were skipped");
+        eprintln!(
+            "note: {unfinished} {} without a result (*) or players skipped",
+            if unfinished == 1 { "game" } else { "games" }
+        );
     }
     let truth = match &args.truth {
         Some(path) => Some(rating_input::read_truth(path)?),
