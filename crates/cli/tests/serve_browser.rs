@@ -161,7 +161,7 @@ fn a_finished_tournament_shows_the_numbers_of_eloworld_rate() {
     std::thread::sleep(Duration::from_millis(300));
     assert!(wait_for(Duration::from_secs(10), || {
         b
-        .eval("location.pathname.startsWith('/game/') && document.readyState === 'complete' && !!document.getElementById('viewer')")
+        .poll("location.pathname.startsWith('/game/') && document.readyState === 'complete' && !!document.getElementById('viewer')")
         == true
     }));
     b.eval("document.querySelector('[data-step=first]').click()");
@@ -303,7 +303,7 @@ fn names_like_scripts_are_shown_and_never_run() {
         "a script ran on the index"
     );
     b.eval("document.querySelector('#tournaments a').click()");
-    assert!(wait_for(Duration::from_secs(10), || b.eval(
+    assert!(wait_for(Duration::from_secs(10), || b.poll(
         "location.pathname.startsWith('/t/') && document.readyState === 'complete'"
     ) == true));
     assert_eq!(

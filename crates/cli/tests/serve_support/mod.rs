@@ -317,6 +317,18 @@ impl Browser {
 
     /// Sends a DevTools command and returns its result.
     pub fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        match self.try_call(method, params) {
+            Ok(v) => v,
+            Err(v) => panic!("{method}: {v}"),
+        }
+    }
+
+    /// Sends a DevTools command: its result, or the whole reply when it is an error.
+    fn try_call(
+        &mut self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, serde_json::Value> {
         self.next_id += 1;
         let id = self.next_id;
         let msg = serde_json::json!({ "id": id, "method": method, "params": params });
@@ -328,8 +340,10 @@ impl Browser {
             if let tungstenite::Message::Text(t) = m {
                 let v: serde_json::Value = serde_json::from_str(t.as_str()).expect("json");
                 if v["id"] == id {
-                    assert!(v.get("error").is_none(), "{method}: {v}");
-                    return v["result"].clone();
+                    return match v.get("error") {
+                        None => Ok(v["result"].clone()),
+                        Some(_) => Err(v),
+                    };
                 }
             }
         }
@@ -349,6 +363,20 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
+    /// Evaluates `expression` while the page may be navigating (after a click on a link): a
+    /// page that is being replaced answers nothing, given as `null`, so a poll tries again.
+    pub fn poll(&mut self, expression: &str) -> serde_json::Value {
+        match self.try_call(
+            "Runtime.evaluate",
+            serde_json::json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+        ) {
+            Ok(r) if r.get("exceptionDetails").is_none() => r["result"]["value"].clone(),
+            Ok(_) => serde_json::Value::Null,
+            Err(v) if v.to_string().contains("navigated or closed") => serde_json::Value::Null,
+            Err(v) => panic!("Runtime.evaluate: {v}"),
+        }
+    }
+
     /// Goes to `url` and waits until it has loaded.
     pub fn navigate(&mut self, url: &str) {
         self.call("Page.navigate", serde_json::json!({ "url": url }));
@@ -358,7 +386,7 @@ impl Browser {
 
     fn wait_loaded(&mut self) {
         let started = Instant::now();
-        while self.eval("location.href !== 'about:blank' && document.readyState === 'complete'")
+        while self.poll("location.href !== 'about:blank' && document.readyState === 'complete'")
             != true
         {
             assert!(
