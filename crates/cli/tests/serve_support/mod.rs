@@ -351,30 +351,32 @@ impl Browser {
 
     /// Evaluates a JavaScript expression in the page and returns its value.
     pub fn eval(&mut self, expression: &str) -> serde_json::Value {
-        let r = self.call(
+        self.evaluate(expression, false)
+    }
+
+    /// Evaluates `expression` while the page may be navigating (after a click on a link): a
+    /// page that is being replaced answers nothing, given as `null`, so a poll tries again.
+    pub fn poll(&mut self, expression: &str) -> serde_json::Value {
+        self.evaluate(expression, true)
+    }
+
+    fn evaluate(&mut self, expression: &str, navigating: bool) -> serde_json::Value {
+        let r = match self.try_call(
             "Runtime.evaluate",
             serde_json::json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
-        );
+        ) {
+            Ok(r) => r,
+            Err(v) if navigating && v.to_string().contains("navigated or closed") => {
+                return serde_json::Value::Null
+            }
+            Err(v) => panic!("Runtime.evaluate: {v}"),
+        };
         assert!(
             r.get("exceptionDetails").is_none(),
             "{expression}: {}",
             r["exceptionDetails"]
         );
         r["result"]["value"].clone()
-    }
-
-    /// Evaluates `expression` while the page may be navigating (after a click on a link): a
-    /// page that is being replaced answers nothing, given as `null`, so a poll tries again.
-    pub fn poll(&mut self, expression: &str) -> serde_json::Value {
-        match self.try_call(
-            "Runtime.evaluate",
-            serde_json::json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
-        ) {
-            Ok(r) if r.get("exceptionDetails").is_none() => r["result"]["value"].clone(),
-            Ok(_) => serde_json::Value::Null,
-            Err(v) if v.to_string().contains("navigated or closed") => serde_json::Value::Null,
-            Err(v) => panic!("Runtime.evaluate: {v}"),
-        }
     }
 
     /// Goes to `url` and waits until it has loaded.
