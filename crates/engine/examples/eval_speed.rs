@@ -7,7 +7,11 @@
 //! 5,000 positions) would take on one core at that rate.
 //!
 //! `cargo run --profile quick -p eloworld-engine --example eval_speed -- data/pgn/*.pgn`
-#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)] // reason: an example program reports and exits
+#![expect(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example program reports and exits"
+)]
 
 use eloworld_engine::bench::thread_cpu_time;
 use eloworld_engine::one_ply::{OnePlyScoring, OnePlyTree, Weights};

@@ -366,7 +366,6 @@ impl Fitness for ImitationFitness<'_> {
         self.matches(&self.data.train, &genomes)
             .into_iter()
             .map(|m| {
-                #[allow(clippy::cast_precision_loss)] // counts are small
                 let m = m as f64;
                 m * m
             })
@@ -376,7 +375,6 @@ impl Fitness for ImitationFitness<'_> {
     fn extras(&self, best: &[bool]) -> Vec<f64> {
         let train = self.matches(&self.data.train, &[best])[0];
         let test = self.matches(&self.data.test, &[best])[0];
-        #[allow(clippy::cast_precision_loss)] // counts are small
         let out = vec![train as f64, test as f64];
         out
     }
@@ -517,7 +515,6 @@ mod tests {
             };
             let (with, without) = (count(true), count(false));
             differs |= with != without;
-            #[allow(clippy::cast_precision_loss)] // small test counts
             let expected = (with * with) as f64;
             assert_eq!(*got, expected);
         }

@@ -55,7 +55,6 @@ fn duration_text(secs: f64) -> String {
     if !secs.is_finite() || secs < 0.0 {
         return "–".to_owned();
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // finite, non-negative
     let s = secs.round() as u64;
     match s {
         0..60 => format!("{s} s"),
@@ -115,7 +114,6 @@ pub(crate) fn index_list<'a>(
     .into_string()
 }
 
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 fn percent(done: u64, total: u64) -> String {
     if total == 0 {
         "–".to_owned()
@@ -153,7 +151,6 @@ pub(crate) fn fragments(
     ]
 }
 
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 fn progress(live: &Live, now_ms: i64) -> Markup {
     let stored = live.stored();
     let total = live.row.total;
@@ -268,7 +265,6 @@ fn crosstable(table: &OutcomeTable, rated: &Rated) -> String {
         .unwrap_or_else(|e| html! { p.warn { "crosstable: " (e.to_string()) } }.into_string())
 }
 
-#[allow(clippy::cast_precision_loss)] // milliseconds of a lease or since a game
 fn ms_to_secs(ms: i64) -> f64 {
     ms as f64 / 1000.0
 }

@@ -1,8 +1,14 @@
 //! Helpers shared by every test of the `eloworld` binary: run it in a directory, read what it
 //! printed, write input files, count rows in a database, wait for a condition.
 //!
-//! Each test file declares `mod common;` and uses the subset it needs.
-#![allow(dead_code)] // reason: each test file is its own crate and uses only some of these helpers
+//! Each test file declares `mod common;` and uses the subset it needs; the `eloworld serve`
+//! tests also use [`serve`].
+#![expect(
+    dead_code,
+    reason = "each test file is its own crate and uses only some of these helpers"
+)]
+
+pub mod serve;
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -89,10 +95,18 @@ pub fn signal(child: &Child, sig: &str) {
 }
 
 /// Polls `f` every 100 ms until it holds; fails the test naming `what` after `limit`.
-pub fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+pub fn wait_until(what: &str, limit: Duration, f: impl FnMut() -> bool) {
+    assert!(wait_for(limit, f), "timed out waiting for {what}");
+}
+
+/// Polls `f` every 100 ms until it holds or `limit` has passed; returns whether it held.
+pub fn wait_for(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if f() {
+            return true;
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
+    f()
 }

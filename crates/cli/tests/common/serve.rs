@@ -1,34 +1,12 @@
-//! What the `eloworld serve` tests share: running the binary, a bare HTTP/1.1 client, and a
-//! headless Chromium driven over the DevTools protocol (Debian's `chromium`, installed by
-//! `.ci/run`).
-#![allow(dead_code)] // each test file uses its own part
-#![allow(clippy::print_stderr)] // reason: a test says what it skipped
+//! What the `eloworld serve` tests add to the common helpers: a running server, a bare
+//! HTTP/1.1 client, and a headless Chromium driven over the DevTools protocol (Debian's
+//! `chromium`, installed by `.ci/run`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Runs `eloworld` to the end in `dir`.
-pub fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-/// Returns stdout of a run that must succeed.
-pub fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "eloworld failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A running `eloworld serve`, stopped (and reaped) when dropped.
 pub struct Serving {
@@ -46,7 +24,7 @@ impl Serving {
         if !args.contains(&"--bind") {
             all.extend_from_slice(&["--bind", "127.0.0.1:0"]);
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        let mut child = super::command()
             .args(&all)
             .current_dir(dir)
             .stdin(Stdio::null())
@@ -212,6 +190,7 @@ fn unchunk(mut data: &[u8]) -> Vec<u8> {
 
 /// Returns the Chromium binary, or `None` when tests may skip the browser
 /// (`ELOWORLD_SKIP_BROWSER_TESTS=1`); panics with how to get it otherwise.
+#[expect(clippy::print_stderr, reason = "a test says what it skipped")]
 pub fn chromium() -> Option<PathBuf> {
     let found = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
@@ -417,16 +396,4 @@ impl Drop for Browser {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Waits until `f` holds (at most `limit`), returning whether it did.
-pub fn wait_for(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if f() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    f()
 }
