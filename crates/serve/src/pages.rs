@@ -11,7 +11,7 @@ use eloworld_report::{
 use eloworld_tournament::WorkerSeen;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Characters kept as they are in a path segment.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -388,8 +388,23 @@ pub(crate) fn fixed(live: &Live, location: &str) -> String {
     .into_string()
 }
 
+/// What a tournament page shows, rendered; replaced as a whole on every change.
+#[derive(Debug)]
+pub(crate) struct View {
+    /// The tournament's name.
+    pub name: String,
+    /// Increases with every change.
+    pub version: u64,
+    /// The page's live parts: `(element id, HTML)`.
+    pub fragments: Vec<(&'static str, String)>,
+    /// The pictures (replaced less often than the fragments).
+    pub pictures: Arc<Pictures>,
+    /// The part of the page that never changes (settings).
+    pub fixed: String,
+}
+
 /// A tournament's whole page.
-pub(crate) fn tournament_page(view: &crate::poller::View) -> Markup {
+pub(crate) fn tournament_page(view: &View) -> Markup {
     let path = tournament_path(&view.name);
     let pictures = &view.pictures;
     let body = html! {

@@ -13,8 +13,8 @@
 
 use crate::auth::{bearer, cookie, Token, COOKIE};
 use crate::game_page::{game_page, game_text};
-use crate::pages::{layout, tournament_page};
-use crate::poller::{Hub, IndexView, View};
+use crate::pages::{layout, tournament_page, View};
+use crate::poller::{Hub, IndexView};
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
