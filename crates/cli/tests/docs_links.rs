@@ -2,23 +2,16 @@
 //! in `README.md` and `docs/*.md` (pictures included) must name a file that exists, and a link
 //! to `#anchor` a heading of its file; every document must be linked from the README.
 
+mod common;
+
+use common::{files_in, repo as root};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// The Markdown files checked: the README and every `docs/*.md`.
 fn documents() -> Vec<PathBuf> {
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/ exists")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
     let mut all = vec![root().join("README.md")];
-    all.extend(docs);
+    all.extend(files_in(&root().join("docs"), "md"));
     all
 }
 
