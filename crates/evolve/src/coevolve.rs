@@ -24,7 +24,7 @@ use eloworld_games::{DrawRules, GameKind, GameResult, Side};
 use eloworld_players::chess::evol::genome_hex;
 use eloworld_tournament::{JobSpec, Plan, TournamentConfig};
 use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode};
+use shakmaty::{Chess, EnPassantMode, FromSetup, Position, PositionError};
 
 /// How the coevolution games are played.
 #[derive(Clone, Debug)]
@@ -50,7 +50,20 @@ pub struct MatchConfig {
 pub fn read_book(text: &str, source: &str) -> Result<Vec<Chess>, EvolveError> {
     let positions = eloworld_games::chess::input::epd_positions(source, text)
         .map_err(|e| EvolveError::Input(e.to_string()))?;
-    Ok(positions.into_iter().map(|(_, pos)| pos).collect())
+    positions
+        .into_iter()
+        .map(|(line, pos)| {
+            // Every game starts at move 1 with a fresh fifty-move count, whatever clocks the
+            // book's lines carry.
+            let mode = pos.castles().mode();
+            let mut setup = pos.to_setup(EnPassantMode::Legal);
+            setup.halfmoves = 0;
+            setup.fullmoves = std::num::NonZeroU32::MIN;
+            Chess::from_setup(setup, mode)
+                .or_else(PositionError::ignore_impossible_check)
+                .map_err(|e| EvolveError::Input(format!("{source}:{line}: {e}")))
+        })
+        .collect()
 }
 
 /// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`,
@@ -393,6 +406,19 @@ mod tests {
         let mut sorted = picked.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, vec![0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn book_positions_start_at_move_one() {
+        let book = read_book(
+            "# clocks dropped\nr1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 6 4\n",
+            "b.epd",
+        )
+        .expect("book");
+        assert_eq!(
+            Fen::from_position(&book[0], EnPassantMode::Legal).to_string(),
+            "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1"
+        );
     }
 
     #[test]
