@@ -12,7 +12,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, actual).expect("write golden");
         return;
@@ -89,7 +91,15 @@ fn the_quick_tournament_stores_prints_and_rates_as_pinned() {
     // One thread: games finish in job order, so the game-order method (US Chess) is pinned too.
     let out = stdout_of(&eloworld(
         dir.path(),
-        &["tournament", file, "--db", "one.sqlite", "--threads", "1", "--quiet"],
+        &[
+            "tournament",
+            file,
+            "--db",
+            "one.sqlite",
+            "--threads",
+            "1",
+            "--quiet",
+        ],
     ));
     assert!(out.contains("560 of 560 games stored"), "{out}");
     golden("quick_output.txt", &without_timing(&out));
@@ -100,7 +110,15 @@ fn the_quick_tournament_stores_prints_and_rates_as_pinned() {
     // Two threads: the same games are stored, whatever order they finish in.
     let out2 = stdout_of(&eloworld(
         dir.path(),
-        &["tournament", file, "--db", "two.sqlite", "--threads", "2", "--quiet"],
+        &[
+            "tournament",
+            file,
+            "--db",
+            "two.sqlite",
+            "--threads",
+            "2",
+            "--quiet",
+        ],
     ));
     assert_eq!(stored_games(&dir.path().join("two.sqlite")), games);
     // The standings are the same; so is every rating that does not read the game order.

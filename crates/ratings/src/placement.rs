@@ -90,6 +90,42 @@ impl Placed {
     }
 }
 
+/// When a placement stops: its 95% interval is within `precision` (and it has played
+/// `minimum` games, two batches by default, so one lucky batch does not end it), or the
+/// next batch would pass `max_games`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoppingRule {
+    /// Stop when the 95% interval's half-width is at most this (Elo).
+    pub precision: f64,
+    /// Never play more games than this.
+    pub max_games: u32,
+    /// Games in one batch (both colours).
+    pub per_batch: u32,
+    /// Games played before precision alone may stop it.
+    pub minimum: u32,
+}
+
+impl StoppingRule {
+    /// The rule for batches of `per_batch` games: at least two batches before precision may
+    /// stop the placement (fewer if `max_games` allows fewer).
+    #[must_use]
+    pub fn new(precision: f64, max_games: u32, per_batch: u32) -> StoppingRule {
+        StoppingRule {
+            precision,
+            max_games,
+            per_batch,
+            minimum: (2 * per_batch).min(max_games),
+        }
+    }
+
+    /// True when the placement should stop at `placed`.
+    #[must_use]
+    pub fn done(&self, placed: &Placed) -> bool {
+        let precise = !placed.flagged && placed.half_width() <= self.precision;
+        (precise && placed.games >= self.minimum) || placed.games + self.per_batch > self.max_games
+    }
+}
+
 /// Expected score for a rating difference.
 fn expected(d: f64) -> f64 {
     1.0 / (1.0 + (-C * d).exp())

@@ -3,8 +3,8 @@
 //! (`OUT/evolve.sqlite` by default): run the same command again to resume a killed run, with
 //! the same result as an uninterrupted one.
 
-use crate::games::CliGame;
 use anyhow::{bail, Context};
+use eloworld_app::AppGame;
 use eloworld_evolve::coevolve::generation_games;
 use eloworld_evolve::imitate::{self, DatasetConfig, ImitationFitness};
 use eloworld_evolve::{evolve, Checkpoint, Checkpointing, GaConfig, Generation, Selection};
@@ -233,7 +233,7 @@ fn play_plan(
     store: &mut dyn Store,
     opts: &RunOptions,
 ) -> anyhow::Result<Option<Vec<(u32, GameResult)>>> {
-    let rules = <Chess as CliGame>::rules(plan.config.draw_rules);
+    let rules = <Chess as AppGame>::rules(plan.config.draw_rules);
     let summary =
         eloworld_tournament::run::<Chess>(plan, &Chess::builtin_players(), rules, store, opts)
             .with_context(|| format!("playing {:?} in {}", plan.config.name, store.location()))?;

@@ -1,7 +1,7 @@
 //! `eloworld ladder`: build a ladder file from a results database, list the shipped ones.
 
-use crate::ladders;
 use anyhow::{bail, Context};
+use eloworld_app::ladders;
 use eloworld_players::engine::{builtin_definitions, read_definitions, EngineDef, Session};
 use eloworld_players::PlayerSpec;
 use eloworld_ratings::ladder::{EngineVersion, Ladder};

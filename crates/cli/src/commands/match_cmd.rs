@@ -494,7 +494,7 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
     let plan = match_plan(m, &names)?;
     let db = plan.config.db_path();
     let mut store = open_store(&db, true)?;
-    let rules = <Chess as crate::games::CliGame>::rules(plan.config.draw_rules);
+    let rules = <Chess as eloworld_app::AppGame>::rules(plan.config.draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let paired = m.games >= 2;
     let stop = crate::interrupt::stop_on_ctrl_c(None);

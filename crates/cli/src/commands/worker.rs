@@ -3,8 +3,8 @@
 //! Kubernetes Jobs, systemd): each claims small batches with a lease, and a worker that
 //! dies costs only its games in flight, which others play again.
 
-use crate::games::{with_game, CliGame};
 use anyhow::Context;
+use eloworld_app::{with_game, AppGame};
 use eloworld_tournament::{
     drive, open_store, work, Event, Pass, RunOptions, Store, StoredTournament, TournamentRow,
     Until, WorkEnd, WorkSettings,
@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn play_one<G: CliGame>(
+fn play_one<G: AppGame>(
     t: &StoredTournament,
     store: &mut dyn Store,
     args: &Args,

@@ -1,0 +1,195 @@
+//! What every use case that plays games shares, set up once by a front end: the flag that
+//! stops a run (Ctrl-C raises it), the threads, the engine definitions, a shared store's
+//! lease, and where progress goes.
+
+use crate::error::{AppResult, Context};
+use crate::game::AppGame;
+use crossbeam_channel::{Receiver, Sender};
+use eloworld_players::Registry;
+use eloworld_tournament::{open_store, Event, Plan, RunOptions, RunSummary, Store};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Where a run's events go while it plays: a front end's live display.
+pub trait Progress: Send + Sync {
+    /// Follows one run's events until the channel closes; called on a thread of its own.
+    fn follow(&self, events: Receiver<Event>, players: Vec<String>);
+}
+
+/// How use cases run their games. Cheap to clone; clones share the stop flag.
+#[derive(Clone)]
+pub struct Session {
+    stop: Arc<AtomicBool>,
+    threads: Option<usize>,
+    engines: Option<PathBuf>,
+    lease: Duration,
+    progress: Option<Arc<dyn Progress>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("stopped", &self.stopped())
+            .field("threads", &self.threads)
+            .field("engines", &self.engines)
+            .field("lease", &self.lease)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new(Arc::new(AtomicBool::new(false)))
+    }
+}
+
+/// A shared store's claim lasts this long without renewal unless told otherwise.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
+impl Session {
+    /// A session stopped by `stop` (raise it to stop the run cleanly: games in flight are
+    /// abandoned and played again by the next run), on all cores, with no progress shown.
+    #[must_use]
+    pub fn new(stop: Arc<AtomicBool>) -> Session {
+        Session {
+            stop,
+            threads: None,
+            engines: None,
+            lease: DEFAULT_LEASE,
+            progress: None,
+        }
+    }
+
+    /// Plays on `threads` worker threads (`None`: all cores).
+    #[must_use]
+    pub fn threads(mut self, threads: Option<usize>) -> Session {
+        self.threads = threads.map(|t| t.max(1));
+        self
+    }
+
+    /// Adds the engines defined in this file (TOML) to every game's built-in players.
+    #[must_use]
+    pub fn engines(mut self, engines: Option<PathBuf>) -> Session {
+        self.engines = engines;
+        self
+    }
+
+    /// A claim on a shared (PostgreSQL) store lasts this long without renewal (at least 1 s).
+    #[must_use]
+    pub fn lease(mut self, lease: Duration) -> Session {
+        self.lease = lease.max(Duration::from_secs(1));
+        self
+    }
+
+    /// Sends every run's events to `progress`.
+    #[must_use]
+    pub fn progress(mut self, progress: Option<Arc<dyn Progress>>) -> Session {
+        self.progress = progress;
+        self
+    }
+
+    /// True once the stop flag is raised.
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// The stop flag.
+    #[must_use]
+    pub fn stop_flag(&self) -> &Arc<AtomicBool> {
+        &self.stop
+    }
+
+    /// The threads asked for (`None`: all cores).
+    #[must_use]
+    pub fn thread_count(&self) -> Option<usize> {
+        self.threads
+    }
+
+    /// The engine definitions file, if any.
+    #[must_use]
+    pub fn engines_file(&self) -> Option<&Path> {
+        self.engines.as_deref()
+    }
+
+    /// The runner's options: this session's stop flag and threads, no events.
+    #[must_use]
+    pub fn run_options(&self) -> RunOptions {
+        let mut opts = RunOptions {
+            stop: Arc::clone(&self.stop),
+            ..RunOptions::default()
+        };
+        if let Some(t) = self.threads {
+            opts.threads = t;
+        }
+        opts
+    }
+
+    /// Opens (creating if need be) the store at `location` with this session's lease.
+    ///
+    /// # Errors
+    /// The store cannot be opened.
+    pub fn open_store(&self, location: &str) -> AppResult<Box<dyn Store>> {
+        let mut store =
+            open_store(location, true).with_context(|| format!("opening the store {location}"))?;
+        store.set_lease(self.lease);
+        Ok(store)
+    }
+
+    /// The built-in players of `G` plus this session's engines.
+    ///
+    /// # Errors
+    /// The engines file cannot be read or defines a bad engine.
+    pub fn registry<G: AppGame>(&self) -> AppResult<Registry<G>> {
+        G::registry_with(self.engines.as_deref())
+    }
+
+    /// Plays the games of `plan` not yet in `store`, showing progress if the session has a
+    /// display; on a shared store this also waits for jobs other workers hold.
+    ///
+    /// # Errors
+    /// A player cannot be made, or the store fails.
+    pub fn play<G: AppGame>(
+        &self,
+        plan: &Plan,
+        registry: &Registry<G>,
+        rules: G::Rules,
+        store: &mut dyn Store,
+    ) -> AppResult<RunSummary> {
+        match &self.progress {
+            None => self.play_with_events(plan, registry, rules, store, None),
+            Some(progress) => {
+                let (tx, rx) = crossbeam_channel::unbounded();
+                let progress = Arc::clone(progress);
+                let players = plan.players.clone();
+                let shower = std::thread::spawn(move || progress.follow(rx, players));
+                let summary = self.play_with_events(plan, registry, rules, store, Some(tx));
+                // The sender is gone with the run, so the display ends.
+                let _ = shower.join();
+                summary
+            }
+        }
+    }
+
+    /// Plays as [`Session::play`] does, sending the run's events to `events`.
+    ///
+    /// # Errors
+    /// A player cannot be made, or the store fails.
+    pub fn play_with_events<G: AppGame>(
+        &self,
+        plan: &Plan,
+        registry: &Registry<G>,
+        rules: G::Rules,
+        store: &mut dyn Store,
+        events: Option<Sender<Event>>,
+    ) -> AppResult<RunSummary> {
+        let mut opts = self.run_options();
+        opts.events = events;
+        let location = store.location();
+        eloworld_tournament::run::<G>(plan, registry, rules, store, &opts)
+            .with_context(|| format!("tournament {:?} in {location}", plan.config.name))
+    }
+}
