@@ -5,6 +5,7 @@
 //! a use case returns what it found, and the front end shows it.
 
 pub mod error;
+pub mod evolve;
 pub mod game;
 pub mod ladders;
 pub mod placement;
