@@ -9,6 +9,7 @@ pub mod evolve;
 pub mod game;
 pub mod ladders;
 pub mod placement;
+pub mod report;
 pub mod session;
 pub mod tournament;
 

@@ -12,7 +12,7 @@
 //! | `/assets/style.css`, `/assets/app.js` | the page's style and script |
 
 use crate::auth::{bearer, cookie, Token, COOKIE};
-use crate::game_page::{game_page, game_text};
+use crate::game_page::game_page;
 use crate::pages::{layout, tournament_page};
 use crate::poller::{Hub, IndexView, View};
 use axum::body::Body;
@@ -23,6 +23,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use eloworld_app::report::game_text;
 use eloworld_tournament::Store;
 use maud::html;
 use std::convert::Infallible;

@@ -3,13 +3,13 @@
 //! them; never plays a game.
 
 use anyhow::{bail, Context};
-use eloworld_games::{Game, GameKind};
+use eloworld_app::report::{game_text, rating_column, rating_value, replay, uscf_histories};
 use eloworld_ratings::uscf::UscfConfig;
 use eloworld_ratings::{rate as rate_games, Detail, Games, Method, Options};
 use eloworld_report::{
     asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow,
-    ConsistencyRow, Diagram, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions,
-    OutcomeTable, RatingColumn, RatingHistory, RatingValue, SampleGame,
+    ConsistencyRow, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions, OutcomeTable,
+    RatingColumn, RatingHistory, RatingValue, SampleGame,
 };
 use eloworld_tournament::{open_store, GameRow, ResultRow, TournamentRow};
 use std::collections::BTreeMap;
@@ -260,16 +260,7 @@ fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> 
         }
     };
     let r = rate_games(list, &Options::new(method))?;
-    Ok((0..n)
-        .map(|i| {
-            r.value(i).map(|v| match r.interval(i) {
-                Some((low, high)) if low.is_finite() && high.is_finite() => {
-                    RatingValue::with_interval(v, low, high)
-                }
-                _ => RatingValue::point(v),
-            })
-        })
-        .collect())
+    Ok((0..n).map(|i| rating_value(&r, i)).collect())
 }
 
 fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
@@ -337,25 +328,19 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
 
 /// Returns each player's uscf history in `rows`: the initial rating, then one after each game.
 fn histories(table: &OutcomeTable, rows: &[ResultRow], run: Option<&str>) -> Vec<RatingHistory> {
-    let config = UscfConfig::new();
     let Ok(Detail::Uscf(rated)) =
         rate_games(&game_list(table, rows), &Options::new(Method::Uscf)).map(|r| r.detail)
     else {
         return Vec::new();
     };
-    rated
-        .history
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| !h.is_empty())
-        .map(|(i, h)| RatingHistory {
-            player: table.players()[i].clone(),
-            run: run.map(str::to_owned),
-            ratings: std::iter::once(config.initial_rating)
-                .chain(h.iter().map(|&(_, r)| r))
-                .collect(),
-        })
-        .collect()
+    let ids: Vec<Option<usize>> = (0..table.len()).map(Some).collect();
+    uscf_histories(
+        table.players(),
+        &ids,
+        &rated,
+        UscfConfig::new().initial_rating,
+        run,
+    )
 }
 
 fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
@@ -486,41 +471,15 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
 
 /// Rates by every method; a method that cannot rate these results is left out with a note.
 fn rating_columns(list: &Games, notes: &mut Vec<String>) -> Vec<RatingColumn> {
-    let methods = [
-        (Method::EloWorld, false, "Elo World (Murphy, SIGBOVIK 2019): n games from every cell, 20 passes with K shrinking, median of 19 runs; bar: quartiles"),
-        (Method::Mle, false, "maximum likelihood (Bradley–Terry, first-move advantage fitted), average 1000; bar: 95% interval"),
-        (Method::Uscf, false, "incremental Elo in finish order, K = 800/N, start 1300 from 14 games (US Chess, as the Squava article)"),
-        (Method::Rollason, false, "Rollason's iterative points sharing (his computer-Go ratings)"),
-        (Method::Markov, true, "p(Champion): stationary distribution of the trophy chain (Murphy's Elo World); log scale"),
-    ];
+    let ids: Vec<Option<usize>> = (0..list.player_count()).map(Some).collect();
     let mut columns = Vec::new();
-    for (method, probability, note) in methods {
-        match rate(SortKey::Rating(method), list) {
-            Ok(values) => columns.push(RatingColumn {
-                method: method.name().to_owned(),
-                note: note.to_owned(),
-                probability,
-                values,
-            }),
+    for method in Method::ALL {
+        match rate_games(list, &Options::new(method)) {
+            Ok(r) => columns.push(rating_column(method, &r, &ids)),
             Err(e) => notes.push(format!("{}: not shown ({e:#})", method.name())),
         }
     }
     columns
-}
-
-/// Replays a stored game to its final position.
-fn final_position<G: Game>(g: &GameRow, rules: G::Rules) -> anyhow::Result<Diagram> {
-    let mut game = match &g.opening {
-        Some(p) => G::from_position(p, rules)?,
-        None => G::new(rules),
-    };
-    for code in g.moves.split_whitespace() {
-        let mv = game
-            .parse_move(code)
-            .with_context(|| format!("game {}: move {code:?}", g.job_id))?;
-        game.play(mv);
-    }
-    Ok(Diagram::from_position_text(&game.position_text())?)
 }
 
 /// Picks up to `per_pair` games of each unordered pair, at most `max` in all, spread over the pairs.
@@ -551,23 +510,8 @@ fn sample_games(games: &[GameRow], per_pair: usize, max: usize, db: &str) -> Vec
     picked
         .into_iter()
         .map(|g| {
-            let kind: Option<GameKind> = g.game.parse().ok();
-            let (text, diagram) = match kind {
-                Some(GameKind::Chess) => (
-                    eloworld_tournament::pgn::game_to_pgn(g, db)
-                        .unwrap_or_else(|e| format!("{}\n({e})", g.moves)),
-                    final_position::<eloworld_games::Chess>(
-                        g,
-                        eloworld_games::DrawRules::Automatic,
-                    )
-                    .ok(),
-                ),
-                Some(GameKind::Squava) => (
-                    g.moves.clone(),
-                    final_position::<eloworld_games::Squava>(g, ()).ok(),
-                ),
-                None => (g.moves.clone(), None),
-            };
+            let text = game_text(g, db);
+            let diagram = replay(g).final_diagram();
             SampleGame {
                 white: g.white.clone(),
                 black: g.black.clone(),
