@@ -8,6 +8,7 @@ pub mod error;
 pub mod evolve;
 pub mod game;
 pub mod ladders;
+pub mod matches;
 pub mod placement;
 pub mod report;
 pub mod session;

@@ -1,0 +1,530 @@
+//! A match between two engines, as fastchess and cutechess-cli run one: its schedule (game
+//! pairs from one opening with colours swapped), the running score with its pentanomial
+//! pairs, an SPRT that stops the match once decided, the games rebuilt as PGN while they
+//! finish, and every game in the store (a killed match resumes, and the games stored
+//! before count towards the test).
+
+use crate::error::{AppResult, Context};
+use crate::session::Session;
+use crate::AppGame;
+use eloworld_games::rng::{game_seed, splitmix64};
+use eloworld_games::{Chess, DrawRules, GameKind, GameResult, Termination};
+use eloworld_players::engine::{add_definitions, EngineDef};
+use eloworld_players::{PlayableGame as _, PlayerSpec};
+use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig, SprtDecision};
+use eloworld_tournament::adjudication::Adjudication;
+use eloworld_tournament::pgn::game_to_pgn_annotated;
+use eloworld_tournament::{Event, GameRow, JobSpec, MoveNote, Plan, RunSummary, TournamentConfig};
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+/// Where a match's openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchOpenings {
+    /// An EPD or PGN file.
+    pub file: PathBuf,
+    /// Shuffled by the match's seed (else in file order).
+    pub shuffled: bool,
+    /// The first opening used (1-based).
+    pub start: usize,
+    /// Plies of each PGN game kept as its opening.
+    pub plies: Option<u32>,
+}
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Its name in the store (default `A-vs-B`).
+    pub name: Option<String>,
+    /// The two engines, the first one White in the first game.
+    pub engines: Vec<EngineDef>,
+    /// Rounds, each of `games` games.
+    pub rounds: u32,
+    /// Games a round: two or more play pairs from one opening with colours swapped.
+    pub games: u32,
+    /// The seed of the openings' order and of every game.
+    pub seed: u64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Full moves after which a game is drawn.
+    pub max_moves: Option<u32>,
+    /// The store (default: the match's name .sqlite).
+    pub db: Option<String>,
+    /// The PGN `TimeControl` tag, when both engines play the same clock.
+    pub time_control: Option<String>,
+    /// Syzygy directories for adjudication.
+    pub tablebases: Vec<PathBuf>,
+    /// Most pieces adjudicated by the tablebases.
+    pub tablebase_pieces: Option<usize>,
+    /// The SPRT that stops the match.
+    pub sprt: Option<SprtConfig>,
+    /// Resign and draw adjudication.
+    pub adjudication: Adjudication,
+    /// The openings.
+    pub openings: Option<MatchOpenings>,
+    /// Chess960 from positions drawn by the seed when no book is given.
+    pub chess960: bool,
+    /// Append every game's PGN (with clocks and evaluations) to this file.
+    pub pgn_out: Option<PathBuf>,
+}
+
+impl MatchSettings {
+    /// True when rounds are game pairs: the score is then counted in pentanomial pairs.
+    #[must_use]
+    pub fn paired(&self) -> bool {
+        self.games >= 2
+    }
+}
+
+/// The running score of a match, from the first engine's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchTally {
+    /// Games won by the first engine.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost by the first engine.
+    pub losses: u64,
+    /// Finished game pairs, as pentanomial counts.
+    pub pairs: Pentanomial,
+    /// First-engine points of the first finished game of each pair, by pair.
+    open_pairs: HashMap<u32, f64>,
+    /// Games lost on time.
+    pub forfeits: u64,
+}
+
+impl MatchTally {
+    /// Counts a game; `pair` is set when the match is played in pairs.
+    pub fn add(&mut self, first_points: f64, pair: Option<u32>) {
+        match first_points {
+            p if p > 0.75 => self.wins += 1,
+            p if p < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        if let Some(pair) = pair {
+            if let Some(other) = self.open_pairs.remove(&pair) {
+                self.pairs.add_pair(other, first_points);
+            } else {
+                self.open_pairs.insert(pair, first_points);
+            }
+        }
+    }
+
+    /// Games counted.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The log-likelihood ratio of `sprt` on this score: on the pentanomial pairs when the
+    /// match is paired, else on the games.
+    #[must_use]
+    pub fn llr(&self, sprt: &Sprt, paired: bool) -> f64 {
+        if paired {
+            sprt.llr(&self.pairs)
+        } else {
+            sprt.llr_trinomial(self.wins, self.draws, self.losses)
+        }
+    }
+}
+
+/// What a match tells its front end while it plays.
+#[derive(Debug)]
+pub enum MatchEvent<'a> {
+    /// A game started.
+    Started {
+        /// The game's number (1-based).
+        game: u32,
+        /// Games in the match.
+        total: usize,
+        /// White's name.
+        white: &'a str,
+        /// Black's name.
+        black: &'a str,
+    },
+    /// A game finished and was counted.
+    Finished {
+        /// The game's number (1-based).
+        game: u32,
+        /// White's name.
+        white: &'a str,
+        /// Black's name.
+        black: &'a str,
+        /// The result.
+        result: GameResult,
+        /// Why it ended.
+        termination: Termination,
+        /// The score so far.
+        tally: &'a MatchTally,
+    },
+}
+
+/// What a match did.
+#[derive(Debug)]
+pub struct MatchRun {
+    /// The engines' names, first engine first.
+    pub names: Vec<String>,
+    /// The score, games stored before this run included.
+    pub tally: MatchTally,
+    /// The SPRT, if any.
+    pub sprt: Option<Sprt>,
+    /// The SPRT's decision on the final score.
+    pub decision: Option<SprtDecision>,
+    /// True when the games stored before this run had decided the SPRT already.
+    pub decided_before: bool,
+    /// The runner's summary.
+    pub summary: RunSummary,
+    /// Where the games are stored.
+    pub location: String,
+}
+
+impl MatchRun {
+    /// True when the SPRT accepted a hypothesis.
+    #[must_use]
+    pub fn decided(&self) -> bool {
+        self.decision.is_some_and(|d| d != SprtDecision::Continue)
+    }
+}
+
+/// Plays (or resumes) a match, calling `on` as games start and finish (on another thread).
+///
+/// # Errors
+/// A bad engine name or setting, an openings file, the store, or writing the PGN.
+pub fn run_match(
+    session: &Session,
+    m: &MatchSettings,
+    on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+) -> AppResult<MatchRun> {
+    let names: Vec<String> = m.engines.iter().map(|d| d.name.clone()).collect();
+    crate::ensure!(names.len() == 2, "a match plays two engines");
+    for n in &names {
+        n.parse::<PlayerSpec>()
+            .with_context(|| format!("engine name {n:?}"))?;
+    }
+    let mut registry = Chess::builtin_players();
+    add_definitions(&mut registry, m.engines.clone());
+    for n in &names {
+        registry.resolve_str(n)?;
+    }
+    let plan = match_plan(m, &names)?;
+    let location = plan.config.db_path();
+    let mut store = session.open_store(&location)?;
+    let rules = <Chess as AppGame>::rules(plan.config.draw_rules);
+    let sprt = m.sprt.map(Sprt::new).transpose()?;
+    let paired = m.paired();
+    // Games stored by an earlier run of the same match count towards the test.
+    let mut tally = MatchTally::default();
+    store
+        .begin(&plan)
+        .with_context(|| format!("match {:?} in {location}", plan.config.name))?;
+    for g in store.games(Some(&plan.config.name))? {
+        let first_points = if g.white == names[0] {
+            g.result.first_score()
+        } else {
+            1.0 - g.result.first_score()
+        };
+        tally.add(first_points, paired.then_some(g.round));
+    }
+    // A test decided by the games already stored plays no more: its report is final.
+    let decided_before = sprt
+        .as_ref()
+        .is_some_and(|s| s.decide(tally.llr(s, paired)) != SprtDecision::Continue);
+    let session = session.clone().threads(Some(m.concurrency.max(1)));
+    if decided_before {
+        session.stop_flag().store(true, Ordering::Relaxed);
+    }
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let watcher = Watcher {
+        m,
+        plan: &plan,
+        names: &names,
+        sprt: sprt.as_ref(),
+        paired,
+        session: &session,
+    };
+    let (summary, tally) = std::thread::scope(|scope| {
+        let handle = scope.spawn(|| watcher.watch(rx, tally, on));
+        let mut opts = session.run_options();
+        opts.events = Some(tx);
+        opts.record_games = m.pgn_out.is_some();
+        let summary =
+            eloworld_tournament::run::<Chess>(&plan, &registry, rules, &mut *store, &opts);
+        drop(opts);
+        (summary, handle.join())
+    });
+    let summary = summary.with_context(|| format!("match {:?} in {location}", plan.config.name))?;
+    let tally = match tally {
+        Ok(t) => t?,
+        Err(_) => crate::invalid!("the match's event watcher failed"),
+    };
+    let decision = sprt.as_ref().map(|s| s.decide(tally.llr(s, paired)));
+    Ok(MatchRun {
+        names,
+        tally,
+        sprt,
+        decision,
+        decided_before,
+        summary,
+        location,
+    })
+}
+
+/// What the event watcher needs to know of the match.
+struct Watcher<'a> {
+    m: &'a MatchSettings,
+    plan: &'a Plan,
+    names: &'a [String],
+    sprt: Option<&'a Sprt>,
+    paired: bool,
+    session: &'a Session,
+}
+
+impl Watcher<'_> {
+    /// Counts the games as they finish, tells `on`, writes the PGN, and stops the match
+    /// when the SPRT is decided.
+    fn watch(
+        &self,
+        rx: crossbeam_channel::Receiver<Event>,
+        mut tally: MatchTally,
+        on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+    ) -> AppResult<MatchTally> {
+        let mut pgn = match &self.m.pgn_out {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("opening {} for the PGN", path.display()))?,
+            ),
+            None => None,
+        };
+        let mut recorded: HashMap<u32, (String, Vec<MoveNote>, Option<String>)> = HashMap::new();
+        let total = self.plan.jobs.len();
+        for event in rx {
+            match event {
+                Event::GameStarted { job, white, black } => on(MatchEvent::Started {
+                    game: job + 1,
+                    total,
+                    white: &self.names[white as usize],
+                    black: &self.names[black as usize],
+                }),
+                Event::GameRecorded {
+                    job,
+                    moves,
+                    notes,
+                    detail,
+                } => {
+                    recorded.insert(job, (moves, notes, detail));
+                }
+                Event::GameFinished {
+                    job,
+                    white,
+                    black,
+                    result,
+                    termination,
+                    plies,
+                } => {
+                    if termination == Termination::TimeForfeit {
+                        tally.forfeits += 1;
+                    }
+                    let white_points = result.first_score();
+                    let first_points = if white == 0 {
+                        white_points
+                    } else {
+                        1.0 - white_points
+                    };
+                    let spec = &self.plan.jobs[job as usize];
+                    tally.add(first_points, self.paired.then_some(spec.round));
+                    if let (Some(file), Some(record)) = (&mut pgn, recorded.remove(&job)) {
+                        let text =
+                            self.pgn_of(job, white, black, result, termination, plies, record)?;
+                        file.write_all(text.as_bytes())
+                            .and_then(|()| file.flush())
+                            .context("writing the PGN")?;
+                    }
+                    on(MatchEvent::Finished {
+                        game: job + 1,
+                        white: &self.names[white as usize],
+                        black: &self.names[black as usize],
+                        result,
+                        termination,
+                        tally: &tally,
+                    });
+                    if let Some(sprt) = self.sprt {
+                        if sprt.decide(tally.llr(sprt, self.paired)) != SprtDecision::Continue {
+                            self.session.stop_flag().store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(tally)
+    }
+
+    /// A finished game as PGN, rebuilt from the runner's record of it.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the fields of one finished-game event"
+    )]
+    fn pgn_of(
+        &self,
+        job: u32,
+        white: u32,
+        black: u32,
+        result: GameResult,
+        termination: Termination,
+        plies: u32,
+        (moves, notes, detail): (String, Vec<MoveNote>, Option<String>),
+    ) -> AppResult<String> {
+        let spec = &self.plan.jobs[job as usize];
+        let row = GameRow {
+            job_id: i64::from(job) + 1,
+            tournament: self.plan.config.name.clone(),
+            game: GameKind::Chess.name().to_owned(),
+            white: self.names[white as usize].clone(),
+            black: self.names[black as usize].clone(),
+            round: spec.round,
+            result,
+            termination,
+            plies,
+            moves,
+            opening: spec.opening.map(|o| self.plan.openings[o as usize].clone()),
+            seed: spec.seed,
+            wall_ms: 0.0,
+            detail,
+            date: eloworld_tournament::pgn::pgn_date_today(),
+            notes,
+        };
+        game_to_pgn_annotated(
+            &row,
+            "eloworld match",
+            self.m.time_control.as_deref(),
+            &row.notes,
+        )
+        .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", job + 1)))
+    }
+}
+
+/// Orders a book as the match plays it (shuffled by the seed when asked, from `start`) and
+/// keeps the first `reached` openings: only those are checked by the runner.
+fn pick_openings<T>(list: &mut Vec<T>, o: &MatchOpenings, seed: u64, reached: usize) {
+    if o.shuffled {
+        shuffle(list, seed);
+    }
+    let skip = (o.start.max(1) - 1).min(list.len().saturating_sub(1));
+    list.rotate_left(skip);
+    list.truncate(reached);
+}
+
+/// Shuffles in place with a SplitMix64 chain from `seed` (Fisher–Yates).
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = splitmix64(seed ^ 0x6f70_656e_696e_6773);
+    for i in (1..items.len()).rev() {
+        state = splitmix64(state);
+        let j = ((u128::from(state) * (i as u128 + 1)) >> 64) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Makes the match's plan: `rounds × games` games with colours alternating, engine 1 White
+/// first. A round of two or more games plays each two games in a row from one opening with
+/// colours swapped (a game pair, cutechess's `-games N -repeat`); a round of one game takes a
+/// new opening each round. Openings come in file or shuffled order from `start`.
+fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
+    let name = m
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-vs-{}", players[0], players[1]));
+    let Some(total) = m.rounds.checked_mul(m.games) else {
+        crate::invalid!("-rounds × -games: too many games");
+    };
+    let mut config = TournamentConfig::new(&name, GameKind::Chess, players.to_vec());
+    config.games_per_pair = total.div_ceil(2);
+    config.seed = m.seed;
+    config.threads = Some(m.concurrency.max(1));
+    config.draw_rules = DrawRules::Claimed;
+    if let Some(moves) = m.max_moves {
+        config.max_plies = moves.saturating_mul(2);
+    }
+    config.db.clone_from(&m.db);
+    config.time_control.clone_from(&m.time_control);
+    config.tablebases.clone_from(&m.tablebases);
+    config.tablebase_pieces = m.tablebase_pieces;
+    config.sprt = m.sprt.map(Into::into);
+    config.adjudication = m.adjudication.clone();
+    let paired = m.paired();
+    // The opening of game `i`: one per pair, or one per game when rounds are single games.
+    let slot = |i: u32| if paired { i / 2 } else { i };
+    let mut openings = match &m.openings {
+        Some(o) => {
+            let reached = slot(total.saturating_sub(1)) as usize + 1;
+            let is_pgn = o
+                .file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            if is_pgn {
+                let mut list = eloworld_tournament::openings::load_openings_cut(
+                    &o.file,
+                    GameKind::Chess,
+                    o.plies,
+                )?;
+                pick_openings(&mut list, o, m.seed, reached);
+                list
+            } else {
+                // An EPD book is taken line by line, and only the lines the match reaches
+                // are parsed (the same openings, in the same order, as parsing every line
+                // first: the shuffle depends only on the count of lines).
+                let mut list = eloworld_tournament::openings::load_epd_lines(&o.file)?;
+                pick_openings(&mut list, o, m.seed, reached);
+                list.iter()
+                    .map(|(line, text)| {
+                        eloworld_tournament::openings::epd_opening(&o.file, *line, text)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+        }
+        None => Vec::new(),
+    };
+    if m.chess960 && openings.is_empty() {
+        openings = (0..=slot(total.saturating_sub(1)))
+            .map(|r| {
+                let n = (splitmix64(m.seed ^ u64::from(r)) % 960) as u16;
+                eloworld_games::chess::chess960_fen(n)
+            })
+            .collect();
+    }
+    let mut jobs = Vec::new();
+    for i in 0..total {
+        let opening = (!openings.is_empty()).then(|| slot(i) % openings.len() as u32);
+        let text = opening.map_or("", |o| openings[o as usize].as_str());
+        let (white, black) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
+        // Each engine's games as White are numbered in order; the two games of a pair
+        // share that number, which keys the pair.
+        let round = i / 2;
+        let seed = game_seed(
+            m.seed,
+            &players[white as usize],
+            &players[black as usize],
+            round,
+            text,
+        );
+        jobs.push(JobSpec {
+            key: i,
+            white,
+            black,
+            round,
+            opening,
+            seed,
+        });
+    }
+    Ok(Plan {
+        config,
+        game: GameKind::Chess,
+        players: players.to_vec(),
+        openings,
+        jobs,
+    })
+}
