@@ -109,30 +109,28 @@ pub struct SprtSettings {
     /// The chance of accepting H0 when H1 holds.
     #[serde(default = "default_error_rate")]
     pub beta: f64,
-    /// How the Elo bounds are meant: `normalized` (the default) or `logistic`.
-    #[serde(default = "default_sprt_model")]
-    pub model: String,
+    /// How the Elo bounds are meant: `normalized` (the default) or `logistic`; an unknown
+    /// model is an error when the settings are read.
+    #[serde(default)]
+    pub model: SprtModel,
 }
 
 const fn default_error_rate() -> f64 {
     0.05
-}
-fn default_sprt_model() -> String {
-    SprtModel::Normalized.to_string()
 }
 
 impl SprtSettings {
     /// Returns the test these settings describe.
     ///
     /// # Errors
-    /// An unknown model or bounds the test refuses (see [`Sprt::new`]).
+    /// Bounds the test refuses (see [`Sprt::new`]).
     pub fn sprt(&self) -> Result<Sprt, RatingError> {
         Sprt::new(SprtConfig {
             elo0: self.elo0,
             elo1: self.elo1,
             alpha: self.alpha,
             beta: self.beta,
-            model: self.model.parse()?,
+            model: self.model,
         })
     }
 }
@@ -144,7 +142,7 @@ impl From<SprtConfig> for SprtSettings {
             elo1: c.elo1,
             alpha: c.alpha,
             beta: c.beta,
-            model: c.model.to_string(),
+            model: c.model,
         }
     }
 }
@@ -256,6 +254,27 @@ impl TournamentConfig {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_sprt_model_is_read_into_its_type_once() {
+        let base = "name = \"m\"\ngame = \"chess\"\nplayers = [\"a\", \"b\"]\n[sprt]\nelo0 = 0.0\nelo1 = 5.0\n";
+        let c =
+            TournamentConfig::from_toml(&format!("{base}model = \"logistic\"\n")).expect("reads");
+        assert_eq!(c.sprt.as_ref().map(|s| s.model), Some(SprtModel::Logistic));
+        let c = TournamentConfig::from_toml(base).expect("reads");
+        assert_eq!(
+            c.sprt.as_ref().map(|s| s.model),
+            Some(SprtModel::Normalized)
+        );
+        let back = TournamentConfig::from_toml(&c.to_toml()).expect("round trip");
+        assert_eq!(back.sprt, c.sprt);
+        let err = TournamentConfig::from_toml(&format!("{base}model = \"bogus\"\n"))
+            .expect_err("an unknown model is refused when read");
+        assert!(
+            err.contains("bogus") && err.contains("normalized or logistic"),
+            "{err}"
+        );
+    }
+
     use super::*;
 
     #[test]
