@@ -164,3 +164,87 @@ pub fn game_text(g: &GameRow, site: &str) -> String {
         g.result.pgn()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eloworld_games::{GameResult, Side, Termination};
+    use eloworld_ratings::{rate, Games, Options, Score};
+
+    fn row(game: &str, moves: &str) -> GameRow {
+        GameRow {
+            job_id: 1,
+            tournament: "t".to_owned(),
+            game: game.to_owned(),
+            white: "a".to_owned(),
+            black: "b".to_owned(),
+            round: 0,
+            result: GameResult::Win(Side::Second),
+            termination: Termination::Checkmate,
+            plies: 4,
+            moves: moves.to_owned(),
+            opening: None,
+            seed: 1,
+            wall_ms: 0.0,
+            detail: None,
+            date: "2026.01.01".to_owned(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_stored_game_replays_to_its_final_position_and_stops_at_a_bad_move() {
+        let r = replay(&row("chess", "f2f3 e7e5 g2g4 d8h4"));
+        assert_eq!(r.moves, ["f3", "e5", "g4", "Qh4#"]);
+        assert!(r.problem.is_none());
+        assert!(r.final_diagram().is_some());
+        let bad = replay(&row("chess", "f2f3 e2e1"));
+        assert_eq!(bad.positions.len(), 2, "the start and the one good move");
+        assert!(bad.problem.is_some_and(|p| p.contains("move 2")));
+        let unknown = replay(&row("tic-tac-toe", "a1"));
+        assert_eq!(unknown.moves, ["a1"]);
+        assert!(unknown.problem.is_some());
+        assert!(game_text(&row("squava", "a1 b2"), "x").starts_with("# a – b (t, squava"));
+        assert!(game_text(&row("chess", "f2f3 e7e5 g2g4 d8h4"), "x").contains("[Site \"x\"]"));
+    }
+
+    #[test]
+    fn columns_follow_the_report_players_and_histories_start_at_the_initial_rating() {
+        let mut games = Games::case_sensitive();
+        for (w, b, s) in [
+            ("a", "b", Score::Win),
+            ("b", "a", Score::Draw),
+            ("a", "b", Score::Loss),
+        ] {
+            games.add(w, b, s, true, None);
+        }
+        let r = rate(&games, &Options::new(Method::Mle)).expect("rates");
+        // The report shows c (no game yet), then b, then a.
+        let ids = [
+            None,
+            games.find("b").map(|p| p.index()),
+            games.find("a").map(|p| p.index()),
+        ];
+        let col = rating_column(Method::Mle, &r, &ids);
+        assert_eq!(col.values.len(), 3);
+        assert!(col.values[0].is_none());
+        let (b, a) = (col.values[1].expect("b"), col.values[2].expect("a"));
+        assert!(
+            (a.value - b.value).abs() < 1e-6,
+            "one win each and a draw: {a:?} {b:?}"
+        );
+        assert!(col.note.contains("95% interval") && !col.probability);
+        assert!(rating_column(Method::Markov, &r, &ids).probability);
+        let u = rate(&games, &Options::new(Method::Uscf)).expect("rates");
+        let eloworld_ratings::Detail::Uscf(uscf) = &u.detail else {
+            panic!("uscf detail")
+        };
+        let players = ["c".to_owned(), "b".to_owned(), "a".to_owned()];
+        let h = uscf_histories(&players, &ids, uscf, 1300.0, Some("run"));
+        assert_eq!(h.len(), 2, "c has no history");
+        assert_eq!(h[0].player, "b");
+        assert_eq!(h[0].ratings.len(), 4, "the start and three games");
+        assert_eq!(h[0].ratings[0], 1300.0);
+        assert_eq!(h[0].run.as_deref(), Some("run"));
+    }
+}

@@ -193,3 +193,76 @@ impl Session {
             .with_context(|| format!("tournament {:?} in {location}", plan.config.name))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eloworld_games::{GameKind, Squava};
+    use eloworld_tournament::TournamentConfig;
+    use std::sync::Mutex;
+
+    /// Counts the events of every run it follows.
+    #[derive(Default)]
+    struct Counter(Mutex<Vec<(usize, Vec<String>)>>);
+
+    impl Progress for Counter {
+        fn follow(&self, events: Receiver<Event>, players: Vec<String>) {
+            let n = events
+                .iter()
+                .filter(|e| matches!(e, Event::GameFinished { .. }))
+                .count();
+            self.0.lock().expect("lock").push((n, players));
+        }
+    }
+
+    fn plan(dir: &Path) -> Plan {
+        let mut c = TournamentConfig::new(
+            "s",
+            GameKind::Squava,
+            vec!["random_move".to_owned(), "mcts:playouts=20".to_owned()],
+        );
+        c.games_per_pair = 2;
+        c.db = Some(dir.join("s.sqlite").display().to_string());
+        Plan::new(&c).expect("plan")
+    }
+
+    #[test]
+    fn a_session_plays_with_its_threads_and_shows_every_game_to_its_progress() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let plan = plan(dir.path());
+        let counter = Arc::new(Counter::default());
+        let session = Session::default()
+            .threads(Some(0))
+            .progress(Some(counter.clone() as Arc<dyn Progress>));
+        assert_eq!(session.thread_count(), Some(1), "at least one thread");
+        assert_eq!(session.run_options().threads, 1);
+        let mut store = session.open_store(&plan.config.db_path()).expect("store");
+        let registry = session.registry::<Squava>().expect("registry");
+        let summary = session
+            .play::<Squava>(&plan, &registry, (), &mut *store)
+            .expect("plays");
+        assert_eq!(summary.stored, 4);
+        let seen = counter.0.lock().expect("lock").clone();
+        assert_eq!(seen, vec![(4, plan.players.clone())]);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_plays_nothing_and_the_next_run_resumes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let plan = plan(dir.path());
+        let session = Session::default();
+        session.stop_flag().store(true, Ordering::SeqCst);
+        assert!(session.stopped());
+        let mut store = session.open_store(&plan.config.db_path()).expect("store");
+        let registry = session.registry::<Squava>().expect("registry");
+        let summary = session
+            .play::<Squava>(&plan, &registry, (), &mut *store)
+            .expect("runs");
+        assert!(summary.interrupted);
+        assert_eq!(summary.stored, 0);
+        let again = Session::default()
+            .play::<Squava>(&plan, &registry, (), &mut *store)
+            .expect("resumes");
+        assert_eq!((again.done_before, again.stored), (0, 4));
+    }
+}

@@ -332,6 +332,27 @@ pub fn scoville(names: &[&str], ratings: &[f64], rating: f64) -> Vec<Scoville> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_placement_stops_when_precise_after_two_batches_or_before_passing_the_budget() {
+        let rule = StoppingRule::new(40.0, 100, 4);
+        assert_eq!(rule.minimum, 8);
+        let placed = |games, half: f64, flagged| Placed {
+            rating: 1000.0,
+            error: half / 1.96,
+            low: 1000.0 - half,
+            high: 1000.0 + half,
+            games,
+            flagged,
+        };
+        assert!(!rule.done(&placed(4, 30.0, false)), "precise, but one batch only");
+        assert!(rule.done(&placed(8, 30.0, false)), "precise after two batches");
+        assert!(!rule.done(&placed(8, 50.0, false)), "not precise yet");
+        assert!(!rule.done(&placed(40, 30.0, true)), "an all-won record rests on a prior");
+        assert!(!rule.done(&placed(96, 50.0, false)), "one more batch fits in 100");
+        assert!(rule.done(&placed(97, 50.0, false)), "the next batch would pass 100");
+        assert_eq!(StoppingRule::new(40.0, 6, 4).minimum, 6, "never more than the budget");
+    }
+
     use super::*;
     use crate::ladder::Ladder;
     use crate::synth::{simulate, SynthConfig};
