@@ -344,13 +344,32 @@ mod tests {
             games,
             flagged,
         };
-        assert!(!rule.done(&placed(4, 30.0, false)), "precise, but one batch only");
-        assert!(rule.done(&placed(8, 30.0, false)), "precise after two batches");
+        assert!(
+            !rule.done(&placed(4, 30.0, false)),
+            "precise, but one batch only"
+        );
+        assert!(
+            rule.done(&placed(8, 30.0, false)),
+            "precise after two batches"
+        );
         assert!(!rule.done(&placed(8, 50.0, false)), "not precise yet");
-        assert!(!rule.done(&placed(40, 30.0, true)), "an all-won record rests on a prior");
-        assert!(!rule.done(&placed(96, 50.0, false)), "one more batch fits in 100");
-        assert!(rule.done(&placed(97, 50.0, false)), "the next batch would pass 100");
-        assert_eq!(StoppingRule::new(40.0, 6, 4).minimum, 6, "never more than the budget");
+        assert!(
+            !rule.done(&placed(40, 30.0, true)),
+            "an all-won record rests on a prior"
+        );
+        assert!(
+            !rule.done(&placed(96, 50.0, false)),
+            "one more batch fits in 100"
+        );
+        assert!(
+            rule.done(&placed(97, 50.0, false)),
+            "the next batch would pass 100"
+        );
+        assert_eq!(
+            StoppingRule::new(40.0, 6, 4).minimum,
+            6,
+            "never more than the budget"
+        );
     }
 
     use super::*;
