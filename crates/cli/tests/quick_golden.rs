@@ -7,33 +7,9 @@
 
 mod common;
 
-use common::{eloworld, stdout_of};
+use common::{eloworld, golden, stdout_of};
 use std::fmt::Write as _;
 use std::path::Path;
-
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).expect("read golden file");
-    if expected != actual {
-        let first = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(e, a)| e != a)
-            .unwrap_or(expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{name} differs from the golden file at line {}:\n expected: {:?}\n actual:   {:?}",
-            first + 1,
-            expected.lines().nth(first),
-            actual.lines().nth(first)
-        );
-    }
-}
 
 /// Every stored game, one line each in job order: key, White, Black, round, seed, result,
 /// termination, plies, moves.

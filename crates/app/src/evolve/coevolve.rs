@@ -3,21 +3,21 @@
 //! played by the runner into the games' store.
 
 use super::{
-    read_eval, run_end, write_file, GaSettings, GamesStore, PhaseEnd, PhaseEvent, PHASE_DRAW_RULES,
+    read_eval, run_ga, write_file, GaRun, GaSettings, GamesStore, PhaseEnd, PhaseEvent,
+    PHASE_DRAW_RULES,
 };
 use crate::error::{AppResult, Context};
 use crate::session::Session;
 use eloworld_engine::{Coding, EvalParams};
 use eloworld_evolve::coevolve::{generation_games, read_book, MatchConfig};
 use eloworld_evolve::Selection;
-use eloworld_evolve::{evolve, Checkpointing, EvolveError, Fitness, GaConfig, Generation, Genome};
+use eloworld_evolve::{Checkpointing, EvolveError, Fitness, GaConfig, Generation, Genome};
 use eloworld_games::Chess;
 use eloworld_players::PlayableGame;
 use eloworld_tournament::Store;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// Phase 2's settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,34 +128,32 @@ pub fn coevolve(
         run: &name,
         settings: &settings,
     };
-    let started = Instant::now();
-    let mut last = Instant::now();
-    let mut show = |g: &Generation, loaded: bool| {
-        if loaded {
-            return;
-        }
-        on(PhaseEvent::Coevolution {
+    let event = |g: &Generation, loaded: bool, secs: f64| {
+        (!loaded).then(|| PhaseEvent::Coevolution {
             index: g.index,
             standings: eloworld_evolve::ga::ranked(&g.fitness)
                 .iter()
                 .map(|&i| (i, g.fitness[i]))
                 .collect(),
             last: config.generations - 1,
-            secs: last.elapsed().as_secs_f64(),
-        });
-        last = Instant::now();
+            secs,
+        })
     };
-    let run = evolve(
-        &config,
-        &fitness,
-        &genomes,
-        Some(&checkpoint),
-        Some(session.stop_flag()),
-        &mut show,
-    )?;
-    if run_end(&run, "", started, on) == PhaseEnd::Stopped {
+    let Some(run) = run_ga(
+        session,
+        &GaRun {
+            config: &config,
+            fitness: &fitness,
+            seeds: &genomes,
+            checkpoint,
+            prefix: "",
+        },
+        on,
+        &event,
+    )?
+    else {
         return Ok(PhaseEnd::Stopped);
-    }
+    };
     let Some(last_gen) = run.history.last() else {
         crate::invalid!("no generation")
     };

@@ -1,11 +1,13 @@
 //! Phase 1: evolve the 35 evaluation parameters so that a 1-ply search plays the
 //! grandmasters' moves (David–Koppel–Netanyahu, section III).
 
-use super::{pct, points, run_end, write_file, GaSettings, GmPositions, PhaseEnd, PhaseEvent};
+use super::{
+    pct, points, run_ga, write_file, GaRun, GaSettings, GmPositions, PhaseEnd, PhaseEvent,
+};
 use crate::error::AppResult;
 use crate::session::Session;
 use eloworld_evolve::imitate::{self, ImitationFitness, ImitationSummary};
-use eloworld_evolve::{evolve, Checkpointing, GaConfig, Generation};
+use eloworld_evolve::{Checkpointing, GaConfig, Generation};
 use eloworld_report::{line_plot, ImageFormat, Labels, Series};
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -98,31 +100,33 @@ pub fn imitate(
             run: &name,
             settings: &settings,
         };
-        let started = Instant::now();
-        let mut last = Instant::now();
-        let mut show = |g: &Generation, loaded: bool| {
-            on(PhaseEvent::Imitation {
+        let event = |g: &Generation, loaded: bool, secs: f64| {
+            Some(PhaseEvent::Imitation {
                 run: k,
                 name: name.clone(),
                 summary: ImitationSummary::of(g),
                 positions: (ntrain, ntest),
                 last: config.generations - 1,
                 loaded,
-                secs: last.elapsed().as_secs_f64(),
-            });
-            last = Instant::now();
+                secs,
+            })
         };
-        let run = evolve(
-            &config,
-            &fitness,
-            &[],
-            Some(&checkpoint),
-            Some(session.stop_flag()),
-            &mut show,
-        )?;
-        if run_end(&run, &format!("run {k}: "), started, on) == PhaseEnd::Stopped {
+        let prefix = format!("run {k}: ");
+        let Some(run) = run_ga(
+            session,
+            &GaRun {
+                config: &config,
+                fitness: &fitness,
+                seeds: &[],
+                checkpoint,
+                prefix: &prefix,
+            },
+            on,
+            &event,
+        )?
+        else {
             return Ok(PhaseEnd::Stopped);
-        }
+        };
         let Some((best, _)) = run.best() else {
             crate::invalid!("no generation")
         };

@@ -24,7 +24,9 @@ use crate::error::{AppResult, Context};
 use crate::session::Session;
 use eloworld_evolve::imitate::{DatasetConfig, ImitationSummary};
 use eloworld_evolve::search_phase::SearchSummary;
-use eloworld_evolve::{Checkpoint, Evolution, GaConfig, Generation, Selection};
+use eloworld_evolve::{
+    evolve, Checkpoint, Checkpointing, Evolution, GaConfig, Generation, Selection,
+};
 use eloworld_games::{Chess, DrawRules, GameResult};
 use eloworld_players::PlayableGame;
 use eloworld_tournament::{Plan, Store};
@@ -222,24 +224,55 @@ pub enum PhaseEnd {
     Stopped,
 }
 
-/// Tells how a run went; returns [`PhaseEnd::Stopped`] when it stopped before the end.
-fn run_end(
-    run: &Evolution,
-    prefix: &str,
-    started: Instant,
+/// One run of the GA: its settings, its fitness, the organisms it starts from (none:
+/// random), its checkpoint, and the words that name it in messages ("run 2: ").
+struct GaRun<'a> {
+    config: &'a GaConfig,
+    fitness: &'a dyn eloworld_evolve::Fitness,
+    seeds: &'a [eloworld_evolve::Genome],
+    checkpoint: Checkpointing<'a>,
+    prefix: &'a str,
+}
+
+/// Runs the GA with the session's stop flag, telling `on` each generation (as `event` makes
+/// it from the generation, whether it was loaded from the checkpoint, and the seconds it
+/// took) and how the run ended. Returns the run, or `None` when it was stopped before the end.
+fn run_ga(
+    session: &Session,
+    r: &GaRun<'_>,
     on: &mut dyn FnMut(PhaseEvent),
-) -> PhaseEnd {
+    event: &dyn Fn(&Generation, bool, f64) -> Option<PhaseEvent>,
+) -> AppResult<Option<Evolution>> {
+    let GaRun {
+        config,
+        fitness,
+        seeds,
+        checkpoint,
+        prefix,
+    } = r;
+    let started = Instant::now();
+    let mut last = Instant::now();
+    let mut show = |g: &Generation, loaded: bool| {
+        if let Some(e) = event(g, loaded, last.elapsed().as_secs_f64()) {
+            on(e);
+        }
+        last = Instant::now();
+    };
+    let run = evolve(
+        config,
+        *fitness,
+        seeds,
+        Some(checkpoint),
+        Some(session.stop_flag()),
+        &mut show,
+    )?;
     on(PhaseEvent::RunEnd {
-        prefix: prefix.to_owned(),
+        prefix: (*prefix).to_owned(),
         computed: run.history.len() - run.resumed,
         secs: started.elapsed().as_secs_f64(),
         stopped_at: (!run.complete).then(|| run.history.len().saturating_sub(1)),
     });
-    if run.complete {
-        PhaseEnd::Done
-    } else {
-        PhaseEnd::Stopped
-    }
+    Ok(run.complete.then_some(run))
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> AppResult<()> {

@@ -127,14 +127,9 @@ pub fn report(
             seed: 7,
             slot: opponent,
         };
-        let Some((points, games)) = play_match(session, &pairing, &book, &mut *store)? else {
+        if play_match(session, &pairing, &book, &mut *store, label, on)? == PhaseEnd::Stopped {
             return Ok(PhaseEnd::Stopped);
-        };
-        on(PhaseEvent::Match {
-            label,
-            points,
-            games,
-        });
+        }
     }
     let bytes = std::fs::read(&s.epd).with_context(|| format!("reading {}", s.epd.display()))?;
     let suite = parse_epd(
@@ -182,14 +177,9 @@ pub fn report(
             seed: eloworld_games::rng::fnv1a(other),
             slot: 0,
         };
-        let Some((points, games)) = play_match(session, &pairing, &book, &mut *store)? else {
+        if play_match(session, &pairing, &book, &mut *store, label, on)? == PhaseEnd::Stopped {
             return Ok(PhaseEnd::Stopped);
-        };
-        on(PhaseEvent::Match {
-            label,
-            points,
-            games,
-        });
+        }
     }
     Ok(PhaseEnd::Done)
 }
@@ -206,14 +196,15 @@ struct Pairing<'a> {
 }
 
 /// Plays a match (pairs from one opening, colours swapped, openings drawn without repeats
-/// from `book`) through the runner; returns the first player's points and the games, or
-/// `None` when stopped.
+/// from `book`) through the runner and tells `on` its score under `label`.
 fn play_match(
     session: &Session,
     m: &Pairing<'_>,
     book: &[shakmaty::Chess],
     store: &mut dyn Store,
-) -> AppResult<Option<(f64, usize)>> {
+    label: String,
+    on: &mut dyn FnMut(PhaseEvent),
+) -> AppResult<PhaseEnd> {
     let pairs = m.games.div_ceil(2).min(book.len());
     let openings: Vec<String> = pair_openings(m.seed, 0, 0, m.slot, pairs, book.len())?
         .into_iter()
@@ -227,5 +218,14 @@ fn play_match(
         m.games.min(2 * pairs),
         300,
     )?;
-    Ok(play_plan(session, &plan, store)?.map(|results| first_player_points(&results)))
+    let Some(results) = play_plan(session, &plan, store)? else {
+        return Ok(PhaseEnd::Stopped);
+    };
+    let (points, games) = first_player_points(&results);
+    on(PhaseEvent::Match {
+        label,
+        points,
+        games,
+    });
+    Ok(PhaseEnd::Done)
 }

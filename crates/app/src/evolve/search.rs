@@ -1,13 +1,13 @@
 //! Phase 3: evolve the 18 selective-search parameters of Table I so that the engine solves
 //! a test suite in the fewest nodes (David–Koppel–Netanyahu, section V).
 
-use super::{points, read_eval, run_end, write_file, GaSettings, PhaseEnd, PhaseEvent};
+use super::{points, read_eval, run_ga, write_file, GaRun, GaSettings, PhaseEnd, PhaseEvent};
 use crate::error::{AppResult, Context};
 use crate::session::Session;
 use eloworld_engine::suite::parse_epd;
 use eloworld_engine::SearchParams;
 use eloworld_evolve::search_phase::{self, SearchFitness, SearchSummary};
-use eloworld_evolve::{evolve, Checkpointing, GaConfig, Generation};
+use eloworld_evolve::{Checkpointing, GaConfig, Generation};
 use eloworld_report::{line_plot, ImageFormat, Labels, Series};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -119,29 +119,30 @@ pub fn search(
         run: &name,
         settings: &settings,
     };
-    let started = Instant::now();
-    let mut last = Instant::now();
-    let mut show = |g: &Generation, loaded: bool| {
-        on(PhaseEvent::Search {
+    let event = |g: &Generation, loaded: bool, secs: f64| {
+        Some(PhaseEvent::Search {
             summary: SearchSummary::of(g, worst),
             positions: take,
             last: config.generations - 1,
             loaded,
-            secs: last.elapsed().as_secs_f64(),
-        });
-        last = Instant::now();
+            secs,
+        })
     };
-    let run = evolve(
-        &config,
-        &fitness,
-        &[],
-        Some(&checkpoint),
-        Some(session.stop_flag()),
-        &mut show,
-    )?;
-    if run_end(&run, "", started, on) == PhaseEnd::Stopped {
+    let Some(run) = run_ga(
+        session,
+        &GaRun {
+            config: &config,
+            fitness: &fitness,
+            seeds: &[],
+            checkpoint,
+            prefix: "",
+        },
+        on,
+        &event,
+    )?
+    else {
         return Ok(PhaseEnd::Stopped);
-    }
+    };
     let Some((best, _)) = run.best() else {
         crate::invalid!("no generation")
     };
