@@ -383,7 +383,7 @@ impl Watcher<'_> {
         let row = GameRow {
             job_id: i64::from(job) + 1,
             tournament: self.plan.config.name.clone(),
-            game: GameKind::Chess.name().to_owned(),
+            game: GameKind::Chess,
             white: self.names[white as usize].clone(),
             black: self.names[black as usize].clone(),
             round: spec.round,

@@ -139,21 +139,14 @@ fn replay_as<G: crate::AppGame>(g: &GameRow) -> Replay {
 /// Replays a stored game from its opening through its stored moves.
 #[must_use]
 pub fn replay(g: &GameRow) -> Replay {
-    match g.game.parse::<GameKind>() {
-        Ok(kind) => with_game!(kind, G => replay_as::<G>(g)),
-        Err(e) => Replay {
-            positions: Vec::new(),
-            moves: g.moves.split_whitespace().map(str::to_owned).collect(),
-            problem: Some(e.to_string()),
-        },
-    }
+    with_game!(g.game, G => replay_as::<G>(g))
 }
 
 /// The game's PGN (chess; `site` is its Site tag, the store as `eloworld export` writes it),
 /// or its moves with its headers as comments (other games).
 #[must_use]
 pub fn game_text(g: &GameRow, site: &str) -> String {
-    if g.game == GameKind::Chess.name() {
+    if g.game == GameKind::Chess {
         if let Ok(pgn) = eloworld_tournament::pgn::game_to_pgn(g, site) {
             return pgn;
         }
@@ -470,11 +463,11 @@ mod tests {
     use eloworld_games::{GameResult, Side, Termination};
     use eloworld_ratings::Score;
 
-    fn row(game: &str, moves: &str) -> GameRow {
+    fn row(game: GameKind, moves: &str) -> GameRow {
         GameRow {
             job_id: 1,
             tournament: "t".to_owned(),
-            game: game.to_owned(),
+            game,
             white: "a".to_owned(),
             black: "b".to_owned(),
             round: 0,
@@ -493,18 +486,17 @@ mod tests {
 
     #[test]
     fn a_stored_game_replays_to_its_final_position_and_stops_at_a_bad_move() {
-        let r = replay(&row("chess", "f2f3 e7e5 g2g4 d8h4"));
+        let r = replay(&row(GameKind::Chess, "f2f3 e7e5 g2g4 d8h4"));
         assert_eq!(r.moves, ["f3", "e5", "g4", "Qh4#"]);
         assert!(r.problem.is_none());
         assert!(r.final_diagram().is_some());
-        let bad = replay(&row("chess", "f2f3 e2e1"));
+        let bad = replay(&row(GameKind::Chess, "f2f3 e2e1"));
         assert_eq!(bad.positions.len(), 2, "the start and the one good move");
         assert!(bad.problem.is_some_and(|p| p.contains("move 2")));
-        let unknown = replay(&row("tic-tac-toe", "a1"));
-        assert_eq!(unknown.moves, ["a1"]);
-        assert!(unknown.problem.is_some());
-        assert!(game_text(&row("squava", "a1 b2"), "x").starts_with("# a – b (t, squava"));
-        assert!(game_text(&row("chess", "f2f3 e7e5 g2g4 d8h4"), "x").contains("[Site \"x\"]"));
+        assert!(game_text(&row(GameKind::Squava, "a1 b2"), "x").starts_with("# a – b (t, squava"));
+        assert!(
+            game_text(&row(GameKind::Chess, "f2f3 e7e5 g2g4 d8h4"), "x").contains("[Site \"x\"]")
+        );
     }
 
     #[test]

@@ -56,13 +56,13 @@ pub(crate) fn game_page(g: &GameRow, site: &str) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eloworld_games::{GameResult, Side, Termination};
+    use eloworld_games::{GameKind, GameResult, Side, Termination};
 
-    fn row(game: &str, moves: &str) -> GameRow {
+    fn row(game: GameKind, moves: &str) -> GameRow {
         GameRow {
             job_id: 7,
             tournament: "t<1>".to_owned(),
-            game: game.to_owned(),
+            game,
             white: "<script>alert(1)</script>".to_owned(),
             black: "b".to_owned(),
             round: 0,
@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn replays_and_escapes() {
-        let g = row("chess", "f2f3 e7e5 g2g4 d8h4");
+        let g = row(GameKind::Chess, "f2f3 e7e5 g2g4 d8h4");
         let r = replay(&g);
         assert_eq!(r.moves, ["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(r.positions.len(), 5);
@@ -91,7 +91,7 @@ mod tests {
         assert!(!page.contains("<img src=x"), "detail escaped");
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(page.contains("href=\"/t/t%3C1%3E\""));
-        let bad = replay(&row("chess", "f2f3 e2e1"));
+        let bad = replay(&row(GameKind::Chess, "f2f3 e2e1"));
         assert_eq!(bad.moves.len(), 1);
         assert!(bad.problem.is_some_and(|p| p.contains("move 2")));
     }

@@ -288,7 +288,7 @@ mod tests {
         TournamentRow {
             id: 1,
             name: "t".to_owned(),
-            game: "chess".to_owned(),
+            game: eloworld_games::GameKind::Chess,
             config: String::new(),
             fingerprint: String::new(),
             created: String::new(),

@@ -120,18 +120,14 @@ impl StoredTournament {
     /// Reads the settings kept with a stored tournament.
     ///
     /// # Errors
-    /// [`ConfigError`] when the stored settings or game do not parse.
+    /// [`ConfigError`] when the stored settings do not parse.
     pub fn from_row(row: &TournamentRow) -> Result<StoredTournament, ConfigError> {
         let config = TournamentConfig::from_toml(&row.config)
             .map_err(|m| ConfigError::Invalid(format!("stored settings of {:?}: {m}", row.name)))?;
-        let game = row
-            .game
-            .parse()
-            .map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))?;
         Ok(StoredTournament {
             id: row.id,
             name: row.name.clone(),
-            game,
+            game: row.game,
             players: row.players.clone(),
             max_plies: config.max_plies,
             draw_rules: config.draw_rules,

@@ -134,7 +134,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             .file_stem()
             .map_or("ladder".to_owned(), |s| s.to_string_lossy().into_owned())
     });
-    let mut ladder = Ladder::from_games_with(&name, &first.game, &games, &config)?;
+    let mut ladder = Ladder::from_games_with(&name, first.game.name(), &games, &config)?;
     let left_out = games.player_count() - ladder.rungs.len();
     if left_out > 0 {
         eprintln!("note: {left_out} players have no games linking them to the largest group; they are not rungs");

@@ -74,7 +74,7 @@ fn play<G: AppGame>(args: &Args) -> anyhow::Result<ExitCode> {
         let row = GameRow {
             job_id: 0,
             tournament: "eloworld play".to_owned(),
-            game: "chess".to_owned(),
+            game: eloworld_games::GameKind::Chess,
             white: white_spec.to_string(),
             black: black_spec.to_string(),
             round: 0,

@@ -622,13 +622,14 @@ impl Store for PgStore {
              ARRAY(SELECT spec FROM players p WHERE p.tournament_id = t.id ORDER BY p.idx) \
              FROM tournaments t ORDER BY t.id"
         );
-        self.with_client(|c| {
-            Ok(c.query(sql.as_str(), &[])?
-                .iter()
-                .map(|r| TournamentRow {
+        let rows = self.with_client(|c| c.query(sql.as_str(), &[]))?;
+        rows.iter()
+            .map(|r| {
+                let name: String = r.get(1);
+                Ok(TournamentRow {
                     id: r.get(0),
-                    name: r.get(1),
-                    game: r.get(2),
+                    game: super::stored_game(&name, r.get(2))?,
+                    name,
                     config: r.get(3),
                     fingerprint: r.get(4),
                     created: r.get(5),
@@ -637,8 +638,8 @@ impl Store for PgStore {
                     done: r.get::<_, i64>(8) as u64,
                     players: r.get(9),
                 })
-                .collect())
-        })
+            })
+            .collect()
     }
 
     fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
@@ -668,12 +669,8 @@ impl Store for PgStore {
         let id = self.tournament_id(tournament)?;
         let sql =
             format!("{GAME_ROW} WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq");
-        self.with_client(|c| {
-            Ok(c.query(sql.as_str(), &[&id])?
-                .iter()
-                .map(game_row)
-                .collect())
-        })
+        let rows = self.with_client(|c| c.query(sql.as_str(), &[&id]))?;
+        rows.iter().map(game_row).collect()
     }
 
     fn results_since(&self, after: i64, limit: usize) -> Result<Vec<ResultEntry>, StoreError> {
@@ -723,11 +720,8 @@ impl Store for PgStore {
 
     fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
         let sql = format!("{GAME_ROW} WHERE g.job_id = $1");
-        self.with_client(|c| {
-            Ok(c.query_opt(sql.as_str(), &[&job_id])?
-                .as_ref()
-                .map(game_row))
-        })
+        let row = self.with_client(|c| c.query_opt(sql.as_str(), &[&job_id]))?;
+        row.as_ref().map(game_row).transpose()
     }
 
     fn workers_seen(&self) -> Result<Vec<WorkerSeen>, StoreError> {
@@ -767,11 +761,12 @@ const GAME_ROW: &str = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.rou
      JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
      JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black";
 
-fn game_row(r: &Row) -> GameRow {
-    GameRow {
+fn game_row(r: &Row) -> Result<GameRow, StoreError> {
+    let tournament: String = r.get(1);
+    Ok(GameRow {
         job_id: r.get(0),
-        tournament: r.get(1),
-        game: r.get(2),
+        game: super::stored_game(&tournament, r.get(2))?,
+        tournament,
         white: r.get(3),
         black: r.get(4),
         round: r.get::<_, i32>(5) as u32,
@@ -785,7 +780,7 @@ fn game_row(r: &Row) -> GameRow {
         detail: r.get(13),
         date: r.get(14),
         notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
-    }
+    })
 }
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.

@@ -6,7 +6,7 @@ use super::{
     TournamentRow, TournamentStatus, WorkerStatus,
 };
 use crate::{Plan, StoreError};
-use eloworld_games::GameResult;
+use eloworld_games::{GameKind, GameResult};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::path::Path;
 
@@ -505,10 +505,11 @@ impl Store for SqliteStore {
             .map_err(|e| self.sql(e))?;
         let rows = st
             .query_map([], |r| {
+                let name: String = r.get(1)?;
                 Ok(TournamentRow {
                     id: r.get(0)?,
-                    name: r.get(1)?,
-                    game: r.get(2)?,
+                    game: game_kind(r, 2, &name)?,
+                    name,
                     config: r.get(3)?,
                     fingerprint: r.get(4)?,
                     created: r.get(5)?,
@@ -723,11 +724,21 @@ impl SqliteStore {
     }
 }
 
+/// Reads column `i`, a stored game's name, into its kind (an unknown game is a conversion
+/// error that names the tournament and the game).
+fn game_kind(r: &rusqlite::Row<'_>, i: usize, tournament: &str) -> rusqlite::Result<GameKind> {
+    let text: String = r.get(i)?;
+    super::stored_game(tournament, &text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let tournament: String = r.get(1)?;
     Ok(GameRow {
         job_id: r.get(0)?,
-        tournament: r.get(1)?,
-        game: r.get(2)?,
+        game: game_kind(r, 2, &tournament)?,
+        tournament,
         white: r.get(3)?,
         black: r.get(4)?,
         round: r.get(5)?,
