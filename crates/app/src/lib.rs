@@ -13,6 +13,7 @@ pub mod placement;
 pub mod report;
 pub mod session;
 pub mod tournament;
+pub mod worker;
 
 pub use error::{AppError, AppResult, Context};
 pub use game::{AppGame, Factories};

@@ -14,8 +14,9 @@ use std::time::Duration;
 
 /// Where a run's events go while it plays: a front end's live display.
 pub trait Progress: Send + Sync {
-    /// Follows one run's events until the channel closes; called on a thread of its own.
-    fn follow(&self, events: Receiver<Event>, players: Vec<String>);
+    /// Follows one run's events (of tournament `tournament`, whose players are `players`)
+    /// until the channel closes; called on a thread of its own.
+    fn follow(&self, events: Receiver<Event>, tournament: String, players: Vec<String>);
 }
 
 /// How use cases run their games. Cheap to clone; clones share the stop flag.
@@ -128,6 +129,16 @@ impl Session {
         opts
     }
 
+    /// Opens the existing store at `location` (never creating one) with this session's lease.
+    ///
+    /// # Errors
+    /// No store there, or it cannot be opened.
+    pub fn open_existing_store(&self, location: &str) -> AppResult<Box<dyn Store>> {
+        let mut store = open_store(location, false)?;
+        store.set_lease(self.lease);
+        Ok(store)
+    }
+
     /// Opens (creating if need be) the store at `location` with this session's lease.
     ///
     /// # Errors
@@ -159,17 +170,30 @@ impl Session {
         rules: G::Rules,
         store: &mut dyn Store,
     ) -> AppResult<RunSummary> {
+        self.with_progress(&plan.config.name, plan.players.clone(), |events| {
+            self.play_with_events(plan, registry, rules, store, events)
+        })
+    }
+
+    /// Runs `f` with a sender of events that the session's display follows (on a thread of
+    /// its own, until `f` returns and drops the sender), or with none when it has no display.
+    pub fn with_progress<R>(
+        &self,
+        tournament: &str,
+        players: Vec<String>,
+        f: impl FnOnce(Option<Sender<Event>>) -> R,
+    ) -> R {
         match &self.progress {
-            None => self.play_with_events(plan, registry, rules, store, None),
+            None => f(None),
             Some(progress) => {
                 let (tx, rx) = crossbeam_channel::unbounded();
                 let progress = Arc::clone(progress);
-                let players = plan.players.clone();
-                let shower = std::thread::spawn(move || progress.follow(rx, players));
-                let summary = self.play_with_events(plan, registry, rules, store, Some(tx));
-                // The sender is gone with the run, so the display ends.
+                let tournament = tournament.to_owned();
+                let shower = std::thread::spawn(move || progress.follow(rx, tournament, players));
+                let out = f(Some(tx));
+                // The sender is gone with `f`, so the display ends.
                 let _ = shower.join();
-                summary
+                out
             }
         }
     }
@@ -206,7 +230,7 @@ mod tests {
     struct Counter(Mutex<Vec<(usize, Vec<String>)>>);
 
     impl Progress for Counter {
-        fn follow(&self, events: Receiver<Event>, players: Vec<String>) {
+        fn follow(&self, events: Receiver<Event>, _tournament: String, players: Vec<String>) {
             let n = events
                 .iter()
                 .filter(|e| matches!(e, Event::GameFinished { .. }))

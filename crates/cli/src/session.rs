@@ -11,7 +11,7 @@ use std::sync::Arc;
 struct Display(Mode);
 
 impl Progress for Display {
-    fn follow(&self, events: Receiver<Event>, players: Vec<String>) {
+    fn follow(&self, events: Receiver<Event>, _tournament: String, players: Vec<String>) {
         display::show(events, players, self.0);
     }
 }
