@@ -7,14 +7,15 @@
 use crate::error::{AppResult, Context};
 use crate::session::Session;
 use crate::AppGame;
-use eloworld_games::rng::{game_seed, splitmix64};
+use eloworld_games::rng::splitmix64;
 use eloworld_games::{Chess, DrawRules, GameKind, GameResult, Termination};
 use eloworld_players::engine::{add_definitions, EngineDef};
 use eloworld_players::{PlayableGame as _, PlayerSpec};
 use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig, SprtDecision};
 use eloworld_tournament::adjudication::Adjudication;
 use eloworld_tournament::pgn::game_to_pgn_annotated;
-use eloworld_tournament::{Event, GameRow, JobSpec, MoveNote, Plan, RunSummary, TournamentConfig};
+use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
+use eloworld_tournament::{Event, GameRow, MoveNote, Plan, RunSummary, TournamentConfig};
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -209,17 +210,17 @@ pub fn run_match(
         registry.resolve_str(n)?;
     }
     let plan = match_plan(m, &names)?;
-    let location = plan.config.db_path();
+    let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
-    let rules = <Chess as AppGame>::rules(plan.config.draw_rules);
+    let rules = <Chess as AppGame>::rules(plan.config().draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let paired = m.paired();
     // Games stored by an earlier run of the same match count towards the test.
     let mut tally = MatchTally::default();
     store
         .begin(&plan)
-        .with_context(|| format!("match {:?} in {location}", plan.config.name))?;
-    for g in store.games(Some(&plan.config.name))? {
+        .with_context(|| format!("match {:?} in {location}", plan.config().name))?;
+    for g in store.games(Some(&plan.config().name))? {
         let first_points = if g.white == names[0] {
             g.result.first_score()
         } else {
@@ -254,7 +255,8 @@ pub fn run_match(
         drop(opts);
         (summary, handle.join())
     });
-    let summary = summary.with_context(|| format!("match {:?} in {location}", plan.config.name))?;
+    let summary =
+        summary.with_context(|| format!("match {:?} in {location}", plan.config().name))?;
     let tally = match tally {
         Ok(t) => t?,
         Err(_) => crate::invalid!("the match's event watcher failed"),
@@ -301,7 +303,7 @@ impl Watcher<'_> {
             None => None,
         };
         let mut recorded: HashMap<u32, (String, Vec<MoveNote>, Option<String>)> = HashMap::new();
-        let total = self.plan.jobs.len();
+        let total = self.plan.jobs().len();
         for event in rx {
             match event {
                 Event::GameStarted { job, white, black } => on(MatchEvent::Started {
@@ -335,7 +337,7 @@ impl Watcher<'_> {
                     } else {
                         1.0 - white_points
                     };
-                    let spec = &self.plan.jobs[job as usize];
+                    let spec = &self.plan.jobs()[job as usize];
                     tally.add(first_points, self.paired.then_some(spec.round));
                     if let (Some(file), Some(record)) = (&mut pgn, recorded.remove(&job)) {
                         let text =
@@ -379,10 +381,10 @@ impl Watcher<'_> {
         plies: u32,
         (moves, notes, detail): (String, Vec<MoveNote>, Option<String>),
     ) -> AppResult<String> {
-        let spec = &self.plan.jobs[job as usize];
+        let spec = &self.plan.jobs()[job as usize];
         let row = GameRow {
             job_id: i64::from(job) + 1,
-            tournament: self.plan.config.name.clone(),
+            tournament: self.plan.config().name.clone(),
             game: GameKind::Chess,
             white: self.names[white as usize].clone(),
             black: self.names[black as usize].clone(),
@@ -391,7 +393,9 @@ impl Watcher<'_> {
             termination,
             plies,
             moves,
-            opening: spec.opening.map(|o| self.plan.openings[o as usize].clone()),
+            opening: spec
+                .opening
+                .map(|o| self.plan.openings()[o as usize].clone()),
             seed: spec.seed,
             wall_ms: 0.0,
             detail,
@@ -405,27 +409,6 @@ impl Watcher<'_> {
             &row.notes,
         )
         .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", job + 1)))
-    }
-}
-
-/// Orders a book as the match plays it (shuffled by the seed when asked, from `start`) and
-/// keeps the first `reached` openings: only those are checked by the runner.
-fn pick_openings<T>(list: &mut Vec<T>, o: &MatchOpenings, seed: u64, reached: usize) {
-    if o.shuffled {
-        shuffle(list, seed);
-    }
-    let skip = (o.start.max(1) - 1).min(list.len().saturating_sub(1));
-    list.rotate_left(skip);
-    list.truncate(reached);
-}
-
-/// Shuffles in place with a SplitMix64 chain from `seed` (Fisher–Yates).
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = splitmix64(seed ^ 0x6f70_656e_696e_6773);
-    for i in (1..items.len()).rev() {
-        state = splitmix64(state);
-        let j = ((u128::from(state) * (i as u128 + 1)) >> 64) as usize;
-        items.swap(i, j);
     }
 }
 
@@ -455,12 +438,14 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
     config.tablebase_pieces = m.tablebase_pieces;
     config.sprt = m.sprt.map(Into::into);
     config.adjudication = m.adjudication.clone();
-    let paired = m.paired();
-    // The opening of game `i`: one per pair, or one per game when rounds are single games.
-    let slot = |i: u32| if paired { i / 2 } else { i };
+    let shape = PairedMatch {
+        games: total,
+        paired: m.paired(),
+        seed: m.seed,
+    };
+    let reached = shape.openings_needed();
     let mut openings = match &m.openings {
         Some(o) => {
-            let reached = slot(total.saturating_sub(1)) as usize + 1;
             let is_pgn = o
                 .file
                 .extension()
@@ -471,14 +456,14 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
                     GameKind::Chess,
                     o.plies,
                 )?;
-                pick_openings(&mut list, o, m.seed, reached);
+                pick_openings(&mut list, o.shuffled, o.start, m.seed, reached);
                 list
             } else {
                 // An EPD book is taken line by line, and only the lines the match reaches
                 // are parsed (the same openings, in the same order, as parsing every line
                 // first: the shuffle depends only on the count of lines).
                 let mut list = eloworld_tournament::openings::load_epd_lines(&o.file)?;
-                pick_openings(&mut list, o, m.seed, reached);
+                pick_openings(&mut list, o.shuffled, o.start, m.seed, reached);
                 list.iter()
                     .map(|(line, text)| {
                         eloworld_tournament::openings::epd_opening(&o.file, *line, text)
@@ -489,42 +474,12 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
         None => Vec::new(),
     };
     if m.chess960 && openings.is_empty() {
-        openings = (0..=slot(total.saturating_sub(1)))
+        openings = (0..reached as u64)
             .map(|r| {
-                let n = (splitmix64(m.seed ^ u64::from(r)) % 960) as u16;
+                let n = (splitmix64(m.seed ^ r) % 960) as u16;
                 eloworld_games::chess::chess960_fen(n)
             })
             .collect();
     }
-    let mut jobs = Vec::new();
-    for i in 0..total {
-        let opening = (!openings.is_empty()).then(|| slot(i) % openings.len() as u32);
-        let text = opening.map_or("", |o| openings[o as usize].as_str());
-        let (white, black) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
-        // Each engine's games as White are numbered in order; the two games of a pair
-        // share that number, which keys the pair.
-        let round = i / 2;
-        let seed = game_seed(
-            m.seed,
-            &players[white as usize],
-            &players[black as usize],
-            round,
-            text,
-        );
-        jobs.push(JobSpec {
-            key: i,
-            white,
-            black,
-            round,
-            opening,
-            seed,
-        });
-    }
-    Ok(Plan {
-        config,
-        game: GameKind::Chess,
-        players: players.to_vec(),
-        openings,
-        jobs,
-    })
+    Ok(Plan::paired_match(&config, openings, shape)?)
 }

@@ -170,7 +170,7 @@ impl Session {
         rules: G::Rules,
         store: &mut dyn Store,
     ) -> AppResult<RunSummary> {
-        self.with_progress(&plan.config.name, plan.players.clone(), |events| {
+        self.with_progress(&plan.config().name, plan.players().to_vec(), |events| {
             self.play_with_events(plan, registry, rules, store, events)
         })
     }
@@ -214,7 +214,7 @@ impl Session {
         opts.events = events;
         let location = store.location();
         eloworld_tournament::run::<G>(plan, registry, rules, store, &opts)
-            .with_context(|| format!("tournament {:?} in {location}", plan.config.name))
+            .with_context(|| format!("tournament {:?} in {location}", plan.config().name))
     }
 }
 
@@ -260,14 +260,14 @@ mod tests {
             .progress(Some(counter.clone() as Arc<dyn Progress>));
         assert_eq!(session.thread_count(), Some(1), "at least one thread");
         assert_eq!(session.run_options().threads, 1);
-        let mut store = session.open_store(&plan.config.db_path()).expect("store");
+        let mut store = session.open_store(&plan.config().db_path()).expect("store");
         let registry = session.registry::<Squava>().expect("registry");
         let summary = session
             .play::<Squava>(&plan, &registry, (), &mut *store)
             .expect("plays");
         assert_eq!(summary.stored, 4);
         let seen = counter.0.lock().expect("lock").clone();
-        assert_eq!(seen, vec![(4, plan.players.clone())]);
+        assert_eq!(seen, vec![(4, plan.players().to_vec())]);
     }
 
     #[test]
@@ -277,7 +277,7 @@ mod tests {
         let session = Session::default();
         session.stop_flag().store(true, Ordering::SeqCst);
         assert!(session.stopped());
-        let mut store = session.open_store(&plan.config.db_path()).expect("store");
+        let mut store = session.open_store(&plan.config().db_path()).expect("store");
         let registry = session.registry::<Squava>().expect("registry");
         let summary = session
             .play::<Squava>(&plan, &registry, (), &mut *store)

@@ -35,19 +35,19 @@ impl TournamentRun {
 /// # Errors
 /// A player that cannot be made, the store, or the run.
 pub fn run_tournament(session: &Session, plan: &Plan) -> AppResult<TournamentRun> {
-    with_game!(plan.game, G => run_as::<G>(session, plan))
+    with_game!(plan.game(), G => run_as::<G>(session, plan))
 }
 
 fn run_as<G: AppGame>(session: &Session, plan: &Plan) -> AppResult<TournamentRun> {
-    let rules = G::rules(plan.config.draw_rules);
+    let rules = G::rules(plan.config().draw_rules);
     let registry = session.registry::<G>()?;
-    for p in &plan.players {
+    for p in plan.players() {
         registry.resolve_str(p)?;
     }
-    let location = plan.config.db_path();
+    let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
     let summary = session.play::<G>(plan, &registry, rules, &mut *store)?;
-    let rows = store.results(Some(&plan.config.name))?;
+    let rows = store.results(Some(&plan.config().name))?;
     Ok(TournamentRun {
         summary,
         rows,
@@ -76,17 +76,17 @@ pub struct StoredPlan {
 /// # Errors
 /// A bad player spec, or the store.
 pub fn store_plan(session: &Session, plan: &Plan) -> AppResult<StoredPlan> {
-    let not_here = with_game!(plan.game, G => players_not_here::<G>(session, plan))?;
-    let location = plan.config.db_path();
+    let not_here = with_game!(plan.game(), G => players_not_here::<G>(session, plan))?;
+    let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
     store
         .begin(plan)
-        .with_context(|| format!("storing tournament {:?}", plan.config.name))?;
+        .with_context(|| format!("storing tournament {:?}", plan.config().name))?;
     let row = store
         .tournaments()?
         .into_iter()
-        .find(|t| t.name == plan.config.name);
-    let (done, total) = row.map_or((0, plan.jobs.len() as u64), |t| (t.done, t.total));
+        .find(|t| t.name == plan.config().name);
+    let (done, total) = row.map_or((0, plan.jobs().len() as u64), |t| (t.done, t.total));
     Ok(StoredPlan {
         location: store.location(),
         done,
@@ -98,7 +98,7 @@ pub fn store_plan(session: &Session, plan: &Plan) -> AppResult<StoredPlan> {
 fn players_not_here<G: AppGame>(session: &Session, plan: &Plan) -> AppResult<Vec<String>> {
     let registry = session.registry::<G>()?;
     let mut not_here = Vec::new();
-    for p in &plan.players {
+    for p in plan.players() {
         match registry.resolve_str(p) {
             Ok(_) => {}
             Err(SpecError::Unavailable { player, reason }) => {
@@ -106,7 +106,7 @@ fn players_not_here<G: AppGame>(session: &Session, plan: &Plan) -> AppResult<Vec
             }
             Err(e) => {
                 return Err(AppError::from(e))
-                    .with_context(|| format!("tournament {:?}", plan.config.name))
+                    .with_context(|| format!("tournament {:?}", plan.config().name))
             }
         }
     }
@@ -126,15 +126,15 @@ pub fn play_to_end(session: &Session, plan: &Plan) -> AppResult<Vec<GameRow>> {
         "interrupted: run the same command again to finish"
     );
     let store = session.open_store(&run.location)?;
-    let mut rows = store.games(Some(&plan.config.name))?;
+    let mut rows = store.games(Some(&plan.config().name))?;
     // Jobs are stored in plan order, so the job id orders the games as scheduled.
     rows.sort_by_key(|r| r.job_id);
     crate::ensure!(
-        rows.len() == plan.jobs.len(),
+        rows.len() == plan.jobs().len(),
         "{}: {} of {} games stored",
-        plan.config.name,
+        plan.config().name,
         rows.len(),
-        plan.jobs.len()
+        plan.jobs().len()
     );
     Ok(rows)
 }

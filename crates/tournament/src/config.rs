@@ -71,6 +71,9 @@ pub struct TournamentConfig {
     /// pairings": `games` games, each between an ordered pair drawn from the seed).
     #[serde(default, skip_serializing_if = "Schedule::is_pairs")]
     pub schedule: Schedule,
+    /// How many of the first players a `gauntlet` seeds (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<u32>,
     /// The number of games of a `random` schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games: Option<u32>,
@@ -157,6 +160,9 @@ pub enum Schedule {
     /// `games` games, each between an ordered pair drawn at random from the seed, in that
     /// order (the Squava article rates its players over 400 games of random pairings).
     Random,
+    /// The first `seeds` players each meet every other player `games_per_pair` times with
+    /// each colour (cutechess-cli's gauntlet); the others do not meet each other.
+    Gauntlet,
 }
 
 impl Schedule {
@@ -185,6 +191,7 @@ impl TournamentConfig {
             self_play: false,
             db: None,
             schedule: Schedule::Pairs,
+            seeds: None,
             games: None,
             adjudication: Adjudication::default(),
             tablebases: Vec::new(),

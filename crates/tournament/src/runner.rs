@@ -156,11 +156,11 @@ pub fn run<G: PlayableGame>(
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
     let factories: Vec<Option<Arc<dyn PlayerFactory<G>>>> = plan
-        .players
+        .players()
         .iter()
         .map(|p| registry.resolve_str(p).map(Some))
         .collect::<Result<_, _>>()?;
-    for (index, o) in plan.openings.iter().enumerate() {
+    for (index, o) in plan.openings().iter().enumerate() {
         G::from_position(o, rules).map_err(|source| RunError::Opening { index, source })?;
     }
     let id = store.begin(plan)?;
@@ -169,7 +169,7 @@ pub fn run<G: PlayableGame>(
         .into_iter()
         .find(|t| t.id == id)
         .ok_or_else(|| {
-            StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name))
+            StoreError::NotFound(format!("tournament {:?} vanished", plan.config().name))
         })?;
     let tournament = StoredTournament::from_row(&row)?;
     let mut summary = drive(&tournament, &factories, rules, store, opts, Until::Done)?;

@@ -318,14 +318,14 @@ fn play_plan(
     plan: &Plan,
     store: &mut dyn Store,
 ) -> AppResult<Option<Vec<(u32, GameResult)>>> {
-    let rules = <Chess as crate::AppGame>::rules(plan.config.draw_rules);
+    let rules = <Chess as crate::AppGame>::rules(plan.config().draw_rules);
     let summary = session
         .play::<Chess>(plan, &Chess::builtin_players(), rules, store)
-        .with_context(|| format!("playing {:?} in {}", plan.config.name, store.location()))?;
+        .with_context(|| format!("playing {:?} in {}", plan.config().name, store.location()))?;
     if summary.interrupted {
         return Ok(None);
     }
-    Ok(Some(store.results_by_key(&plan.config.name)?))
+    Ok(Some(store.results_by_key(&plan.config().name)?))
 }
 
 /// The draw rules of the games the phases play (mate, stalemate, insufficient material,

@@ -7,13 +7,13 @@ use crate::error::{AppResult, Context};
 use crate::session::Session;
 use eloworld_engine::suite::parse_epd;
 use eloworld_engine::{EvalParams, SearchParams};
-use eloworld_evolve::coevolve::{
-    fen_of, first_player_points, match_plan, pair_openings, read_book,
-};
+use eloworld_evolve::coevolve::{fen_of, read_book};
 use eloworld_evolve::search_phase::SearchFitness;
 use eloworld_games::Chess;
 use eloworld_players::PlayableGame;
-use eloworld_tournament::Store;
+use eloworld_tournament::schedule::coevolution::pair_openings;
+use eloworld_tournament::schedule::paired::{first_player_points, PairedMatch};
+use eloworld_tournament::{Plan, Store, TournamentConfig};
 use std::path::{Path, PathBuf};
 
 /// The report's settings.
@@ -118,7 +118,7 @@ pub fn report(
     )));
     for opponent in [1, 2] {
         let label = format!("{} - {}", players[0].0, players[opponent].0);
-        let name = format!("evolve-report-{opponent}-{files_key:016x}-{}", s.games);
+        let name = format!("evolve-match-{opponent}-{files_key:016x}-{}", s.games);
         let pairing = Pairing {
             name: &name,
             first: &specs[0],
@@ -166,7 +166,7 @@ pub fn report(
             continue;
         }
         let name = format!(
-            "evolve-report-{other}-{files_key:016x}-{}",
+            "evolve-match-{other}-{files_key:016x}-{}",
             s.reference_games
         );
         let pairing = Pairing {
@@ -206,18 +206,29 @@ fn play_match(
     on: &mut dyn FnMut(PhaseEvent),
 ) -> AppResult<PhaseEnd> {
     let pairs = m.games.div_ceil(2).min(book.len());
-    let openings: Vec<String> = pair_openings(m.seed, 0, 0, m.slot, pairs, book.len())?
-        .into_iter()
-        .map(|i| fen_of(&book[i]))
-        .collect();
-    let plan = match_plan(
+    let Some(chosen) = pair_openings(m.seed, 0, 0, m.slot, pairs, book.len()) else {
+        crate::invalid!(
+            "{} needs {pairs} openings; the book has {}",
+            m.name,
+            book.len()
+        );
+    };
+    let openings: Vec<String> = chosen.into_iter().map(|i| fen_of(&book[i])).collect();
+    let games = m.games.min(2 * pairs);
+    let mut config = TournamentConfig::new(
         m.name,
-        m.first,
-        m.second,
-        &openings,
-        m.games.min(2 * pairs),
-        300,
-    )?;
+        eloworld_games::GameKind::Chess,
+        vec![m.first.to_owned(), m.second.to_owned()],
+    );
+    config.games_per_pair = u32::try_from(pairs).unwrap_or(u32::MAX);
+    config.max_plies = 300;
+    config.draw_rules = super::PHASE_DRAW_RULES;
+    let shape = PairedMatch {
+        games: u32::try_from(games).unwrap_or(u32::MAX),
+        paired: true,
+        seed: 0,
+    };
+    let plan = Plan::paired_match(&config, openings, shape)?;
     let Some(results) = play_plan(session, &plan, store)? else {
         return Ok(PhaseEnd::Stopped);
     };

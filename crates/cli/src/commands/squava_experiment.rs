@@ -70,9 +70,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let (plan, rows) = play(&session, &config)?;
         first_player.add_rows(&rows);
-        runs.push(rate_in_game_order(&plan.players, &rows)?);
+        runs.push(rate_in_game_order(plan.players(), &rows)?);
     }
-    let players = Plan::new(&base)?.players;
+    let players = Plan::new(&base)?.players().to_vec();
     println!(
         "\nUS Chess incremental ratings (1300 from 14 effective games), {} games a run",
         base.games.unwrap_or(0)
@@ -93,10 +93,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (plan, rows) = play(&session, &config)?;
     first_player.add_rows(&rows);
     let last = runs.last().map(Vec::as_slice).unwrap_or_default();
-    let ratings = ratings_for(&plan.players, &players, last)?;
+    let ratings = ratings_for(plan.players(), &players, last)?;
     print!(
         "{}",
-        round_robin_tables(&plan.players, &rows, &ratings, args.runs)
+        round_robin_tables(plan.players(), &rows, &ratings, args.runs)
     );
     println!("\n{}", first_player.line());
     Ok(ExitCode::SUCCESS)
@@ -106,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn play(session: &Session, config: &TournamentConfig) -> anyhow::Result<(Plan, Vec<GameRow>)> {
     let plan = Plan::new(config)?;
     anyhow::ensure!(
-        plan.game == eloworld_games::GameKind::Squava,
+        plan.game() == eloworld_games::GameKind::Squava,
         "{}: the experiment is a squava tournament",
         config.name
     );

@@ -113,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
     let plan = Plan::new(&config)?;
     let session = crate::session::start(None)
-        .threads(plan.config.threads)
+        .threads(plan.config().threads)
         .engines(args.engines.clone())
         .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
     if args.plan_only {
@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         println!(
             "tournament {:?}: {} jobs stored in {} ({} done); play them with: eloworld worker --db {}",
-            plan.config.name, stored.total, stored.location, stored.done, stored.location
+            plan.config().name, stored.total, stored.location, stored.done, stored.location
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -132,7 +132,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // worker died, so the command ends with the plan done.
     let run = tournament::run_tournament(&session, &plan)?;
     // The ratings, every method side by side (`eloworld rate`); bare scores if none applies.
-    print!("{}", Standings::from_rows(&plan.players, &run.rows).table());
+    print!(
+        "{}",
+        Standings::from_rows(plan.players(), &run.rows).table()
+    );
     if let Ok(table) = crate::commands::rate::tournament_ratings(&run.rows) {
         println!();
         print!("{table}");

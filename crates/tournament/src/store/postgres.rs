@@ -379,7 +379,7 @@ impl Store for PgStore {
             tx.execute("SELECT pg_advisory_xact_lock(7142017)", &[])?;
             let existing = tx.query_opt(
                 "SELECT id, fingerprint, game FROM tournaments WHERE name = $1",
-                &[&plan.config.name],
+                &[&plan.config().name],
             )?;
             if let Some(row) = existing {
                 let (id, fp, game): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
@@ -391,10 +391,10 @@ impl Store for PgStore {
                     .iter()
                     .map(|r| r.get(0))
                     .collect();
-                let what = if game != plan.game.name() {
-                    format!("game {game} there, {} here", plan.game)
-                } else if stored != plan.players {
-                    format!("players [{}] there, [{}] here", stored.join(", "), plan.players.join(", "))
+                let what = if game != plan.game().name() {
+                    format!("game {game} there, {} here", plan.game())
+                } else if stored != plan.players() {
+                    format!("players [{}] there, [{}] here", stored.join(", "), plan.players().join(", "))
                 } else {
                     "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
                 };
@@ -404,21 +404,21 @@ impl Store for PgStore {
                 .query_one(
                     "INSERT INTO tournaments (name, game, config, fingerprint, program_version) \
                      VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                    &[&plan.config.name, &plan.game.name(), &plan.config.to_toml(), &fingerprint, &env!("CARGO_PKG_VERSION")],
+                    &[&plan.config().name, &plan.game().name(), &plan.config().to_toml(), &fingerprint, &env!("CARGO_PKG_VERSION")],
                 )?
                 .get(0);
-            let idx: Vec<i32> = (0..plan.players.len() as i32).collect();
+            let idx: Vec<i32> = (0..plan.players().len() as i32).collect();
             tx.execute(
                 "INSERT INTO players (tournament_id, idx, spec) SELECT $1, * FROM unnest($2::int[], $3::text[])",
-                &[&id, &idx, &plan.players],
+                &[&id, &idx, &plan.players()],
             )?;
-            for chunk in plan.jobs.chunks(50_000) {
+            for chunk in plan.jobs().chunks(50_000) {
                 let key: Vec<i32> = chunk.iter().map(|j| j.key as i32).collect();
                 let white: Vec<i32> = chunk.iter().map(|j| j.white as i32).collect();
                 let black: Vec<i32> = chunk.iter().map(|j| j.black as i32).collect();
                 let round: Vec<i32> = chunk.iter().map(|j| j.round as i32).collect();
                 let opening: Vec<Option<String>> =
-                    chunk.iter().map(|j| j.opening.map(|o| plan.openings[o as usize].clone())).collect();
+                    chunk.iter().map(|j| j.opening.map(|o| plan.openings()[o as usize].clone())).collect();
                 let seed: Vec<i64> = chunk.iter().map(|j| j.seed as i64).collect();
                 tx.execute(
                     "INSERT INTO jobs (tournament_id, key, white, black, round, opening, seed) \
@@ -431,7 +431,7 @@ impl Store for PgStore {
         })?;
         outcome.map_err(|what| StoreError::PlanMismatch {
             path: display,
-            name: plan.config.name.clone(),
+            name: plan.config().name.clone(),
             what,
         })
     }

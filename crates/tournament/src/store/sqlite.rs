@@ -272,7 +272,7 @@ impl Store for SqliteStore {
         let existing: Option<(i64, String, String)> = tx
             .query_row(
                 "SELECT id, fingerprint, game FROM tournaments WHERE name = ?1",
-                [&plan.config.name],
+                [&plan.config().name],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
@@ -292,20 +292,20 @@ impl Store for SqliteStore {
                         rows.collect::<Result<_, _>>()
                             .map_err(|e| classify(&path, e))?
                     };
-                    let what = if game != plan.game.name() {
-                        format!("game {game} there, {} here", plan.game)
-                    } else if stored != plan.players {
+                    let what = if game != plan.game().name() {
+                        format!("game {game} there, {} here", plan.game())
+                    } else if stored != plan.players() {
                         format!(
                             "players [{}] there, [{}] here",
                             stored.join(", "),
-                            plan.players.join(", ")
+                            plan.players().join(", ")
                         )
                     } else {
                         "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
                     };
                     return Err(StoreError::PlanMismatch {
                         path,
-                        name: plan.config.name.clone(),
+                        name: plan.config().name.clone(),
                         what,
                     });
                 }
@@ -321,9 +321,9 @@ impl Store for SqliteStore {
                 tx.execute(
                     "INSERT INTO tournaments (name, game, config, fingerprint, program_version) VALUES (?1, ?2, ?3, ?4, ?5)",
                     params![
-                        plan.config.name,
-                        plan.game.name(),
-                        plan.config.to_toml(),
+                        plan.config().name,
+                        plan.game().name(),
+                        plan.config().to_toml(),
                         fingerprint,
                         env!("CARGO_PKG_VERSION")
                     ],
@@ -336,7 +336,7 @@ impl Store for SqliteStore {
                             "INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)",
                         )
                         .map_err(|e| classify(&path, e))?;
-                    for (i, p) in plan.players.iter().enumerate() {
+                    for (i, p) in plan.players().iter().enumerate() {
                         ins.execute(params![id, i as i64, p])
                             .map_err(|e| classify(&path, e))?;
                     }
@@ -346,8 +346,8 @@ impl Store for SqliteStore {
                              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                         )
                         .map_err(|e| classify(&path, e))?;
-                    for j in &plan.jobs {
-                        let opening = j.opening.map(|o| plan.openings[o as usize].as_str());
+                    for j in plan.jobs() {
+                        let opening = j.opening.map(|o| plan.openings()[o as usize].as_str());
                         ins.execute(params![
                             id,
                             j.key,
