@@ -11,7 +11,8 @@ use eloworld_games::rng::splitmix64;
 use eloworld_games::{Chess, DrawRules, GameKind, GameResult, Termination};
 use eloworld_players::engine::{add_definitions, EngineDef};
 use eloworld_players::{PlayableGame as _, PlayerSpec};
-use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig, SprtDecision};
+use eloworld_ratings::sprt::{Sprt, SprtConfig, SprtDecision};
+use eloworld_ratings::PairedScore;
 use eloworld_tournament::adjudication::Adjudication;
 use eloworld_tournament::pgn::game_to_pgn_annotated;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
@@ -79,55 +80,27 @@ impl MatchSettings {
     }
 }
 
-/// The running score of a match, from the first engine's side.
+/// The running score of a match, from the first engine's side: games and game pairs
+/// ([`PairedScore`]), and the games lost on time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchTally {
-    /// Games won by the first engine.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost by the first engine.
-    pub losses: u64,
-    /// Finished game pairs, as pentanomial counts.
-    pub pairs: Pentanomial,
-    /// First-engine points of the first finished game of each pair, by pair.
-    open_pairs: HashMap<u32, f64>,
+    /// Games, and the pentanomial counts of finished pairs.
+    pub score: PairedScore,
     /// Games lost on time.
     pub forfeits: u64,
 }
 
 impl MatchTally {
-    /// Counts a game; `pair` is set when the match is played in pairs.
-    pub fn add(&mut self, first_points: f64, pair: Option<u32>) {
-        match first_points {
-            p if p > 0.75 => self.wins += 1,
-            p if p < 0.25 => self.losses += 1,
-            _ => self.draws += 1,
-        }
-        if let Some(pair) = pair {
-            if let Some(other) = self.open_pairs.remove(&pair) {
-                self.pairs.add_pair(other, first_points);
-            } else {
-                self.open_pairs.insert(pair, first_points);
-            }
-        }
-    }
-
     /// Games counted.
     #[must_use]
     pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
+        self.score.games()
     }
 
-    /// The log-likelihood ratio of `sprt` on this score: on the pentanomial pairs when the
-    /// match is paired, else on the games.
+    /// The log-likelihood ratio of `sprt` on this score.
     #[must_use]
     pub fn llr(&self, sprt: &Sprt, paired: bool) -> f64 {
-        if paired {
-            sprt.llr(&self.pairs)
-        } else {
-            sprt.llr_trinomial(self.wins, self.draws, self.losses)
-        }
+        self.score.llr(sprt, paired)
     }
 }
 
@@ -226,7 +199,7 @@ pub fn run_match(
         } else {
             1.0 - g.result.first_score()
         };
-        tally.add(first_points, paired.then_some(g.round));
+        tally.score.add(first_points, paired.then_some(g.round));
     }
     // A test decided by the games already stored plays no more: its report is final.
     let decided_before = sprt
@@ -338,7 +311,9 @@ impl Watcher<'_> {
                         1.0 - white_points
                     };
                     let spec = &self.plan.jobs()[job as usize];
-                    tally.add(first_points, self.paired.then_some(spec.round));
+                    tally
+                        .score
+                        .add(first_points, self.paired.then_some(spec.round));
                     if let (Some(file), Some(record)) = (&mut pgn, recorded.remove(&job)) {
                         let text =
                             self.pgn_of(job, white, black, result, termination, plies, record)?;

@@ -13,7 +13,7 @@ use crate::ladders::LadderRules;
 use crate::session::Session;
 use crate::with_game;
 use eloworld_games::rng::{fnv1a, splitmix64};
-use eloworld_games::{GameKind, GameResult, Side};
+use eloworld_games::GameKind;
 use eloworld_ratings::ladder::Ladder;
 use eloworld_ratings::placement::{
     next_rung, place, scoville, start_estimate, Placed, RungGames, Scoville, StoppingRule,
@@ -151,12 +151,13 @@ fn place_as<G: AppGame>(
             break;
         }
         for row in store.results(Some(&config.name))? {
-            let side = if row.white == spec {
-                Side::First
+            // The placed player's points, counted with its colour.
+            let white_points = row.result.first_score();
+            if row.white == spec {
+                games[k].as_white.add(white_points);
             } else {
-                Side::Second
-            };
-            games[k].add(side, row.result);
+                games[k].as_black.add(1.0 - white_points);
+            }
             played[k] += 1;
         }
         batches[k] += 1;
@@ -235,25 +236,5 @@ impl Placement {
         let names: Vec<&str> = ladder.rungs.iter().map(|r| r.player.as_str()).collect();
         let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
         scoville(&names, &ratings, self.placed.rating)
-    }
-}
-
-/// The result of a game from the placed player's side, added to its games against a rung.
-trait AddGame {
-    fn add(&mut self, side: Side, result: GameResult);
-}
-
-impl AddGame for RungGames {
-    fn add(&mut self, side: Side, result: GameResult) {
-        let wdl = match side {
-            Side::First => &mut self.as_white,
-            Side::Second => &mut self.as_black,
-        };
-        let slot = match result {
-            GameResult::Draw => 1,
-            GameResult::Win(s) if s == side => 2,
-            GameResult::Win(_) => 0,
-        };
-        wdl[slot] += 1;
     }
 }

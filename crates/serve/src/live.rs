@@ -3,10 +3,11 @@
 //! nothing here reads the store.
 
 use eloworld_games::GameResult;
-use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig};
+use eloworld_ratings::sprt::{Sprt, SprtConfig};
+use eloworld_ratings::PairedScore;
 use eloworld_report::{OutcomeTable, Wdl};
-use eloworld_tournament::{JobInFlight, ResultEntry, SprtSettings, TournamentRow};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use eloworld_tournament::{JobInFlight, ResultEntry, TournamentConfig, TournamentRow};
+use std::collections::{BTreeMap, VecDeque};
 
 /// How many of the latest games a page lists.
 pub(crate) const LATEST: usize = 20;
@@ -43,23 +44,19 @@ pub(crate) struct Duel {
     pub sprt: Sprt,
     /// Whether the test is the one stored with the tournament.
     pub configured: bool,
-    /// Pairs by the first player's points in each game.
-    pub pairs: Pentanomial,
-    /// The first player's wins, draws and losses.
-    pub wdl: [u64; 3],
+    /// The first player's games and game pairs.
+    pub score: PairedScore,
     /// `(games stored, LLR)` after every completed pair.
     pub trace: Vec<(f64, f64)>,
-    /// Rounds with one game stored: the first player's points in it.
-    open: HashMap<u32, f64>,
 }
 
 impl Duel {
-    /// Reads the SPRT stored with the tournament (its settings' `[sprt]` table), if any.
+    /// Reads the SPRT stored with the tournament (its settings' `[sprt]` table), if any:
+    /// the stored settings are read into their types once, as every run reads them.
     fn new(config: &str) -> Duel {
-        let table = config.parse::<toml::Table>().ok();
-        let sprt = table
-            .and_then(|mut t| t.remove("sprt"))
-            .and_then(|s| s.try_into::<SprtSettings>().ok())
+        let sprt = TournamentConfig::from_toml(config)
+            .ok()
+            .and_then(|c| c.sprt)
             .and_then(|s| s.sprt().ok());
         let configured = sprt.is_some();
         Duel {
@@ -68,29 +65,17 @@ impl Duel {
                 Sprt::new(SprtConfig::new()).unwrap_or_else(|_| unreachable!("valid defaults"))
             }),
             configured,
-            pairs: Pentanomial::default(),
-            wdl: [0; 3],
+            score: PairedScore::default(),
             trace: Vec::new(),
-            open: HashMap::new(),
         }
     }
 
     /// Counts a game; `first_points` is the first player's score in it.
     #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
     fn add(&mut self, round: u32, first_points: f64, stored: u64) {
-        match first_points {
-            p if p > 0.75 => self.wdl[0] += 1,
-            p if p < 0.25 => self.wdl[2] += 1,
-            _ => self.wdl[1] += 1,
-        }
-        match self.open.remove(&round) {
-            Some(earlier) => {
-                self.pairs.add_pair(earlier, first_points);
-                self.trace.push((stored as f64, self.sprt.llr(&self.pairs)));
-            }
-            None => {
-                self.open.insert(round, first_points);
-            }
+        if self.score.add(first_points, Some(round)) {
+            self.trace
+                .push((stored as f64, self.sprt.llr(&self.score.pairs)));
         }
     }
 
@@ -345,7 +330,20 @@ mod tests {
     #[test]
     fn a_match_pairs_the_two_games_of_a_round() {
         let mut r = row(&["a", "b"], 8);
-        r.config = "[sprt]\nelo0 = 0\nelo1 = 10\nalpha = 0.1\nbeta = 0.1\n".to_owned();
+        // The settings as a match stores them, its SPRT among them.
+        let mut c = TournamentConfig::new(
+            "m",
+            eloworld_games::GameKind::Chess,
+            vec!["a".to_owned(), "b".to_owned()],
+        );
+        c.sprt = Some(eloworld_tournament::SprtSettings {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.1,
+            beta: 0.1,
+            model: eloworld_ratings::sprt::SprtModel::Normalized,
+        });
+        r.config = c.to_toml();
         let mut live = Live::new(r);
         let mut game = |seq: i64, white: u32, round: u32, result: GameResult| {
             let mut e = entry(seq, white, 1 - white, result, seq * 1000);
@@ -365,15 +363,15 @@ mod tests {
         let duel = live.duel.as_ref().expect("two players make a match");
         assert!(duel.configured);
         assert_eq!(duel.sprt.config().elo1, 10.0);
-        assert_eq!(duel.pairs.counts(), [1, 0, 1, 1, 0]);
-        assert_eq!((duel.pairs.wl, duel.pairs.dd), (1, 0));
-        assert_eq!(duel.wdl, [2, 2, 3]);
+        assert_eq!(duel.score.pairs.counts(), [1, 0, 1, 1, 0]);
+        assert_eq!((duel.score.pairs.wl, duel.score.pairs.dd), (1, 0));
+        assert_eq!(duel.score.wdl, eloworld_ratings::Wdl::new(2, 2, 3));
         assert_eq!(
             duel.trace.iter().map(|p| p.0).collect::<Vec<_>>(),
             [3.0, 4.0, 6.0],
             "a point after each completed pair"
         );
-        assert!((duel.llr() - duel.sprt.llr(&duel.pairs)).abs() < 1e-12);
+        assert!((duel.llr() - duel.sprt.llr(&duel.score.pairs)).abs() < 1e-12);
         assert!(Live::new(row(&["a", "b", "c"], 1)).duel.is_none());
         let plain = Live::new(row(&["a", "b"], 1));
         assert!(

@@ -207,8 +207,12 @@ fn duel(live: &Live) -> Markup {
         return html! {};
     };
     let llr = d.llr();
-    let p = &d.pairs;
-    let [w, dr, l] = d.wdl;
+    let p = &d.score.pairs;
+    let eloworld_ratings::Wdl {
+        wins: w,
+        draws: dr,
+        losses: l,
+    } = d.score.wdl;
     html! {
         section #sprt-section {
             h2 { "Match: SPRT" }

@@ -307,6 +307,32 @@ mod tests {
     }
 
     #[test]
+    fn a_gauntlet_plays_only_its_seeded_players_pairings() {
+        let names = vec!["t".into(), "a".into(), "b".into()];
+        let mut c = TournamentConfig::new("g", GameKind::Chess, names);
+        c.schedule = Schedule::Gauntlet;
+        c.games_per_pair = 2;
+        let p = Plan::new(&c).expect("plan");
+        assert_eq!(
+            p.jobs().len(),
+            2 * 2 * 2,
+            "two opponents, both colours, twice"
+        );
+        assert!(p.jobs().iter().all(|j| j.white == 0 || j.black == 0));
+        c.seeds = Some(3);
+        assert!(
+            Plan::new(&c).is_err(),
+            "every player seeded leaves no field"
+        );
+        c.schedule = Schedule::Pairs;
+        c.seeds = Some(1);
+        assert!(
+            Plan::new(&c).is_err(),
+            "seeds without a gauntlet is not ignored"
+        );
+    }
+
+    #[test]
     fn duplicate_players_are_refused() {
         let c = TournamentConfig::new("t", GameKind::Chess, vec!["a".into(), "a".into()]);
         assert!(Plan::new(&c).is_err());

@@ -146,12 +146,12 @@ fn results_block(
         option("Threads", "t"),
         option("Hash", "MB")
     );
-    let points = tally.wins as f64 + tally.draws as f64 / 2.0;
+    let points = tally.score.wdl.wins as f64 + tally.score.wdl.draws as f64 / 2.0;
     let games = tally.games();
     let percent = 100.0 * points / (games as f64).max(1.0);
-    if paired && tally.pairs.pairs() > 0 {
-        let s = PairStats::new(&tally.pairs);
-        let bounds = MatchStats::from_pentanomial(tally.pairs.counts());
+    if paired && tally.score.pairs.pairs() > 0 {
+        let s = PairStats::new(&tally.score.pairs);
+        let bounds = MatchStats::from_pentanomial(tally.score.pairs.counts());
         let _ = writeln!(out, "{}", elo_line(Some(&s), &bounds, "pair"));
         let _ = writeln!(
             out,
@@ -163,26 +163,30 @@ fn results_block(
         let _ = writeln!(
             out,
             "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({percent:.2} %)",
-            tally.wins, tally.losses, tally.draws
+            tally.score.wdl.wins, tally.score.wdl.losses, tally.score.wdl.draws
         );
         let _ = writeln!(
             out,
             "Ptnml(0-2): {}, WL/DD Ratio: {:.2}",
-            tally.pairs, s.wl_dd_ratio
+            tally.score.pairs, s.wl_dd_ratio
         );
     } else {
-        let s = MatchStats::from_wdl(tally.wins, tally.draws, tally.losses);
+        let s = MatchStats::from_wdl(
+            tally.score.wdl.wins,
+            tally.score.wdl.draws,
+            tally.score.wdl.losses,
+        );
         let _ = writeln!(out, "{}", elo_line(None, &s, "game"));
         let _ = writeln!(
             out,
             "LOS: {:.2} %, DrawRatio: {:.2} %",
             100.0 * s.los,
-            100.0 * tally.draws as f64 / (games as f64).max(1.0)
+            100.0 * tally.score.wdl.draws as f64 / (games as f64).max(1.0)
         );
         let _ = writeln!(
             out,
             "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({percent:.2} %)",
-            tally.wins, tally.losses, tally.draws
+            tally.score.wdl.wins, tally.score.wdl.losses, tally.score.wdl.draws
         );
     }
     if let Some(sprt) = sprt {

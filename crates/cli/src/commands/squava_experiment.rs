@@ -7,8 +7,9 @@ use crate::rating_table::shortened;
 use crate::standings::column_width;
 use anyhow::Context;
 use eloworld_app::{tournament::play_to_end, Session};
-use eloworld_games::{Side, Wdl};
+
 use eloworld_ratings::consistency::consistency;
+use eloworld_ratings::Wdl;
 use eloworld_ratings::{rate, Games, Method, Options};
 use eloworld_tournament::{GameRow, Plan, TournamentConfig};
 use std::path::PathBuf;
@@ -299,7 +300,7 @@ struct OutcomeTally(Wdl);
 impl OutcomeTally {
     fn add_rows(&mut self, rows: &[GameRow]) {
         for r in rows {
-            self.0.add_result(r.result, Side::First);
+            self.0.add(r.result.first_score());
         }
     }
 
