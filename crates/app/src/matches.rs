@@ -11,8 +11,9 @@ use eloworld_games::rng::splitmix64;
 use eloworld_games::{Chess, DrawRules, GameKind, GameResult, Termination};
 use eloworld_players::engine::{add_definitions, EngineDef};
 use eloworld_players::{PlayableGame as _, PlayerSpec};
-use eloworld_ratings::sprt::{Sprt, SprtConfig, SprtDecision};
-use eloworld_ratings::PairedScore;
+use eloworld_ratings::convert::{IntervalKind, MatchStats};
+use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
+use eloworld_ratings::{PairedScore, Wdl};
 use eloworld_tournament::adjudication::Adjudication;
 use eloworld_tournament::pgn::game_to_pgn_annotated;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
@@ -101,6 +102,177 @@ impl MatchTally {
     #[must_use]
     pub fn llr(&self, sprt: &Sprt, paired: bool) -> f64 {
         self.score.llr(sprt, paired)
+    }
+}
+
+/// A match's score in the numbers testers read, computed once for `eloworld match`'s report
+/// and the dashboard's headline: Elo (and nElo for pairs) with the 95% interval, LOS, the
+/// draw and pair ratios, W/D/L, the pentanomial counts, and the LLR against its bounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    /// Games, from the first player's side.
+    pub wdl: Wdl,
+    /// The first player's points.
+    pub points: f64,
+    /// Its score in percent.
+    pub percent: f64,
+    /// The pairs' statistics (fastchess's figures), when the match is counted in pairs.
+    pub pairs: Option<(Pentanomial, PairStats)>,
+    /// The Elo difference with its exact 95% bounds (per pair, or per game).
+    pub bounds: MatchStats,
+    /// The `Elo:` line as fastchess writes it.
+    pub elo_line: String,
+    /// The likelihood of superiority, 0 to 1.
+    pub los: f64,
+    /// Draws (of games, or of pairs' 1–1 results) in percent.
+    pub draw_ratio: f64,
+    /// The SPRT's state.
+    pub llr: Option<LlrLine>,
+}
+
+/// Where an SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LlrLine {
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// Its lower bound (H0 accepted below).
+    pub lower: f64,
+    /// Its upper bound (H1 accepted above).
+    pub upper: f64,
+    /// H0's Elo.
+    pub elo0: f64,
+    /// H1's Elo.
+    pub elo1: f64,
+    /// How far towards the bound it heads for, in percent.
+    pub progress_percent: f64,
+    /// The decision.
+    pub decision: SprtDecision,
+}
+
+impl Headline {
+    /// The headline of `score` (`paired`: counted in game pairs), with `sprt`'s state.
+    #[must_use]
+    pub fn of(score: &PairedScore, sprt: Option<&Sprt>, paired: bool) -> Headline {
+        let wdl = score.wdl;
+        let points = wdl.points();
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "game counts stay far below 2^52"
+        )]
+        let games = (wdl.games() as f64).max(1.0);
+        let percent = 100.0 * points / games;
+        let llr = sprt.map(|s| {
+            let llr = score.llr(s, paired);
+            let c = s.config();
+            LlrLine {
+                llr,
+                lower: s.lower_bound(),
+                upper: s.upper_bound(),
+                elo0: c.elo0,
+                elo1: c.elo1,
+                progress_percent: s.progress_percent(llr),
+                decision: s.decide(llr),
+            }
+        });
+        if paired && score.pairs.pairs() > 0 {
+            let stats = PairStats::new(&score.pairs);
+            let bounds = MatchStats::from_pentanomial(score.pairs.counts());
+            Headline {
+                wdl,
+                points,
+                percent,
+                elo_line: elo_line(Some(&stats), &bounds, "pair"),
+                los: stats.los,
+                draw_ratio: stats.draw_ratio_percent,
+                pairs: Some((score.pairs, stats)),
+                bounds,
+                llr,
+            }
+        } else {
+            let bounds = MatchStats::from_wdl(wdl.wins, wdl.draws, wdl.losses);
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "game counts stay far below 2^52"
+            )]
+            let draw_ratio = 100.0 * wdl.draws as f64 / games;
+            Headline {
+                wdl,
+                points,
+                percent,
+                elo_line: elo_line(None, &bounds, "game"),
+                los: bounds.los,
+                draw_ratio,
+                pairs: None,
+                bounds,
+                llr,
+            }
+        }
+    }
+}
+
+/// Writes the `Elo:` line: fastchess's `Elo: 12.34 +/- 5.67[, nElo: … +/- …]` when the
+/// interval is two-sided and finite; else what the games bound, as `match-stats` says it: a
+/// one-sided 95% bound when every unit was won or lost, the exact interval when all had the
+/// same result, "unbounded" for an end of the interval past 0 or 100%.
+fn elo_line(pairs: Option<&PairStats>, bounds: &MatchStats, unit: &str) -> String {
+    let signed = |x: f64| {
+        if x.is_finite() {
+            format!("{x:+.2}")
+        } else {
+            "unbounded".to_owned()
+        }
+    };
+    match bounds.interval {
+        IntervalKind::LowerBoundOnly => {
+            return format!(
+                "Elo: unbounded above (every {unit} won), one-sided 95% lower bound {}",
+                signed(bounds.elo_low)
+            )
+        }
+        IntervalKind::UpperBoundOnly => {
+            return format!(
+                "Elo: unbounded below (every {unit} lost), one-sided 95% upper bound {}",
+                signed(bounds.elo_high)
+            )
+        }
+        IntervalKind::NoSpread => {
+            return format!(
+                "Elo: {:.2} (95% interval {} .. {}: every {unit} had the same result)",
+                bounds.elo,
+                signed(bounds.elo_low),
+                signed(bounds.elo_high)
+            )
+        }
+        IntervalKind::TwoSided => {}
+    }
+    let interval = format!(
+        "Elo: {:.2} (95% interval {} .. {})",
+        bounds.elo,
+        signed(bounds.elo_low),
+        signed(bounds.elo_high)
+    );
+    match pairs {
+        Some(s) => {
+            if [s.elo, s.elo_error, s.nelo, s.nelo_error]
+                .iter()
+                .all(|x| x.is_finite())
+            {
+                format!(
+                    "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
+                    s.elo, s.elo_error, s.nelo, s.nelo_error
+                )
+            } else {
+                interval
+            }
+        }
+        None => {
+            let half = (bounds.elo_high - bounds.elo_low) / 2.0;
+            if half.is_finite() && bounds.elo.is_finite() {
+                format!("Elo: {:.2} +/- {half:.2}", bounds.elo)
+            } else {
+                interval
+            }
+        }
     }
 }
 

@@ -2,11 +2,10 @@
 //! finish order, progress, workers and the latest games. Updated one stored result at a time;
 //! nothing here reads the store.
 
+use eloworld_app::standing::{ending, Ending, MatchTest};
 use eloworld_games::GameResult;
-use eloworld_ratings::sprt::{Sprt, SprtConfig};
-use eloworld_ratings::PairedScore;
 use eloworld_report::{OutcomeTable, Wdl};
-use eloworld_tournament::{JobInFlight, ResultEntry, TournamentConfig, TournamentRow};
+use eloworld_tournament::{JobInFlight, ResultEntry, TournamentRow};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How many of the latest games a page lists.
@@ -31,58 +30,6 @@ pub(crate) struct WorkerTally {
     pub last_ms: i64,
     /// When it stored its recent games (the last minute or so).
     pub recent: VecDeque<i64>,
-}
-
-/// A match (a tournament of two players): its game pairs and the SPRT over them.
-///
-/// The two games of a round are one pair: they start from the same opening with the colours
-/// swapped, so the pentanomial counts and the generalised SPRT of fishtest and fastchess apply.
-#[derive(Clone, Debug)]
-pub(crate) struct Duel {
-    /// The test stored with the tournament (`[sprt]`: elo0, elo1, alpha, beta, model), else
-    /// fishtest's usual [0, 5] normalised Elo with α = β = 0.05.
-    pub sprt: Sprt,
-    /// Whether the test is the one stored with the tournament.
-    pub configured: bool,
-    /// The first player's games and game pairs.
-    pub score: PairedScore,
-    /// `(games stored, LLR)` after every completed pair.
-    pub trace: Vec<(f64, f64)>,
-}
-
-impl Duel {
-    /// Reads the SPRT stored with the tournament (its settings' `[sprt]` table), if any:
-    /// the stored settings are read into their types once, as every run reads them.
-    fn new(config: &str) -> Duel {
-        let sprt = TournamentConfig::from_toml(config)
-            .ok()
-            .and_then(|c| c.sprt)
-            .and_then(|s| s.sprt().ok());
-        let configured = sprt.is_some();
-        Duel {
-            sprt: sprt.unwrap_or_else(|| {
-                // The defaults are valid by construction.
-                Sprt::new(SprtConfig::new()).unwrap_or_else(|_| unreachable!("valid defaults"))
-            }),
-            configured,
-            score: PairedScore::default(),
-            trace: Vec::new(),
-        }
-    }
-
-    /// Counts a game; `first_points` is the first player's score in it.
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
-    fn add(&mut self, round: u32, first_points: f64, stored: u64) {
-        if self.score.add(first_points, Some(round)) {
-            self.trace
-                .push((stored as f64, self.sprt.llr(&self.score.pairs)));
-        }
-    }
-
-    /// Returns the LLR now.
-    pub fn llr(&self) -> f64 {
-        self.trace.last().map_or(0.0, |p| p.1)
-    }
 }
 
 /// A tournament followed live.
@@ -113,15 +60,21 @@ pub(crate) struct Live {
     /// Plies of all games, for the average length.
     pub plies: u64,
     /// The match statistics, for a tournament of two players.
-    pub duel: Option<Duel>,
+    pub duel: Option<MatchTest>,
+    /// The time control the games were played at, when the settings name one.
+    pub time_control: Option<String>,
 }
 
 impl Live {
     /// Starts following a tournament with no game seen yet.
     pub fn new(row: TournamentRow) -> Live {
         let n = row.players.len();
-        let duel = (n == 2).then(|| Duel::new(&row.config));
+        let duel = MatchTest::of(&row.config, n);
+        let time_control = eloworld_tournament::TournamentConfig::from_toml(&row.config)
+            .ok()
+            .and_then(|c| c.time_control);
         Live {
+            time_control,
             row,
             cells: vec![Wdl::default(); n * n],
             played: Vec::new(),
@@ -150,7 +103,12 @@ impl Live {
 
     /// Returns whether every planned game is stored.
     pub fn finished(&self) -> bool {
-        self.row.total > 0 && self.stored() >= self.row.total
+        self.ending().is_some()
+    }
+
+    /// Why the tournament is finished (every game played, or a match's SPRT decided), if it is.
+    pub fn ending(&self) -> Option<Ending> {
+        ending(self.stored(), self.row.total, self.duel.as_ref())
     }
 
     /// Counts one stored result.
@@ -225,6 +183,19 @@ impl Live {
     /// Returns the games per minute over the last minute before `now_ms` (0 when none).
     pub fn rate_per_minute(&self, now_ms: i64) -> f64 {
         per_minute(&self.recent, self.first_ms, now_ms)
+    }
+
+    /// Returns the games per minute over the whole run, first stored game to last.
+    pub fn rate_over_run(&self) -> Option<f64> {
+        let (first, last) = (self.first_ms?, self.last_ms?);
+        (last > first).then(|| {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "counts and milliseconds stay far below 2^52"
+            )]
+            let rate = self.stored().saturating_sub(1) as f64 * 60_000.0 / (last - first) as f64;
+            rate
+        })
     }
 
     /// Returns a worker's games per minute over the last minute before `now_ms`.
@@ -331,7 +302,7 @@ mod tests {
     fn a_match_pairs_the_two_games_of_a_round() {
         let mut r = row(&["a", "b"], 8);
         // The settings as a match stores them, its SPRT among them.
-        let mut c = TournamentConfig::new(
+        let mut c = eloworld_tournament::TournamentConfig::new(
             "m",
             eloworld_games::GameKind::Chess,
             vec!["a".to_owned(), "b".to_owned()],

@@ -3,10 +3,11 @@
 
 use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder};
 use anyhow::bail;
-use eloworld_app::matches::{run_match, MatchEvent, MatchOpenings, MatchSettings, MatchTally};
+use eloworld_app::matches::{
+    run_match, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
+};
 use eloworld_players::engine::{Budget, EngineDef, OptionValue, Protocol};
-use eloworld_ratings::convert::{IntervalKind, MatchStats};
-use eloworld_ratings::sprt::{PairStats, Sprt, SprtDecision};
+use eloworld_ratings::sprt::{Sprt, SprtDecision};
 use eloworld_tournament::adjudication::Adjudication;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -146,129 +147,53 @@ fn results_block(
         option("Threads", "t"),
         option("Hash", "MB")
     );
-    let points = tally.score.wdl.wins as f64 + tally.score.wdl.draws as f64 / 2.0;
-    let games = tally.games();
-    let percent = 100.0 * points / (games as f64).max(1.0);
-    if paired && tally.score.pairs.pairs() > 0 {
-        let s = PairStats::new(&tally.score.pairs);
-        let bounds = MatchStats::from_pentanomial(tally.score.pairs.counts());
-        let _ = writeln!(out, "{}", elo_line(Some(&s), &bounds, "pair"));
-        let _ = writeln!(
-            out,
-            "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}",
-            100.0 * s.los,
-            s.draw_ratio_percent,
-            s.pairs_ratio
-        );
-        let _ = writeln!(
-            out,
-            "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({percent:.2} %)",
-            tally.score.wdl.wins, tally.score.wdl.losses, tally.score.wdl.draws
-        );
-        let _ = writeln!(
-            out,
-            "Ptnml(0-2): {}, WL/DD Ratio: {:.2}",
-            tally.score.pairs, s.wl_dd_ratio
-        );
-    } else {
-        let s = MatchStats::from_wdl(
-            tally.score.wdl.wins,
-            tally.score.wdl.draws,
-            tally.score.wdl.losses,
-        );
-        let _ = writeln!(out, "{}", elo_line(None, &s, "game"));
-        let _ = writeln!(
-            out,
-            "LOS: {:.2} %, DrawRatio: {:.2} %",
-            100.0 * s.los,
-            100.0 * tally.score.wdl.draws as f64 / (games as f64).max(1.0)
-        );
-        let _ = writeln!(
-            out,
-            "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({percent:.2} %)",
-            tally.score.wdl.wins, tally.score.wdl.losses, tally.score.wdl.draws
-        );
+    let h = Headline::of(&tally.score, sprt, paired);
+    let wdl = h.wdl;
+    let games = wdl.games();
+    let _ = writeln!(out, "{}", h.elo_line);
+    match &h.pairs {
+        Some((pairs, s)) => {
+            let _ = writeln!(
+                out,
+                "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}",
+                100.0 * h.los,
+                h.draw_ratio,
+                s.pairs_ratio
+            );
+            let _ = writeln!(
+                out,
+                "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)",
+                wdl.wins, wdl.losses, wdl.draws, h.points, h.percent
+            );
+            let _ = writeln!(
+                out,
+                "Ptnml(0-2): {pairs}, WL/DD Ratio: {:.2}",
+                s.wl_dd_ratio
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "LOS: {:.2} %, DrawRatio: {:.2} %",
+                100.0 * h.los,
+                h.draw_ratio
+            );
+            let _ = writeln!(
+                out,
+                "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)",
+                wdl.wins, wdl.losses, wdl.draws, h.points, h.percent
+            );
+        }
     }
-    if let Some(sprt) = sprt {
-        let llr = tally.llr(sprt, paired);
-        let c = sprt.config();
+    if let Some(l) = h.llr {
         let _ = writeln!(
             out,
-            "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]",
-            sprt.lower_bound(),
-            sprt.upper_bound(),
-            c.elo0,
-            c.elo1
+            "LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]",
+            l.llr, l.lower, l.upper, l.elo0, l.elo1
         );
     }
     let _ = writeln!(out, "--------------------------------------------------");
     out
-}
-
-/// Writes the `Elo:` line: fastchess's `Elo: 12.34 +/- 5.67[, nElo: … +/- …]` when the
-/// interval is two-sided and finite; else what the games bound, as `match-stats` says it: a
-/// one-sided 95% bound when every unit was won or lost, the exact interval when all had the
-/// same result, "unbounded" for an end of the interval past 0 or 100%.
-fn elo_line(pairs: Option<&PairStats>, bounds: &MatchStats, unit: &str) -> String {
-    let signed = |x: f64| {
-        if x.is_finite() {
-            format!("{x:+.2}")
-        } else {
-            "unbounded".to_owned()
-        }
-    };
-    match bounds.interval {
-        IntervalKind::LowerBoundOnly => {
-            return format!(
-                "Elo: unbounded above (every {unit} won), one-sided 95% lower bound {}",
-                signed(bounds.elo_low)
-            )
-        }
-        IntervalKind::UpperBoundOnly => {
-            return format!(
-                "Elo: unbounded below (every {unit} lost), one-sided 95% upper bound {}",
-                signed(bounds.elo_high)
-            )
-        }
-        IntervalKind::NoSpread => {
-            return format!(
-                "Elo: {:.2} (95% interval {} .. {}: every {unit} had the same result)",
-                bounds.elo,
-                signed(bounds.elo_low),
-                signed(bounds.elo_high)
-            )
-        }
-        IntervalKind::TwoSided => {}
-    }
-    let interval = format!(
-        "Elo: {:.2} (95% interval {} .. {})",
-        bounds.elo,
-        signed(bounds.elo_low),
-        signed(bounds.elo_high)
-    );
-    match pairs {
-        Some(s) => {
-            if [s.elo, s.elo_error, s.nelo, s.nelo_error]
-                .iter()
-                .all(|x| x.is_finite())
-            {
-                format!(
-                    "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
-                    s.elo, s.elo_error, s.nelo, s.nelo_error
-                )
-            } else {
-                interval
-            }
-        }
-        None => {
-            let half = (bounds.elo_high - bounds.elo_low) / 2.0;
-            if half.is_finite() && bounds.elo.is_finite() {
-                format!("Elo: {:.2} +/- {half:.2}", bounds.elo)
-            } else {
-                interval
-            }
-        }
-    }
 }
 
 /// Describes an engine's limit as fastchess does: `10+0.1`, `0.1/move`, `1000 nodes`.

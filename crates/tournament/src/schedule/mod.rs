@@ -22,7 +22,7 @@ pub enum Draw {
     /// The chain starts at `splitmix64(seed ^ domain)`; Lemire's multiply-shift maps a draw
     /// onto the range without modulo bias (a match's openings).
     MultiplyShift {
-        /// Mixed into the seed, so that the same seed shuffles other lists differently.
+        /// Mixed with the seed, so that one seed shuffles other lists differently.
         domain: u64,
     },
 }
