@@ -581,6 +581,7 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
     }
     config.db.clone_from(&m.db);
     config.time_control.clone_from(&m.time_control);
+    config.game_pairs = m.paired();
     config.tablebases.clone_from(&m.tablebases);
     config.tablebase_pieces = m.tablebase_pieces;
     config.sprt = m.sprt.map(Into::into);

@@ -22,6 +22,9 @@ pub struct MatchTest {
     pub sprt: Sprt,
     /// Whether the test is the one stored with the match (only that one decides it).
     pub configured: bool,
+    /// Whether the match's rounds are game pairs (else its games count one by one, and the
+    /// test runs on W/D/L as `eloworld match -games 1` runs it).
+    pub paired: bool,
     /// The first player's games and game pairs.
     pub score: PairedScore,
     /// `(games stored, LLR)` after every completed pair.
@@ -36,10 +39,9 @@ impl MatchTest {
         if players != 2 {
             return None;
         }
-        let stored = TournamentConfig::from_toml(config)
-            .ok()
-            .and_then(|c| c.sprt)
-            .and_then(|s| s.sprt().ok());
+        let settings = TournamentConfig::from_toml(config).ok();
+        let paired = settings.as_ref().is_none_or(|c| c.game_pairs);
+        let stored = settings.and_then(|c| c.sprt).and_then(|s| s.sprt().ok());
         let configured = stored.is_some();
         let sprt = match stored {
             Some(s) => s,
@@ -49,6 +51,7 @@ impl MatchTest {
         Some(MatchTest {
             sprt,
             configured,
+            paired,
             score: PairedScore::default(),
             trace: Vec::new(),
         })
@@ -57,13 +60,15 @@ impl MatchTest {
     /// Counts a game of round `round` the first player scored `first_points` in, the
     /// `stored`-th game of the match.
     pub fn add(&mut self, round: u32, first_points: f64, stored: u64) {
-        if self.score.add(first_points, Some(round)) {
+        let closed = self.score.add(first_points, self.paired.then_some(round));
+        if closed || !self.paired {
             #[expect(
                 clippy::cast_precision_loss,
                 reason = "game counts stay far below 2^52"
             )]
             let at = stored as f64;
-            self.trace.push((at, self.sprt.llr(&self.score.pairs)));
+            self.trace
+                .push((at, self.score.llr(&self.sprt, self.paired)));
         }
     }
 
@@ -267,6 +272,24 @@ mod tests {
             format!("finished: H1 accepted after {stored} of at most 400 games")
         );
         assert!(stored < 400);
+    }
+
+    #[test]
+    fn a_match_of_single_games_runs_its_test_on_wins_draws_and_losses() {
+        let mut c: TournamentConfig = TournamentConfig::from_toml(&config(true)).expect("reads");
+        c.game_pairs = false;
+        let mut t = MatchTest::of(&c.to_toml(), 2).expect("a match");
+        assert!(!t.paired);
+        for (i, points) in [1.0, 1.0, 0.5, 1.0].into_iter().enumerate() {
+            t.add(i as u32 / 2, points, i as u64 + 1);
+        }
+        assert_eq!(
+            t.score.pairs.pairs(),
+            0,
+            "no pentanomial counts for single games"
+        );
+        assert_eq!(t.trace.len(), 4, "a point after every game");
+        assert!((t.llr() - t.sprt.llr_trinomial(3, 1, 0)).abs() < 1e-12);
     }
 
     #[test]

@@ -421,7 +421,7 @@ fn headline(live: &Live) -> Markup {
         return html! {};
     };
     let sprt = d.configured.then_some(&d.sprt);
-    let h = Headline::of(&d.score, sprt, true);
+    let h = Headline::of(&d.score, sprt, d.paired);
     let names = &live.row.players;
     let verdict = verdict(live);
     let w = &h.wdl;
@@ -487,14 +487,21 @@ fn duel(live: &Live) -> Markup {
                 (sprt_title(d))
                 @if d.configured { ", as stored with the match (eloworld match -sprt, or the tournament file's [sprt])." }
                 @else { " — no test is stored with this tournament, so fishtest's usual one is shown (eloworld match -sprt stores one)." }
-                " Pairs are the two games of a round (same opening, colours swapped), from "
-                (live.row.players[0]) "'s side."
+                @if d.paired {
+                    " Pairs are the two games of a round (same opening, colours swapped), from "
+                    (live.row.players[0]) "'s side."
+                } @else {
+                    " The match's games are single games (-games 1), each from its own opening: the test runs on their wins, draws and losses, from "
+                    (live.row.players[0]) "'s side, as eloworld match runs it."
+                }
             }
             table {
                 tr { th.name { "LLR" } td #llr { (format!("{llr:.2}")) } td.name { "bounds " (format!("[{:.2}, {:.2}]", d.sprt.lower_bound(), d.sprt.upper_bound())) ", " (format!("{:.0}", d.sprt.progress_percent(llr))) "% of the way" } }
                 tr { th.name { "decision" } td colspan="2" { (d.sprt.decide(llr).to_string()) } }
                 tr { th.name { "games" } td colspan="2" { "+" (w) " =" (dr) " −" (l) } }
-                tr { th.name { "pairs (0, ½, 1, 1½, 2 points)" } td #pentanomial colspan="2" { (p.to_string()) " — 1 point: " (p.wl) " win+loss, " (p.dd) " two draws" } }
+                @if d.paired {
+                    tr { th.name { "pairs (0, ½, 1, 1½, 2 points)" } td #pentanomial colspan="2" { (p.to_string()) " — 1 point: " (p.wl) " win+loss, " (p.dd) " two draws" } }
+                }
             }
             @if !d.trace.is_empty() {
                 img.picture data-picture="sprt" alt="LLR over the games"

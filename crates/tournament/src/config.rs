@@ -91,6 +91,10 @@ pub struct TournamentConfig {
     /// (`eloworld match -each tc=…`); exported PGN carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<String>,
+    /// Whether a match's rounds are game pairs (one opening, colours swapped: `-games 2
+    /// -repeat`) or single games (`-games 1`); a pair match is the default and not written.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub game_pairs: bool,
     /// A match's SPRT (`eloworld match -sprt`, or an `[sprt]` table in a tournament file):
     /// kept with the tournament so that the dashboard shows the same test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,6 +120,18 @@ pub struct SprtSettings {
     /// model is an error when the settings are read.
     #[serde(default)]
     pub model: SprtModel,
+}
+
+const fn default_true() -> bool {
+    true
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_true(b: &bool) -> bool {
+    *b
 }
 
 const fn default_error_rate() -> f64 {
@@ -198,6 +214,7 @@ impl TournamentConfig {
             tablebase_pieces: None,
             sprt: None,
             time_control: None,
+            game_pairs: true,
         }
     }
 
