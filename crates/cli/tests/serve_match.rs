@@ -156,10 +156,7 @@ fn a_decided_match_reads_as_finished_with_the_numbers_eloworld_match_printed() {
     assert_eq!(text(&mut b, "#state"), ending);
     assert_eq!(text(&mut b, "#time-left"), "–");
     assert!(text(&mut b, "#rate").ends_with("games/min over the run"));
-    assert_eq!(
-        text(&mut b, "#elo"),
-        format!("Elo: {}", last_line(&out, "Elo:"))
-    );
+    assert_eq!(text(&mut b, "#elo"), last_line(&out, "Elo:"));
     assert_eq!(text(&mut b, "#headline-llr"), last_line(&out, "LLR:"));
     assert_eq!(
         text(&mut b, "#ptnml"),
