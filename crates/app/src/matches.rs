@@ -155,10 +155,6 @@ impl Headline {
     pub fn of(score: &PairedScore, sprt: Option<&Sprt>, paired: bool) -> Headline {
         let wdl = score.wdl;
         let points = wdl.points();
-        #[expect(
-            clippy::cast_precision_loss,
-            reason = "game counts stay far below 2^52"
-        )]
         let games = (wdl.games() as f64).max(1.0);
         let percent = 100.0 * points / games;
         let llr = sprt.map(|s| {
@@ -190,10 +186,6 @@ impl Headline {
             }
         } else {
             let bounds = MatchStats::from_wdl(wdl.wins, wdl.draws, wdl.losses);
-            #[expect(
-                clippy::cast_precision_loss,
-                reason = "game counts stay far below 2^52"
-            )]
             let draw_ratio = 100.0 * wdl.draws as f64 / games;
             Headline {
                 wdl,

@@ -392,10 +392,6 @@ pub fn assemble_html(s: &HtmlSettings) -> AppResult<HtmlReport> {
                     first: table.players()[p.p].clone(),
                     second: table.players()[p.q].clone(),
                     games: p.games,
-                    #[expect(
-                        clippy::cast_precision_loss,
-                        reason = "game counts stay far below 2^52"
-                    )]
                     observed: p.score / p.games.max(1) as f64,
                     predicted: p.expected_score,
                 })

@@ -62,10 +62,6 @@ impl MatchTest {
     pub fn add(&mut self, round: u32, first_points: f64, stored: u64) {
         let closed = self.score.add(first_points, self.paired.then_some(round));
         if closed || !self.paired {
-            #[expect(
-                clippy::cast_precision_loss,
-                reason = "game counts stay far below 2^52"
-            )]
             let at = stored as f64;
             self.trace
                 .push((at, self.score.llr(&self.sprt, self.paired)));

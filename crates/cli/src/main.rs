@@ -1,5 +1,10 @@
 //! The `eloworld` command: the only part of eloworld that prints or exits.
-#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)] // reason: the command is the one part of eloworld that prints and exits
+#![expect(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::exit,
+    reason = "the command is the one part of eloworld that prints and exits"
+)]
 
 mod closed_pipe;
 mod commands;

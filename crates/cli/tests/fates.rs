@@ -68,7 +68,11 @@ fn a_missing_pgn_is_an_error_naming_it() {
         &["fates", "--pgn", "nope.pgn", "--out", "f.bin"],
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).1.contains("opening nope.pgn"), "{:?}", text(&o));
+    assert!(
+        text(&o).1.contains("nope.pgn:0: cannot open"),
+        "{:?}",
+        text(&o)
+    );
     assert!(!dir.path().join("f.bin").exists());
 }
 

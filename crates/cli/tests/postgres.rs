@@ -5,7 +5,10 @@
 //!
 //! Needs Debian's `postgresql` (`scripts/test` installs it). Without it the tests fail on CI
 //! (`CI` set) and are skipped with a note elsewhere.
-#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
+#![expect(
+    clippy::print_stderr,
+    reason = "a test says what it skipped and what it measured"
+)]
 
 mod common;
 
@@ -572,9 +575,6 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
     );
 }
 
-#[path = "serve_support/mod.rs"]
-mod serve_support;
-
 /// The dashboard's incremental reads on PostgreSQL, while a worker plays: the results after
 /// a `seq` in order and in pieces, the results of given `seq` values, the jobs in flight with
 /// their lease, one game in full, the workers' reports; then `eloworld serve` over the same
@@ -642,9 +642,9 @@ fn the_dashboard_reads_a_postgres_store_incrementally() {
         "{seen:?}"
     );
 
-    let server = serve_support::Serving::start(dir.path(), &["--db", &url, "--poll", "0.25"]);
+    let server = common::serve::Serving::start(dir.path(), &["--db", &url, "--poll", "0.25"]);
     let count = || {
-        let page = serve_support::get(server.addr, "/t/faults", &[]).text();
+        let page = common::serve::get(server.addr, "/t/faults", &[]).text();
         let at = page.find("id=\"games-done\">").expect("the count") + "id=\"games-done\">".len();
         page[at..page[at..].find('<').expect("end") + at]
             .parse::<i64>()
@@ -655,10 +655,10 @@ fn the_dashboard_reads_a_postgres_store_incrementally() {
     wait_until("the count rising", Duration::from_secs(30), || {
         count() > shown
     });
-    let page = serve_support::get(server.addr, "/t/faults", &[]).text();
+    let page = common::serve::get(server.addr, "/t/faults", &[]).text();
     let workers = &page[page.find("id=\"workers-section\"").expect("workers")..];
     assert!(workers.contains("watched"), "{workers}");
-    let reply = serve_support::get(server.addr, &format!("/game/{}", first[0].job_id), &[]);
+    let reply = common::serve::get(server.addr, &format!("/game/{}", first[0].job_id), &[]);
     assert_eq!(reply.status, 200);
     // A Squava game's record names the tournament and its round (chess games get PGN tags).
     let round = format!("(faults, squava, round {})", game.round + 1);

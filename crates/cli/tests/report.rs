@@ -3,7 +3,6 @@
 //! `--ignored`) the 40-player, 100,000-game timing.
 //!
 //! Set `UPDATE_GOLDEN=1` to rewrite the golden files after an intended change.
-#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
 
 mod common;
 
@@ -367,7 +366,6 @@ fn report_of_40_players_and_100000_games_takes_under_2_seconds() {
                 );
                 let p_white =
                     1.0 / (1.0 + 10f64.powf((f64::from(b) - f64::from(w)) * 25.0 / 400.0));
-                #[allow(clippy::cast_precision_loss)] // 53-bit values convert exactly
                 let u = (h >> 11) as f64 / (1u64 << 53) as f64;
                 if u < p_white * 0.8 {
                     GameResult::Win(Side::First)

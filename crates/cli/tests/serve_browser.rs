@@ -5,9 +5,10 @@
 //! an engine's `detail` named like scripts are shown as text while nothing of them runs.
 //! Set `ELOWORLD_SERVE_SCREENSHOT=FILE.png` to keep a screenshot of the finished page.
 
-mod serve_support;
+mod common;
 
-use serve_support::{chromium, eloworld, ok, wait_for, Browser, Serving};
+use common::serve::{chromium, Browser, Serving};
+use common::{eloworld, stdout_of, wait_for};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -62,7 +63,7 @@ fn number(v: &serde_json::Value) -> f64 {
 fn a_finished_tournament_shows_the_numbers_of_eloworld_rate() {
     let Some(browser) = chromium() else { return };
     let dir = tempfile::tempdir().expect("temp dir");
-    ok(&eloworld(
+    stdout_of(&eloworld(
         dir.path(),
         &[
             "tournament",
@@ -79,7 +80,7 @@ fn a_finished_tournament_shows_the_numbers_of_eloworld_rate() {
             "--quiet",
         ],
     ));
-    let rated = ok(&eloworld(
+    let rated = stdout_of(&eloworld(
         dir.path(),
         &[
             "rate",

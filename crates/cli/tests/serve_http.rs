@@ -3,16 +3,17 @@
 //! address without one, read-only routes, not-found pages, and a game's PGN equal to what
 //! `eloworld export` writes.
 
-mod serve_support;
+mod common;
 
-use serve_support::{eloworld, get, ok, request, Serving};
+use common::serve::{get, request, Serving};
+use common::{eloworld, stdout_of};
 use std::path::Path;
 
 const TOKEN: &str = "s3cret-token-0123456789";
 
 /// Plays a small tournament of in-process players into `dir/t.sqlite`.
 fn small_tournament(dir: &Path) {
-    ok(&eloworld(
+    stdout_of(&eloworld(
         dir,
         &[
             "tournament",
@@ -144,7 +145,7 @@ fn every_request_needs_the_token_when_one_is_set() {
 fn routes_only_read_and_say_what_is_missing() {
     let dir = tempfile::tempdir().expect("temp dir");
     small_tournament(dir.path());
-    let before = ok(&eloworld(dir.path(), &["results", "--db", "t.sqlite"]));
+    let before = stdout_of(&eloworld(dir.path(), &["results", "--db", "t.sqlite"]));
     let server = Serving::start(dir.path(), &["--db", "t.sqlite"]);
     let a = server.addr;
     for method in ["POST", "PUT", "DELETE", "PATCH"] {
@@ -177,7 +178,7 @@ fn routes_only_read_and_say_what_is_missing() {
     assert_eq!(matrix.header("content-type"), Some("image/png"));
     assert!(matrix.body.starts_with(b"\x89PNG"));
     drop(server);
-    let after = ok(&eloworld(dir.path(), &["results", "--db", "t.sqlite"]));
+    let after = stdout_of(&eloworld(dir.path(), &["results", "--db", "t.sqlite"]));
     assert_eq!(before, after, "serving changed nothing stored");
 }
 
@@ -185,7 +186,7 @@ fn routes_only_read_and_say_what_is_missing() {
 fn a_game_page_shows_the_game_and_its_pgn_as_export_writes_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     small_tournament(dir.path());
-    let exported = ok(&eloworld(
+    let exported = stdout_of(&eloworld(
         dir.path(),
         &["export", "--db", "t.sqlite", "--pgn", "-"],
     ));
@@ -257,7 +258,7 @@ fn element_text(html: &str, id: &str) -> String {
 #[test]
 fn a_match_page_shows_the_sprt_the_match_ran() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = ok(&eloworld(
+    let out = stdout_of(&eloworld(
         dir.path(),
         &[
             "match",

@@ -5,9 +5,10 @@
 //! running, and once stopped its page shows the numbers of its final report.
 //! Set `ELOWORLD_SERVE_SCREENSHOT=FILE.png` to keep a screenshot of the decided match's page.
 
-mod serve_support;
+mod common;
 
-use serve_support::{chromium, eloworld, wait_for, Browser, Serving};
+use common::serve::{chromium, Browser, Serving};
+use common::{eloworld, wait_for};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! The sources are cited by name — the Squava article (bediger4000), Rollason's computer-Go
 //! ratings, Murphy's Elo World, David–Koppel–Netanyahu's papers — never as "seed 000" or "the
-//! seed" (a reader has no seeds): in the README, the tournament files, and the comments and
+//! seed" (a reader has no seeds): in the README and `docs/`, the tournament files, and the comments and
 //! strings (hence `--help`) of every crate.
 
 use std::path::{Path, PathBuf};
@@ -46,6 +46,7 @@ fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 fn no_user_facing_text_cites_a_seed_number() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut checked = vec![root.join("README.md")];
+    files(&root.join("docs"), ".md", &mut checked);
     files(&root.join("tournaments"), ".toml", &mut checked);
     let mut sources = Vec::new();
     files(&root.join("crates"), ".rs", &mut sources);

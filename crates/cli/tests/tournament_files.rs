@@ -3,14 +3,10 @@
 //! of Murphy's Elo World that runs here (the blind players too), and a misspelt player stops a
 //! plan before anything is stored.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
-use common::{count, eloworld, text};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{count, eloworld, files_in, repo, text};
 
 /// Plans `file` (a path relative to the repository) into `db` with `--plan-only`; returns the
 /// run's output.
@@ -30,12 +26,7 @@ fn plan(file: &Path, db: &Path) -> std::process::Output {
 #[test]
 fn every_shipped_tournament_file_plans_with_all_its_players() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(repo().join("tournaments"))
-        .expect("tournaments/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
+    let files = files_in(&repo().join("tournaments"), "toml");
     assert!(files.len() >= 5, "shipped tournament files: {files:?}");
     for (i, file) in files.iter().enumerate() {
         let db = dir.path().join(format!("plan{i}.sqlite"));

@@ -7,86 +7,47 @@
 //! 5,000 positions) would take on one core at that rate.
 //!
 //! `cargo run --profile quick -p eloworld-engine --example eval_speed -- data/pgn/*.pgn`
-#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)] // reason: an example program reports and exits
+#![expect(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example program reports and exits"
+)]
 
 use eloworld_engine::bench::thread_cpu_time;
 use eloworld_engine::one_ply::{OnePlyScoring, OnePlyTree, Weights};
 use eloworld_engine::{Engine, EvalParams, SearchParams};
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use eloworld_games::chess::input::PgnReader;
 use shakmaty::{Chess, Position};
-use std::ops::ControlFlow;
+use std::path::Path;
 use std::time::Instant;
 
-struct Collect {
-    positions: Vec<Chess>,
-}
-
-struct Game {
-    pos: Chess,
-    ply: u32,
-    keep: bool,
-}
-
-impl Visitor for Collect {
-    type Tags = [u32; 2];
-    type Movetext = Game;
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), [u32; 2]> {
-        ControlFlow::Continue([0, 0])
-    }
-
-    fn tag(&mut self, tags: &mut [u32; 2], name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let elo = || value.decode_utf8_lossy().trim().parse().unwrap_or(0);
-        match name {
-            b"WhiteElo" => tags[0] = elo(),
-            b"BlackElo" => tags[1] = elo(),
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: [u32; 2]) -> ControlFlow<(), Game> {
-        ControlFlow::Continue(Game {
-            pos: Chess::default(),
-            ply: 0,
-            keep: tags[0] >= 2600 && tags[1] >= 2600,
-        })
-    }
-
-    fn san(&mut self, g: &mut Game, san: SanPlus) -> ControlFlow<()> {
-        if !g.keep {
-            return ControlFlow::Continue(());
-        }
-        match san.san.to_move(&g.pos) {
-            Ok(m) => {
-                g.pos.play_unchecked(m);
-                g.ply += 1;
-                if g.ply > 10 && !g.pos.legal_moves().is_empty() {
-                    self.positions.push(g.pos.clone());
+fn main() {
+    let mut positions: Vec<Chess> = Vec::new();
+    for path in std::env::args().skip(1) {
+        let reader = match PgnReader::open(Path::new(&path)) {
+            Ok(reader) => reader,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        };
+        // Games that cannot be read or replayed are passed over.
+        for game in reader.map_while(Result::ok) {
+            if !(game.white_elo.is_some_and(|e| e >= 2600)
+                && game.black_elo.is_some_and(|e| e >= 2600))
+            {
+                continue;
+            }
+            let mut pos = Chess::default();
+            for (ply, san) in game.sans.iter().enumerate() {
+                let Ok(m) = san.to_move(&pos) else { break };
+                pos.play_unchecked(m);
+                if ply >= 10 && !pos.legal_moves().is_empty() {
+                    positions.push(pos.clone());
                 }
             }
-            Err(_) => g.keep = false,
         }
-        ControlFlow::Continue(())
     }
-
-    fn end_game(&mut self, _g: Game) {}
-}
-
-fn main() {
-    let mut collect = Collect {
-        positions: Vec::new(),
-    };
-    for path in std::env::args().skip(1) {
-        let Ok(bytes) = std::fs::read(&path) else {
-            eprintln!("cannot read {path}");
-            std::process::exit(2);
-        };
-        let mut reader = Reader::new(&bytes[..]);
-        while let Ok(Some(())) = reader.read_game(&mut collect) {}
-    }
-    let positions = collect.positions;
     println!(
         "{} positions (both players 2600+, after ply 10)",
         positions.len()

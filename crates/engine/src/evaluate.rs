@@ -144,7 +144,10 @@ fn count(b: u64) -> i32 {
 /// parameters. Both are computed by the same code, through a [`Terms`] sink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(usize)]
-#[allow(missing_docs)] // each is the parameter of the same name (see EvalParams)
+#[expect(
+    missing_docs,
+    reason = "each is the parameter of the same name (see EvalParams)"
+)]
 pub enum Term {
     PawnValue,
     KnightValue,

@@ -442,8 +442,10 @@ impl Searcher<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)] // the classical negamax signature; a struct would hide it
-    #[allow(clippy::too_many_lines)] // one function keeps the order of the pruning steps readable
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the classical negamax signature; a struct would hide it"
+    )]
     fn negamax(
         &mut self,
         pos: &Chess,

@@ -4,10 +4,10 @@
 //! node limit when it is not found.
 
 use crate::{Engine, EngineError, InfoEvent, Limits};
-use shakmaty::fen::Fen;
+use eloworld_games::chess::input::{self, Epd};
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::{Chess, Move};
 
 /// One test position.
 #[derive(Clone, Debug)]
@@ -91,35 +91,11 @@ pub fn parse_epd_line(
     if text.is_empty() || text.starts_with('#') {
         return Ok(None);
     }
-    let mut fields: Vec<&str> = Vec::new();
-    let mut rest = text;
-    // The four FEN fields, then optionally the two clocks, then the operations.
-    for _ in 0..6 {
-        let trimmed = rest.trim_start();
-        let end = trimmed
-            .find(|c: char| c.is_whitespace() || c == ';')
-            .unwrap_or(trimmed.len());
-        let token = &trimmed[..end];
-        if token.is_empty() {
-            break;
-        }
-        if fields.len() >= 4 && !token.bytes().all(|b| b.is_ascii_digit()) {
-            break;
-        }
-        fields.push(token);
-        rest = &trimmed[end..];
-    }
-    if fields.len() < 4 {
-        return Err(bad(format!(
-            "expected a FEN of at least four fields, got {text:?}"
-        )));
-    }
-    let fen = fields.join(" ");
-    let position: Chess = fen
-        .parse::<Fen>()
-        .map_err(|e| bad(format!("bad FEN {fen:?}: {e}")))?
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(format!("illegal position {fen:?}: {e}")))?;
+    let Epd {
+        position,
+        fen,
+        operations: rest,
+    } = input::parse_epd(text).map_err(bad)?;
     let mut id = format!("line {line_no}");
     let mut best_moves = Vec::new();
     let mut avoid_moves = Vec::new();

@@ -24,7 +24,7 @@ use eloworld_players::chess::evol::genome_hex;
 use eloworld_tournament::schedule::coevolution;
 use eloworld_tournament::{Plan, TournamentConfig};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use shakmaty::{Chess, EnPassantMode};
 
 /// How the coevolution games are played.
 #[derive(Clone, Debug)]
@@ -48,32 +48,9 @@ pub struct MatchConfig {
 /// # Errors
 /// [`EvolveError::Input`] naming the line of a bad position, or when the book is empty.
 pub fn read_book(text: &str, source: &str) -> Result<Vec<Chess>, EvolveError> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let fen = format!("{} 0 1", fields.join(" "));
-        let pos = fen
-            .parse::<Fen>()
-            .ok()
-            .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok())
-            .ok_or_else(|| {
-                EvolveError::Input(format!(
-                    "{source} line {}: not a legal position: {line}",
-                    i + 1
-                ))
-            })?;
-        out.push(pos);
-    }
-    if out.is_empty() {
-        return Err(EvolveError::Input(format!(
-            "{source}: no opening positions"
-        )));
-    }
-    Ok(out)
+    let positions = eloworld_games::chess::input::epd_positions(source, text)
+        .map_err(|e| EvolveError::Input(e.to_string()))?;
+    Ok(positions.into_iter().map(|(_, pos)| pos).collect())
 }
 
 /// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`
@@ -283,6 +260,6 @@ mod tests {
     #[test]
     fn bad_book_lines_are_named() {
         let e = read_book("8/8/8/8 w - -\n", "b.epd").expect_err("bad");
-        assert!(e.to_string().starts_with("b.epd line 1"), "{e}");
+        assert!(e.to_string().starts_with("b.epd:1: "), "{e}");
     }
 }

@@ -39,6 +39,9 @@ pub enum EvolveError {
     /// Bad input data or settings.
     #[error("{0}")]
     Input(String),
+    /// A chess input file (PGN or EPD) that cannot be read, named with its line.
+    #[error(transparent)]
+    ChessInput(#[from] eloworld_games::chess::input::InputError),
     /// A generation's games could not be played or stored.
     #[error("playing a generation's games: {0}")]
     Games(#[from] eloworld_tournament::RunError),

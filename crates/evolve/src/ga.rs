@@ -166,7 +166,6 @@ impl Generation {
     /// Returns the mean fitness.
     #[must_use]
     pub fn mean(&self) -> f64 {
-        #[allow(clippy::cast_precision_loss)] // populations are small
         let n = self.fitness.len().max(1) as f64;
         self.fitness.iter().sum::<f64>() / n
     }
@@ -360,7 +359,6 @@ mod tests {
     /// Fitness of a 20-bit genome: 1 + the number of ones, squared (OneMax); optimum 441.
     fn one_max() -> Individually<impl Fn(&[bool]) -> f64 + Sync> {
         Individually(|g: &[bool]| {
-            #[allow(clippy::cast_precision_loss)] // at most a genome's length of ones
             let ones = g.iter().filter(|&&b| b).count() as f64;
             (1.0 + ones).powi(2)
         })
@@ -381,7 +379,6 @@ mod tests {
     fn finds_the_maximum_of_a_gray_coded_function() {
         // f(x) = -(x - 700)² over x in 0..1024, x Gray-coded in 10 bits: optimum at 700.
         let fitness = Individually(|g: &[bool]| {
-            #[allow(clippy::cast_precision_loss)] // a short gray-coded number
             let x = crate::gray::read_gray(g) as f64;
             1e6 - (x - 700.0).powi(2)
         });

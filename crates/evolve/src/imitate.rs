@@ -24,13 +24,12 @@
 use crate::{EvolveError, Fitness, Genome};
 use eloworld_engine::one_ply::{OnePlyScoring, OnePlyTree, Weights};
 use eloworld_engine::{Coding, EvalParams};
+use eloworld_games::chess::input::{self, PgnReader};
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameRng;
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rayon::prelude::*;
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
-use std::ops::ControlFlow;
+use shakmaty::{Chess, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position};
 use std::path::{Path, PathBuf};
 
 /// How positions are drawn from the games.
@@ -99,76 +98,10 @@ pub struct ReadReport {
     pub decisive: usize,
 }
 
-#[derive(Default)]
-struct Tags {
-    white_elo: Option<u32>,
-    black_elo: Option<u32>,
-    result: Option<Color>,
-    decisive: bool,
-    set_up: bool,
-}
-
-struct Collector;
-
-impl Visitor for Collector {
-    type Tags = Tags;
-    type Movetext = (Tags, Vec<San>);
-    type Output = Option<(Tags, Vec<San>)>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
-        ControlFlow::Continue(Tags::default())
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        let text = value.decode_utf8_lossy();
-        match name {
-            b"WhiteElo" => tags.white_elo = text.trim().parse().ok(),
-            b"BlackElo" => tags.black_elo = text.trim().parse().ok(),
-            b"FEN" => tags.set_up = true,
-            b"Result" => match text.trim() {
-                "1-0" => (tags.result, tags.decisive) = (Some(Color::White), true),
-                "0-1" => (tags.result, tags.decisive) = (Some(Color::Black), true),
-                _ => {}
-            },
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        ControlFlow::Continue((tags, Vec::with_capacity(100)))
-    }
-
-    fn san(
-        &mut self,
-        movetext: &mut Self::Movetext,
-        san_plus: SanPlus,
-    ) -> ControlFlow<Self::Output> {
-        movetext.1.push(san_plus.san);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(
-        &mut self,
-        _movetext: &mut Self::Movetext,
-    ) -> ControlFlow<Self::Output, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
-        Some(movetext)
-    }
-}
-
 /// Reads the decisive games of players both rated at least `min_elo` from PGN files.
 ///
 /// # Errors
-/// [`EvolveError::Io`] naming the file that cannot be read.
+/// [`EvolveError::ChessInput`] naming the file (and line) that cannot be read.
 pub fn read_strong_games(
     files: &[PathBuf],
     min_elo: u32,
@@ -176,36 +109,20 @@ pub fn read_strong_games(
     let mut games = Vec::new();
     let mut report = ReadReport::default();
     for path in files {
-        let file = std::fs::File::open(path).map_err(|source| EvolveError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let mut reader = Reader::new(file);
-        let mut index = 0;
-        while let Some(parsed) =
-            reader
-                .read_game(&mut Collector)
-                .map_err(|source| EvolveError::Io {
-                    path: path.clone(),
-                    source,
-                })?
-        {
-            index += 1;
+        for game in PgnReader::open(path)? {
+            let game = game?;
             report.games += 1;
-            let Some((tags, moves)) = parsed else {
-                continue;
-            };
-            let strong = tags.white_elo.is_some_and(|e| e >= min_elo)
-                && tags.black_elo.is_some_and(|e| e >= min_elo);
-            if !strong || tags.set_up {
+            let strong = game.white_elo.is_some_and(|e| e >= min_elo)
+                && game.black_elo.is_some_and(|e| e >= min_elo);
+            if !strong || game.fen.is_some() {
                 continue;
             }
             report.strong += 1;
-            if let (true, Some(winner)) = (tags.decisive, tags.result) {
+            if let Some(Outcome::Known(KnownOutcome::Decisive { winner })) = game.result {
                 report.decisive += 1;
                 games.push(StrongGame {
-                    origin: format!("{} #{index}", path.display()),
-                    moves,
+                    origin: format!("{} #{}", path.display(), game.number),
+                    moves: game.sans,
                     winner,
                 });
             }
@@ -449,7 +366,6 @@ impl Fitness for ImitationFitness<'_> {
         self.matches(&self.data.train, &genomes)
             .into_iter()
             .map(|m| {
-                #[allow(clippy::cast_precision_loss)] // counts are small
                 let m = m as f64;
                 m * m
             })
@@ -459,7 +375,6 @@ impl Fitness for ImitationFitness<'_> {
     fn extras(&self, best: &[bool]) -> Vec<f64> {
         let train = self.matches(&self.data.train, &[best])[0];
         let test = self.matches(&self.data.test, &[best])[0];
-        #[allow(clippy::cast_precision_loss)] // counts are small
         let out = vec![train as f64, test as f64];
         out
     }
@@ -485,7 +400,6 @@ impl ImitationSummary {
     /// Reads a generation scored by [`ImitationFitness`].
     #[must_use]
     pub fn of(g: &crate::Generation) -> ImitationSummary {
-        #[expect(clippy::cast_precision_loss, reason = "populations are small")]
         let n = g.fitness.len().max(1) as f64;
         ImitationSummary {
             index: g.index,
@@ -513,7 +427,7 @@ pub struct LoadedDataset {
 /// ([`read_strong_games`] then [`build_dataset`]).
 ///
 /// # Errors
-/// [`EvolveError::Io`] naming an unreadable directory or file; [`EvolveError::Input`] when
+/// [`EvolveError::ChessInput`] naming an unreadable directory or file; [`EvolveError::Input`] when
 /// the directory holds no PGN file or the games give no position.
 pub fn load_dataset(dir: &Path, config: &DatasetConfig) -> Result<LoadedDataset, EvolveError> {
     let files = pgn_files(dir)?;
@@ -536,19 +450,9 @@ pub fn load_dataset(dir: &Path, config: &DatasetConfig) -> Result<LoadedDataset,
 /// Lists the `*.pgn` files of a directory, in name order.
 ///
 /// # Errors
-/// [`EvolveError::Io`] when the directory cannot be read.
+/// [`EvolveError::ChessInput`] when the directory cannot be read.
 pub fn pgn_files(dir: &Path) -> Result<Vec<PathBuf>, EvolveError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| EvolveError::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pgn")))
-        .collect();
-    files.sort();
-    Ok(files)
+    Ok(input::pgn_files(dir)?)
 }
 
 #[cfg(test)]
@@ -641,7 +545,6 @@ mod tests {
             };
             let (with, without) = (count(true), count(false));
             differs |= with != without;
-            #[allow(clippy::cast_precision_loss)] // small test counts
             let expected = (with * with) as f64;
             assert_eq!(*got, expected);
         }

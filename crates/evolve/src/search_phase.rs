@@ -101,7 +101,6 @@ impl<'a> SearchFitness<'a> {
 impl Fitness for SearchFitness<'_> {
     fn evaluate(&self, population: &[Genome]) -> Vec<f64> {
         let costs: Vec<SuiteCost> = population.par_iter().map(|g| self.cost_of(g)).collect();
-        #[allow(clippy::cast_precision_loss)] // node totals stay far below 2^52
         costs
             .iter()
             .map(|c| (self.worst_total() - c.total_nodes.min(self.worst_total())) as f64)
@@ -110,7 +109,6 @@ impl Fitness for SearchFitness<'_> {
 
     fn extras(&self, best: &[bool]) -> Vec<f64> {
         let c = self.cost_of(best);
-        #[allow(clippy::cast_precision_loss)] // node totals stay far below 2^52
         let out = vec![c.total_nodes as f64, c.solved as f64];
         out
     }
@@ -136,10 +134,6 @@ impl SearchSummary {
     /// Reads a generation scored by a [`SearchFitness`] whose worst total is `worst`.
     #[must_use]
     pub fn of(g: &crate::Generation, worst: u64) -> SearchSummary {
-        #[expect(
-            clippy::cast_precision_loss,
-            reason = "node totals stay far below 2^52"
-        )]
         let worst = worst as f64;
         SearchSummary {
             index: g.index,
@@ -186,7 +180,6 @@ mod tests {
         let scores = f.evaluate(&[genome.clone(), genome.clone()]);
         let extras = f.extras(&genome);
         assert_eq!(extras[1], 2.0, "both mates found");
-        #[allow(clippy::cast_precision_loss)] // node totals stay far below 2^52
         let worst = f.worst_total() as f64;
         assert_eq!(scores[0], worst - extras[0]);
         assert_eq!(scores[0], scores[1]);

@@ -112,7 +112,6 @@ fn ranks(fitness: &[f64]) -> Vec<f64> {
         while j + 1 < order.len() && fitness[order[j + 1]] == fitness[order[i]] {
             j += 1;
         }
-        #[allow(clippy::cast_precision_loss)] // populations are small
         let mean = (i + j) as f64 / 2.0 + 1.0;
         for &k in &order[i..=j] {
             out[k] = mean;
@@ -127,7 +126,6 @@ fn normalise(weights: Vec<f64>, n: usize) -> Vec<f64> {
     if total > 0.0 {
         weights.into_iter().map(|w| w / total).collect()
     } else {
-        #[allow(clippy::cast_precision_loss)] // populations are small
         let uniform = 1.0 / n as f64;
         vec![uniform; n]
     }
@@ -159,7 +157,6 @@ mod tests {
         for _ in 0..DRAWS {
             counts[s.pick(fitness, &mut rng)] += 1;
         }
-        #[allow(clippy::cast_precision_loss)] // draw counts stay far below 2^52
         counts
             .into_iter()
             .map(|c| c as f64 / DRAWS as f64)

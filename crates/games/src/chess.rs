@@ -4,6 +4,8 @@
 //! (updated incrementally); the draw rules that apply are chosen per tournament, see
 //! [`DrawRules`].
 
+pub mod input;
+
 use crate::{Game, GameError, GameKind, Outcome, Side, Termination};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -315,15 +317,18 @@ pub fn parse_fen(text: &str) -> Result<shakmaty::Chess, GameError> {
         .trim()
         .parse()
         .map_err(|e| bad(format!("not a FEN: {e}")))?;
+    position_of(fen).map_err(|e| bad(format!("not a legal position: {e}")))
+}
+
+/// The position of a FEN, accepting an impossible check and Chess960 castling rights.
+fn position_of(fen: Fen) -> Result<shakmaty::Chess, String> {
     let setup = shakmaty::Setup::from(fen);
     let lenient = |mode| {
         shakmaty::Chess::from_setup(setup.clone(), mode)
             .or_else(shakmaty::PositionError::ignore_impossible_check)
             .map_err(|e| e.to_string())
     };
-    lenient(CastlingMode::Standard)
-        .or_else(|_| lenient(CastlingMode::Chess960))
-        .map_err(|e| bad(format!("not a legal position: {e}")))
+    lenient(CastlingMode::Standard).or_else(|_| lenient(CastlingMode::Chess960))
 }
 
 /// Returns the FEN of Chess960 start position `number` (0..960) in Scharnagl's numbering

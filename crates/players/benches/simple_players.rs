@@ -4,7 +4,7 @@
 //! `cargo bench -p eloworld-players --bench simple_players` (criterion's table: the
 //! throughput is legal moves scored per second), then a summary line per player, slowest
 //! first, from a short timing of its own.
-#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a benchmark reports its figures
+#![expect(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
 use criterion::{criterion_main, Criterion, Throughput};
 use eloworld_games::{Chess, DrawRules, Game, GameRng};
@@ -75,8 +75,6 @@ fn per_legal_move(player: &mut dyn Player<Chess>, game: &Chess, legal: usize) ->
     start.elapsed().as_nanos() as f64 / f64::from(calls) / legal as f64
 }
 
-// The macro defines an undocumented `benches` function.
-#[allow(missing_docs)]
 mod group {
     criterion::criterion_group!(benches, super::bench_simple_players);
 }

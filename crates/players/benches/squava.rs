@@ -6,10 +6,11 @@
 //! figure (playouts/s, nodes/s, iterations/s). Each benchmark first checks its answer: the
 //! playouts' mean score, the alpha-beta node count (a fixed signature of the search), and
 //! the MCTS root visit total.
-#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a benchmark reports its figures
-
-// criterion_group! generates an undocumented function.
-#![allow(missing_docs)]
+#![expect(clippy::print_stdout, reason = "a benchmark reports its figures")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented function"
+)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use eloworld_games::{Game, GameRng, Squava};

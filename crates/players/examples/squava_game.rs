@@ -5,8 +5,10 @@
 //!
 //! `cargo run --profile quick -p eloworld-players --example squava_game -- alphabeta alphabeta 2 [--stats]`
 
-// An example is a small program: it prints, and reports bad arguments by panicking.
-#![allow(missing_docs, clippy::print_stdout, clippy::expect_used)]
+#![expect(
+    clippy::print_stdout,
+    reason = "an example is a small program: it prints, and reports bad arguments by panicking"
+)]
 
 use eloworld_games::squava::square_name;
 use eloworld_games::{Game, GameRng, Side, Squava};

@@ -112,7 +112,12 @@ pub fn register_random_move<G: Game>(r: &mut Registry<G>, description: &str) {
 impl PlayableGame for eloworld_games::Chess {
     fn builtin_players() -> Registry<Self> {
         let mut r = Registry::new();
+        // In this order: the list of players shows them so.
         chess::register(&mut r);
+        fate::register(&mut r);
+        engine::register(&mut r);
+        blind::register(&mut r);
+        chess::evol::register(&mut r);
         r
     }
 }

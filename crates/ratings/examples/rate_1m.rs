@@ -1,7 +1,10 @@
 //! Times every method on simulated games, in process (no file reading):
 //! `cargo run --release -p eloworld-ratings --example rate_1m [GAMES] [PLAYERS]`.
 //! The end-to-end benchmark with PGN reading is `crates/ratings/benches/rate_1m.sh`.
-#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: an example program reports its timings
+#![expect(
+    clippy::print_stdout,
+    reason = "an example program reports its timings"
+)]
 
 use eloworld_ratings::{
     rate, rate_all,

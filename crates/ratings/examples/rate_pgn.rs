@@ -3,7 +3,10 @@
 //! (with `mle`, only the file and mle, as `ordo -p FILE.pgn` does).
 //! For the side-by-side comparison with Ordo on the same file (whole-process figures are
 //! taken outside this program).
-#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: an example program reports its timings
+#![expect(
+    clippy::print_stdout,
+    reason = "an example program reports its timings"
+)]
 
 use eloworld_ratings::{io, rate, rate_all, Method, NameCase, Options};
 use std::time::Instant;

@@ -147,7 +147,6 @@ impl ExpectedTable {
         let rounded = (x - 0.5) + ROUND;
         // The low 32 bits of the sum hold the integer: 0 ..= 3999 for 0 ≤ x ≤ 4000 (ratings
         // are finite: `rate` refuses settings that could overflow them).
-        #[allow(clippy::cast_possible_truncation)] // reason: the index is in the low bits
         let i = rounded.to_bits() as u32 as usize;
         let f = x - (rounded - ROUND);
         let [a, step] = values[i];
@@ -491,7 +490,6 @@ impl Code for u16 {
     /// Every cell a 16-bit code can name, so the lookup needs no bounds check; 10 KB of it
     /// is used for 50 players, and shares the L1 cache with the table and a bucket.
     type Decode = [[u16; 2]; 1 << 14];
-    #[allow(clippy::cast_possible_truncation)] // reason: used only when every code fits in u16
     fn from_usize(x: usize) -> u16 {
         x as u16
     }
@@ -513,7 +511,6 @@ impl Code for u16 {
 
 impl Code for u32 {
     type Decode = [[u16; 2]];
-    #[allow(clippy::cast_possible_truncation)] // reason: cells · 4 < 2³² for any table that fits memory
     fn from_usize(x: usize) -> u32 {
         x as u32
     }

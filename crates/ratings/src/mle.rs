@@ -993,7 +993,10 @@ impl Mle {
 /// Returns the offset that puts a held component at its bound: its members' expected score
 /// against the players `counted` outside it equals their score − ½ (above the core) or + ½
 /// (below). `None` when it has no game against such players.
-#[allow(clippy::too_many_arguments)] // the pieces of one equation, each named
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the pieces of one equation, each named"
+)]
 fn place(
     members: &[usize],
     relative: &[f64],

@@ -33,10 +33,6 @@ impl Wdl {
 
     /// Returns the points: a win is 1, a draw ½.
     #[must_use]
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "game counts stay far below 2^52"
-    )]
     pub fn points(&self) -> f64 {
         self.wins as f64 + 0.5 * self.draws as f64
     }
@@ -78,10 +74,6 @@ impl Wdl {
         if self.games() == 0 {
             return 0.0;
         }
-        #[expect(
-            clippy::cast_precision_loss,
-            reason = "game counts stay far below 2^52"
-        )]
         let games = self.games() as f64;
         100.0 * self.points() / games
     }

@@ -48,9 +48,7 @@ fn stars(rating: f64, floor: f64, top: f64, width: usize) -> usize {
     if top <= floor {
         return 1;
     }
-    #[allow(clippy::cast_precision_loss)] // width is a small count
     let steps = (width - 1) as f64 * (rating - floor) / (top - floor);
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped to 0..width first
     let extra = steps.round().clamp(0.0, (width - 1) as f64) as usize;
     1 + extra
 }

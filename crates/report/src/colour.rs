@@ -45,7 +45,6 @@ pub(crate) fn series_colour(i: usize) -> RGBColor {
         return *c;
     }
     // Golden-angle hue steps keep neighbours apart however many players there are.
-    #[allow(clippy::cast_precision_loss)] // i is a player count
     let hue = (i as f64 * 137.508) % 360.0;
     hsl(hue, 0.65, 0.45)
 }
@@ -68,7 +67,6 @@ fn hsl(hue: f64, s: f64, l: f64) -> RGBColor {
 }
 
 /// Converts 0..1 to a byte.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped to 0..=255 first
 pub(crate) fn channel(v: f64) -> u8 {
     (v * 255.0).round().clamp(0.0, 255.0) as u8
 }

@@ -59,7 +59,6 @@ impl Default for EvolutionOptions {
 fn thinned(ratings: &[f64], max: usize) -> Vec<(f64, f64)> {
     let n = ratings.len();
     let max = max.max(2);
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
     if n <= max {
         return ratings
             .iter()
@@ -67,7 +66,6 @@ fn thinned(ratings: &[f64], max: usize) -> Vec<(f64, f64)> {
             .map(|(i, &r)| (i as f64, r))
             .collect();
     }
-    #[allow(clippy::cast_precision_loss)] // point counts stay far below 2^52
     (0..max)
         .map(|k| {
             let i = k * (n - 1) / (max - 1);
@@ -142,7 +140,6 @@ fn paint<DB: DrawingBackend>(
         }
     }
     let margin = ((high - low) * 0.05).max(10.0);
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
     let x_range = 0f64..max_games as f64;
     let mut chart = ChartBuilder::on(&chart_area)
         .caption(&options.title, (family, 18).into_font().color(&INK))

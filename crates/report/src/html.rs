@@ -137,7 +137,6 @@ fn esc(s: &str) -> String {
 
 /// Formats points with a ½ sign: `7½`, `0`, `½`.
 fn points(p: f64) -> String {
-    #[allow(clippy::cast_possible_truncation)] // points are game counts
     let whole = p.floor() as i64;
     let half = p - p.floor() >= 0.25;
     match (whole, half) {
@@ -331,7 +330,6 @@ fn format_value(c: &RatingColumn, x: f64) -> String {
     }
 }
 
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 pub(crate) fn write_ratings(
     out: &mut String,
     table: &OutcomeTable,
@@ -457,7 +455,6 @@ pub(crate) fn write_crosstable(out: &mut String, table: &OutcomeTable, best_firs
 }
 
 /// Returns a crosstable cell's text: `7½/10`, or the score in percent (`75`).
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 fn cross_cell(h: Wdl, as_points: bool) -> String {
     if as_points {
         format!("{}/{}", points(h.points()), h.games())

@@ -103,7 +103,6 @@ fn label_size(cell: u32) -> u32 {
 /// Returns a cell's colour: green, blue and red mixed in proportion to White's wins, draws and
 /// losses; `None` for a pair with no games.
 #[must_use]
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 pub fn matrix_cell_colour(counts: Wdl) -> Option<(u8, u8, u8)> {
     let games = counts.games();
     if games == 0 {

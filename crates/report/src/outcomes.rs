@@ -138,7 +138,6 @@ impl OutcomeTable {
 
     /// Returns each player's score fraction (points over games; ½ for a player with none).
     #[must_use]
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
     pub fn score_fractions(&self) -> Vec<f64> {
         (0..self.len())
             .map(|i| {

@@ -3,7 +3,6 @@
 //! must hold every section. Without Chromium the test fails with a note saying how to get it,
 //! unless `ELOWORLD_SKIP_BROWSER_TESTS=1` asks to skip it (and then it says so).
 //! Set `ELOWORLD_REPORT_SAVE=DIR` to keep the page and the screenshot for a look.
-#![allow(clippy::print_stderr)] // reason: a test says what it skipped and what it measured
 
 use eloworld_report::{
     html_report, ConsistencyRow, Diagram, HtmlReport, ImageFormat, OutcomeTable, RatingColumn,

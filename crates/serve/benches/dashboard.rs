@@ -4,10 +4,11 @@
 //! is due, render the parts that changed).
 //!
 //! `cargo bench -p eloworld-serve --bench dashboard` (ELOWORLD_BENCH_DB=FILE keeps the store).
-#![allow(clippy::print_stderr)] // reason: a benchmark reports its figures
-
-// criterion_group! generates an undocumented function.
-#![allow(missing_docs)]
+#![expect(clippy::print_stderr, reason = "a benchmark reports its figures")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented function"
+)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use eloworld_games::{GameKind, GameResult, Side, Termination};

@@ -57,7 +57,7 @@ impl ServeConfig {
     pub fn new(store: &str) -> ServeConfig {
         ServeConfig {
             store: store.to_owned(),
-            #[allow(clippy::unwrap_used)] // a constant that parses
+            #[expect(clippy::unwrap_used, reason = "a constant that parses")]
             bind: DEFAULT_BIND.parse().unwrap(),
             token: None,
             poll: Duration::from_secs(1),

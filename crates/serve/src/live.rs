@@ -188,14 +188,8 @@ impl Live {
     /// Returns the games per minute over the whole run, first stored game to last.
     pub fn rate_over_run(&self) -> Option<f64> {
         let (first, last) = (self.first_ms?, self.last_ms?);
-        (last > first).then(|| {
-            #[expect(
-                clippy::cast_precision_loss,
-                reason = "counts and milliseconds stay far below 2^52"
-            )]
-            let rate = self.stored().saturating_sub(1) as f64 * 60_000.0 / (last - first) as f64;
-            rate
-        })
+        (last > first)
+            .then(|| self.stored().saturating_sub(1) as f64 * 60_000.0 / (last - first) as f64)
     }
 
     /// Returns a worker's games per minute over the last minute before `now_ms`.
@@ -222,7 +216,6 @@ impl Live {
 
 /// Games per minute among `times` within the minute before `now_ms`; when the run started
 /// less than a minute ago, over the time since it started.
-#[allow(clippy::cast_precision_loss)] // counts and milliseconds stay far below 2^52
 fn per_minute(times: &VecDeque<i64>, started: Option<i64>, now_ms: i64) -> f64 {
     let since = now_ms - RATE_WINDOW_MS;
     let count = times.iter().rev().take_while(|&&t| t >= since).count();

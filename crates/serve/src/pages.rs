@@ -13,7 +13,7 @@ use eloworld_report::{
 use eloworld_tournament::WorkerSeen;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Characters kept as they are in a path segment.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -57,7 +57,6 @@ fn duration_text(secs: f64) -> String {
     if !secs.is_finite() || secs < 0.0 {
         return "–".to_owned();
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // finite, non-negative
     let s = secs.round() as u64;
     match s {
         0..60 => format!("{s} s"),
@@ -326,7 +325,6 @@ pub(crate) fn index_list(rows: &[IndexRow], error: Option<&str>, filter: &IndexF
     .into_string()
 }
 
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 fn percent(done: u64, total: u64) -> String {
     if total == 0 {
         "–".to_owned()
@@ -365,7 +363,6 @@ pub(crate) fn fragments(
     ]
 }
 
-#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
 fn progress(live: &Live, now_ms: i64) -> Markup {
     let stored = live.stored();
     let total = live.row.total;
@@ -546,7 +543,6 @@ fn crosstable(table: &OutcomeTable, rated: &Rated) -> String {
         .unwrap_or_else(|e| html! { p.warn { "crosstable: " (e.to_string()) } }.into_string())
 }
 
-#[allow(clippy::cast_precision_loss)] // milliseconds of a lease or since a game
 fn ms_to_secs(ms: i64) -> f64 {
     ms as f64 / 1000.0
 }
@@ -670,8 +666,23 @@ pub(crate) fn fixed(live: &Live, location: &str) -> String {
     .into_string()
 }
 
+/// What a tournament page shows, rendered; replaced as a whole on every change.
+#[derive(Debug)]
+pub(crate) struct View {
+    /// The tournament's name.
+    pub name: String,
+    /// Increases with every change.
+    pub version: u64,
+    /// The page's live parts: `(element id, HTML)`.
+    pub fragments: Vec<(&'static str, String)>,
+    /// The pictures (replaced less often than the fragments).
+    pub pictures: Arc<Pictures>,
+    /// The part of the page that never changes (settings).
+    pub fixed: String,
+}
+
 /// A tournament's whole page.
-pub(crate) fn tournament_page(view: &crate::poller::View) -> Markup {
+pub(crate) fn tournament_page(view: &View) -> Markup {
     let path = tournament_path(&view.name);
     let pictures = &view.pictures;
     let body = html! {

@@ -7,7 +7,7 @@
 //! nothing changed.
 
 use crate::live::Live;
-use crate::pages;
+use crate::pages::{self, View};
 use crate::rating::Rater;
 use crate::ServeError;
 use eloworld_tournament::{ResultEntry, Store, WorkerSeen};
@@ -30,21 +30,6 @@ const IN_FLIGHT_EVERY: Duration = Duration::from_secs(2);
 /// How often the pages of unfinished tournaments are rendered again without new games (the
 /// rate and the state depend on the time).
 const TICK_EVERY: Duration = Duration::from_secs(10);
-
-/// What a tournament page shows, rendered; replaced as a whole on every change.
-#[derive(Debug)]
-pub(crate) struct View {
-    /// The tournament's name.
-    pub name: String,
-    /// Increases with every change.
-    pub version: u64,
-    /// The page's live parts: `(element id, HTML)`.
-    pub fragments: Vec<(&'static str, String)>,
-    /// The pictures (replaced less often than the fragments).
-    pub pictures: Arc<pages::Pictures>,
-    /// The part of the page that never changes (settings).
-    pub fixed: String,
-}
 
 /// The index page's live part.
 #[derive(Debug, Default)]

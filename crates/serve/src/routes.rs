@@ -13,8 +13,8 @@
 
 use crate::auth::{bearer, cookie, Token, COOKIE};
 use crate::game_page::game_page;
-use crate::pages::{index_form, index_list, layout, tournament_page, IndexFilter};
-use crate::poller::{Hub, IndexView, View};
+use crate::pages::{index_form, index_list, layout, tournament_page, IndexFilter, View};
+use crate::poller::{Hub, IndexView};
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};

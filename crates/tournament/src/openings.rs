@@ -1,12 +1,10 @@
 //! Opening suites: EPD lines or PGN games, turned into starting positions.
 
 use crate::ConfigError;
+use eloworld_games::chess::input::{self, InputError, PgnReader};
 use eloworld_games::GameKind;
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, EnPassantMode, Position};
-
-use std::ops::ControlFlow;
+use shakmaty::{EnPassantMode, Position};
 use std::path::Path;
 
 /// Reads an openings file: `.pgn` files give the position after each game's moves; any
@@ -62,10 +60,7 @@ pub fn parse_openings_cut(
     game: GameKind,
     max_plies: Option<u32>,
 ) -> Result<Vec<String>, ConfigError> {
-    let is_pgn = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-    let out = match (game, is_pgn) {
+    let out = match (game, input::is_pgn(path)) {
         (GameKind::Chess, true) => pgn_openings(path, bytes, max_plies)?,
         (GameKind::Chess, false) => epd_openings(path, bytes)?,
         (GameKind::Squava, _) => line_openings(path, bytes, GameKind::Squava)?,
@@ -80,28 +75,24 @@ pub fn parse_openings_cut(
     Ok(out)
 }
 
-fn lines(path: &Path, bytes: &[u8]) -> Result<Vec<(usize, String)>, ConfigError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| ConfigError::Openings {
+fn openings_error(path: &Path, e: InputError) -> ConfigError {
+    ConfigError::Openings {
         path: path.to_owned(),
-        line: bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1,
-        message: "not UTF-8 text".into(),
-    })?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim().to_owned()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect())
+        line: e.line,
+        message: e.reason,
+    }
+}
+
+fn lines<'a>(path: &Path, bytes: &'a [u8]) -> Result<Vec<(usize, &'a str)>, ConfigError> {
+    let text = input::decode_text(&path.display().to_string(), bytes)
+        .map_err(|e| openings_error(path, e))?;
+    Ok(input::entry_lines(text).collect())
 }
 
 fn epd_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
     lines(path, bytes)?
         .into_iter()
-        .map(|(line, text)| epd_opening(path, line, &text))
+        .map(|(line, text)| epd_opening(path, line, text))
         .collect()
 }
 
@@ -113,12 +104,10 @@ fn epd_openings(path: &Path, bytes: &[u8]) -> Result<Vec<String>, ConfigError> {
 /// # Errors
 /// [`ConfigError::Openings`] when the file cannot be read, is not UTF-8, or has no lines.
 pub fn load_epd_lines(path: &Path) -> Result<Vec<(usize, String)>, ConfigError> {
-    let bytes = std::fs::read(path).map_err(|e| ConfigError::Openings {
-        path: path.to_owned(),
-        line: 0,
-        message: format!("cannot read: {e}"),
-    })?;
-    let out = lines(path, &bytes)?;
+    let text = input::read_text(path).map_err(|e| openings_error(path, e))?;
+    let out: Vec<(usize, String)> = input::entry_lines(&text)
+        .map(|(line, t)| (line, t.to_owned()))
+        .collect();
     if out.is_empty() {
         return Err(ConfigError::Openings {
             path: path.to_owned(),
@@ -136,29 +125,9 @@ pub fn load_epd_lines(path: &Path) -> Result<Vec<(usize, String)>, ConfigError> 
 /// [`ConfigError::Openings`] naming the file and line: NUL bytes, fewer than four FEN
 /// fields, or an illegal position.
 pub fn epd_opening(path: &Path, line: usize, text: &str) -> Result<String, ConfigError> {
-    let bad = |message: String| ConfigError::Openings {
-        path: path.to_owned(),
-        line,
-        message,
-    };
-    if text.contains('\0') {
-        return Err(bad("contains NUL bytes".into()));
-    }
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() < 4 {
-        return Err(bad(format!("expected at least 4 FEN fields, got {text:?}")));
-    }
-    // Full FEN when fields 5 and 6 are the clocks, else EPD with default clocks.
-    let fen_text = if fields.len() >= 6
-        && fields[4].parse::<u32>().is_ok()
-        && fields[5].parse::<u32>().is_ok()
-    {
-        fields[..6].join(" ")
-    } else {
-        format!("{} 0 1", fields[..4].join(" "))
-    };
-    let pos = eloworld_games::chess::parse_fen(&fen_text).map_err(|e| bad(e.to_string()))?;
-    Ok(Fen::from_position(&pos, EnPassantMode::Legal).to_string())
+    let epd = input::parse_epd_line(&path.display().to_string(), line, text)
+        .map_err(|e| openings_error(path, e))?;
+    Ok(Fen::from_position(&epd.position, EnPassantMode::Legal).to_string())
 }
 
 fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String>, ConfigError> {
@@ -166,7 +135,7 @@ fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String
     for (line, text) in lines(path, bytes)? {
         let ok = match game {
             GameKind::Squava => {
-                <eloworld_games::Squava as eloworld_games::Game>::from_position(&text, ())
+                <eloworld_games::Squava as eloworld_games::Game>::from_position(text, ())
                     .map(|_| ())
             }
             GameKind::Chess => Ok(()),
@@ -176,119 +145,35 @@ fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String
             line,
             message: e.to_string(),
         })?;
-        out.push(text);
+        out.push(text.to_owned());
     }
     Ok(out)
 }
 
-struct OpeningVisitor {
-    games: usize,
-    error: Option<String>,
-    /// Plies played at most from each game.
-    max_plies: u32,
-}
-
-struct Movetext {
-    pos: shakmaty::Chess,
-    error: Option<String>,
-    /// Plies played so far.
-    plies: u32,
-}
-
-impl Visitor for OpeningVisitor {
-    type Tags = Option<shakmaty::Chess>;
-    type Movetext = Movetext;
-    type Output = Result<String, String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        self.games += 1;
-        ControlFlow::Continue(None)
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        if name == b"FEN" {
-            let text = value.decode_utf8_lossy().into_owned();
-            match text
-                .parse::<Fen>()
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
-            {
-                Some(pos) => *tags = Some(pos),
-                None => return ControlFlow::Break(Err(format!("bad FEN tag {text:?}"))),
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        ControlFlow::Continue(Movetext {
-            pos: tags.unwrap_or_default(),
-            error: None,
-            plies: 0,
-        })
-    }
-
-    fn san(&mut self, m: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
-        if m.error.is_none() && m.plies < self.max_plies {
-            m.plies += 1;
-            match san.san.to_move(&m.pos) {
-                Ok(mv) => m.pos.play_unchecked(mv),
-                Err(_) => {
-                    m.error = Some(format!(
-                        "illegal move {san} in {}",
-                        Fen::from_position(&m.pos, EnPassantMode::Legal)
-                    ))
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
-        if let Some(e) = m.error {
-            self.error = Some(e.clone());
-            return Err(e);
-        }
-        Ok(Fen::from_position(&m.pos, EnPassantMode::Legal).to_string())
-    }
-}
-
+/// The position after at most `max_plies` plies of each game of a PGN text, from the game's
+/// `FEN` tag when it has one.
 fn pgn_openings(
     path: &Path,
     bytes: &[u8],
     max_plies: Option<u32>,
 ) -> Result<Vec<String>, ConfigError> {
-    let mut reader = Reader::new(bytes);
-    let mut v = OpeningVisitor {
-        games: 0,
-        error: None,
-        max_plies: max_plies.unwrap_or(u32::MAX),
-    };
+    let name = path.display().to_string();
+    let max_plies = max_plies.map_or(usize::MAX, |n| n as usize);
     let mut out = Vec::new();
-    loop {
-        let next = reader
-            .read_game(&mut v)
-            .map_err(|e| ConfigError::Openings {
-                path: path.to_owned(),
-                line: 0,
-                message: format!("game {}: {e}", v.games),
-            })?;
-        match next {
-            None => break,
-            Some(Ok(fen)) => out.push(fen),
-            Some(Err(message)) => {
-                return Err(ConfigError::Openings {
-                    path: path.to_owned(),
-                    line: 0,
-                    message: format!("game {}: {message}", v.games),
-                })
+    for game in PgnReader::new(name.as_str(), bytes) {
+        let game = game.map_err(|e| openings_error(path, e))?;
+        let mut pos = game.start(&name).map_err(|e| openings_error(path, e))?;
+        for san in game.sans.iter().take(max_plies) {
+            match san.to_move(&pos) {
+                Ok(mv) => pos.play_unchecked(mv),
+                Err(_) => {
+                    let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                    let e = game.error(&name, format!("illegal move {san} in {fen}"));
+                    return Err(openings_error(path, e));
+                }
             }
         }
+        out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
     }
     Ok(out)
 }
@@ -372,8 +257,20 @@ mod tests {
     }
 
     #[test]
-    fn pgn_with_illegal_move_is_an_error() {
-        let f = file(".pgn", "[Event \"a\"]\n\n1. e4 e4 *\n");
-        assert!(load_openings(f.path(), GameKind::Chess).is_err());
+    fn pgn_with_illegal_move_is_an_error_naming_file_and_line() {
+        let f = file(
+            ".pgn",
+            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 e4 *\n",
+        );
+        let e = load_openings(f.path(), GameKind::Chess)
+            .expect_err("illegal")
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "{}:5: game 2: illegal move e4",
+                f.path().display()
+            )),
+            "{e}"
+        );
     }
 }

@@ -66,8 +66,10 @@ pub fn play_game<G: Game>(
 
 /// Plays one game as [`play_game`] under `rules`, keeping the clocks of players on a clock
 /// (a move past the flag loses on time) and, when `notes` is given, one [`MoveNote`] per move.
-#[allow(clippy::too_many_arguments)] // the game loop's inputs; a struct would only rename them
-#[allow(clippy::too_many_lines)] // one loop: ask, time, judge, play
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the game loop's inputs; a struct would only rename them"
+)]
 pub fn play_game_with<G: Game>(
     game: &mut G,
     white: &mut dyn Player<G>,

@@ -540,7 +540,10 @@ pub fn play_stored<G: PlayableGame>(
     })
 }
 
-#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename these
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one call site; a struct would only rename these"
+)]
 fn play_job<G: Game>(
     job: &ClaimedJob,
     factories: &[Option<Arc<dyn PlayerFactory<G>>>],

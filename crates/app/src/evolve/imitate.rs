@@ -70,7 +70,6 @@ pub fn imitate(
     let defaults = imitate::decode(
         &eloworld_engine::EvalParams::default().encode(eloworld_engine::Coding::Gray),
     )?;
-    #[expect(clippy::cast_precision_loss, reason = "position counts are small")]
     let (train_default, test_default) = (
         data.train.matches(&defaults) as f64,
         data.test.matches(&defaults) as f64,
@@ -134,7 +133,6 @@ pub fn imitate(
         let stem = s.ga.out.join(format!("imitate-run{k}"));
         let last_gen = run.history.last().map_or(0, |g| g.index);
         let (train, test) = (data.train.matches(&params), data.test.matches(&params));
-        #[expect(clippy::cast_precision_loss, reason = "position counts are small")]
         let (train_f, test_f) = (train as f64, test as f64);
         let mut text = format!(
             "# eloworld evolve imitate, run {k} ({name}), best organism of generation {last_gen}\n\

@@ -282,16 +282,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> AppResult<()> {
 /// `n` of `of` in percent.
 #[must_use]
 pub fn pct(n: f64, of: usize) -> f64 {
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "position counts stay far below 2^52"
-    )]
     let of = of.max(1) as f64;
     100.0 * n / of
 }
 
 fn points(history: &[Generation], y: impl Fn(&Generation) -> f64) -> Vec<(f64, f64)> {
-    #[expect(clippy::cast_precision_loss, reason = "generation numbers are small")]
     history.iter().map(|g| (g.index as f64, y(g))).collect()
 }
 

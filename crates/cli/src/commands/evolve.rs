@@ -369,7 +369,6 @@ fn show(event: PhaseEvent) {
             points,
             games,
         } => {
-            #[expect(clippy::cast_precision_loss, reason = "game counts are far below 2^52")]
             let n = games.max(1) as f64;
             let rate = points / n;
             let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
@@ -387,7 +386,6 @@ fn show(event: PhaseEvent) {
             stopped_at,
         } => {
             if computed > 0 {
-                #[expect(clippy::cast_precision_loss, reason = "generation counts are small")]
                 let rate = computed as f64 / secs * 60.0;
                 println!(
                     "{prefix}{computed} generations computed in {secs:.1} s = {rate:.1} generations/min"

@@ -3,8 +3,8 @@
 //! section 2.2).
 
 use anyhow::Context;
+use eloworld_games::chess::input::PgnReader;
 use eloworld_players::fate::count_fates;
-use std::fs::File;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,8 +30,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .max(1);
     let mut sources = Vec::with_capacity(args.pgn.len());
     for path in &args.pgn {
-        let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        sources.push((path.display().to_string(), file));
+        sources.push(PgnReader::open(path)?);
     }
     let started = Instant::now();
     let (table, report) = count_fates(sources, threads)?;

@@ -170,7 +170,6 @@ fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> 
                 points[g.second.index()].0 += 1.0 - s;
                 points[g.second.index()].1 += 1;
             }
-            #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
             return Ok(points
                 .into_iter()
                 .map(|(p, g)| (g > 0).then(|| RatingValue::point(p / g as f64)))

@@ -8,14 +8,13 @@
 //! the side to move.
 
 use anyhow::{bail, Context};
+use eloworld_games::chess::input::{self, PgnReader};
 use eloworld_players::blind::dataset::{collect, Collected, Sample};
 use eloworld_players::blind::model::{class_of, CLASSES, INPUTS, NEVER, ROW};
 use eloworld_players::blind::{Accuracy, BlindModel, KingRule};
 use linfa::prelude::*;
 use linfa_logistic::{LogisticRegression, MultiLogisticRegression};
 use ndarray::{Array1, Array2, Axis};
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,13 +60,7 @@ fn pgn_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("reading {}", path.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")))
-                .collect();
-            found.sort();
-            files.extend(found);
+            files.extend(input::pgn_files(path)?);
         } else {
             files.push(path.clone());
         }
@@ -89,9 +82,7 @@ fn read_samples(files: &[PathBuf], stride: usize) -> anyhow::Result<(Vec<Sample>
     let mut collected = Collected::default();
     let mut samples = Vec::new();
     for path in files {
-        let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        collect(BufReader::new(file), stride, &mut collected, &mut samples)
-            .with_context(|| format!("reading {}", path.display()))?;
+        collect(PgnReader::open(path)?, stride, &mut collected, &mut samples)?;
     }
     Ok((samples, collected))
 }

@@ -1,12 +1,35 @@
 //! Helpers shared by every test of the `eloworld` binary: run it in a directory, read what it
 //! printed, write input files, count rows in a database, wait for a condition.
 //!
-//! Each test file declares `mod common;` and uses the subset it needs.
-#![allow(dead_code)] // reason: each test file is its own crate and uses only some of these helpers
+//! Each test file declares `mod common;` and uses the subset it needs; the `eloworld serve`
+//! tests also use [`serve`].
+#![expect(
+    dead_code,
+    reason = "each test file is its own crate and uses only some of these helpers"
+)]
 
-use std::path::Path;
+pub mod serve;
+
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// The repository's root directory.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The files of `dir` whose extension is `ext`, in name order; fails the test when `dir`
+/// cannot be read.
+pub fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    files
+}
 
 /// A `Command` for the binary under test, nothing else set.
 pub fn command() -> Command {
@@ -89,12 +112,20 @@ pub fn signal(child: &Child, sig: &str) {
 }
 
 /// Polls `f` every 100 ms until it holds; fails the test naming `what` after `limit`.
-pub fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+pub fn wait_until(what: &str, limit: Duration, f: impl FnMut() -> bool) {
+    assert!(wait_for(limit, f), "timed out waiting for {what}");
+}
+
+/// Polls `f` every 100 ms until it holds or `limit` has passed; returns whether it held.
+pub fn wait_for(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if f() {
+            return true;
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
+    f()
 }
 
 /// Compares `actual` with the golden file `tests/golden/NAME`, saying at which line they part;

@@ -7,7 +7,11 @@
 //! which prints the static evaluation of the current position. At the end of its input it
 //! lets a running search finish (so `echo "position startpos\ngo depth 8" | eloworld-engine`
 //! prints a move); `quit` stops at once.
-#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a UCI engine speaks on standard output
+#![expect(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a UCI engine speaks on standard output"
+)]
 
 use eloworld_engine::bench::{run_bench_with, BENCH_DEPTH, BENCH_FENS};
 use eloworld_engine::search::mate_in;

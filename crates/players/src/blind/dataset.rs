@@ -2,11 +2,9 @@
 //! games of PGN collections, replayed with shakmaty, tagged with the game they came from so
 //! that whole games can be held out.
 
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::san::San;
+use eloworld_games::chess::input::{InputError, PgnReader};
 use shakmaty::{Board, Chess, Color, Position};
 use std::io::Read;
-use std::ops::ControlFlow;
 
 /// One position of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,74 +28,24 @@ pub struct Collected {
     pub positions: u64,
 }
 
-struct Game {
-    set_up: bool,
-    sans: Vec<San>,
-}
-
-struct Sans;
-
-impl Visitor for Sans {
-    type Tags = bool;
-    type Movetext = Game;
-    type Output = Game;
-
-    fn begin_tags(&mut self) -> ControlFlow<Game, bool> {
-        ControlFlow::Continue(false)
-    }
-
-    fn tag(&mut self, set_up: &mut bool, name: &[u8], value: RawTag<'_>) -> ControlFlow<Game> {
-        match name {
-            b"FEN" => *set_up = true,
-            b"SetUp" => *set_up |= value.as_bytes() == b"1",
-            b"Variant" => {
-                let v = value.decode_utf8_lossy().to_ascii_lowercase();
-                *set_up |= !matches!(v.trim(), "" | "standard" | "chess");
-            }
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, set_up: bool) -> ControlFlow<Game, Game> {
-        ControlFlow::Continue(Game {
-            set_up,
-            sans: Vec::with_capacity(100),
-        })
-    }
-
-    fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<Game> {
-        game.sans.push(san_plus.san);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _game: &mut Game) -> ControlFlow<Game, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, game: Game) -> Game {
-        game
-    }
-}
-
 /// Reads every standard game of `source` and keeps every `stride`-th position (counted
 /// over the whole collection; the start position of each game included), numbering games
 /// from `collected.games` on.
 ///
 /// # Errors
-/// The reader's I/O error.
+/// [`InputError`] naming the file and line when the text cannot be read.
 pub fn collect<R: Read>(
-    source: R,
+    source: PgnReader<R>,
     stride: usize,
     collected: &mut Collected,
     out: &mut Vec<Sample>,
-) -> std::io::Result<()> {
+) -> Result<(), InputError> {
     let stride = stride.max(1) as u64;
-    let mut reader = Reader::new(source);
-    while let Some(game) = reader.read_game(&mut Sans)? {
+    for game in source {
+        let game = game?;
         let index = collected.games;
         collected.games += 1;
-        if game.set_up {
+        if !game.is_standard() {
             collected.skipped += 1;
             continue;
         }
@@ -141,7 +89,13 @@ mod tests {
         let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n\n1. Kb1 *\n\n[Event \"c\"]\n\n1. d4 Qxd4 *\n\n[Event \"d\"]\n\n1. c4 *\n";
         let mut collected = Collected::default();
         let mut out = Vec::new();
-        collect(pgn.as_bytes(), 1, &mut collected, &mut out).expect("read");
+        collect(
+            PgnReader::new("t.pgn", pgn.as_bytes()),
+            1,
+            &mut collected,
+            &mut out,
+        )
+        .expect("read");
         assert_eq!((collected.games, collected.skipped), (4, 2));
         // Game 0: the start and three moves; game 3: the start and one move.
         let games: Vec<u32> = out.iter().map(|s| s.game).collect();
@@ -150,7 +104,7 @@ mod tests {
         assert_eq!(out[0].board, Board::default());
         let mut every_other = Vec::new();
         collect(
-            pgn.as_bytes(),
+            PgnReader::new("t.pgn", pgn.as_bytes()),
             2,
             &mut Collected::default(),
             &mut every_other,

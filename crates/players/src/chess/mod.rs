@@ -46,7 +46,8 @@ pub use sym_mirror_y::SymMirrorY;
 use crate::{Flags, Registry};
 use eloworld_games::Chess;
 
-/// Adds every built-in chess player to `r`.
+/// Adds the random mover, `first_move` and the simple chess players to `r` (the fate,
+/// engine, blind and evolved players are added by [`crate::PlayableGame`] after them).
 pub fn register(r: &mut Registry<Chess>) {
     crate::register_random_move(r, "plays a uniformly random legal move");
     first_move::add_with_reading(
@@ -57,8 +58,4 @@ pub fn register(r: &mut Registry<Chess>) {
         |reading| Box::new(FirstMove { reading }),
     );
     simple::register(r);
-    crate::fate::register(r);
-    crate::engine::register(r);
-    crate::blind::register(r);
-    evol::register(r);
 }

@@ -10,7 +10,7 @@ pub mod players;
 pub mod table;
 
 pub use identity::{Identities, PieceId};
-pub use pgn::{count_fates, BuildReport, PgnError, SkipReason};
+pub use pgn::{count_fates, BuildReport, SkipReason};
 pub use players::{FatePlayer, FateRule, FateScores};
 pub use table::{Fate, FateFileError, FateTable, GameFates};
 

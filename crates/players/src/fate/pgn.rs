@@ -1,19 +1,17 @@
 //! Counting piece fates over PGN collections (`eloworld fates`).
 //!
-//! One thread reads the PGN text with pgn-reader's streaming [`Visitor`] and hands batches of
+//! One thread reads the PGN text with [`PgnReader`] and hands batches of
 //! games to worker threads that replay the moves with shakmaty and count the fates; each
 //! worker keeps its own [`FateTable`] and the tables are summed at the end, so the result
 //! does not depend on the number of threads.
 
 use super::table::{FateTable, GameFates};
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
+use eloworld_games::chess::input::{InputError, PgnReader};
 use shakmaty::san::San;
 use shakmaty::{Chess, KnownOutcome, Outcome, Position};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
-use std::ops::ControlFlow;
-use thiserror::Error;
 
 /// Why a game of a collection was not counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,7 +49,7 @@ pub struct BuildReport {
     pub plies: u64,
     /// Games skipped, by reason.
     pub skipped: BTreeMap<SkipReason, u64>,
-    /// The first few skipped games with an illegal move, as `file, game N: detail`.
+    /// The first few skipped games with an illegal move, as `file:line: game N: detail`.
     pub examples: Vec<String>,
 }
 
@@ -82,113 +80,28 @@ impl BuildReport {
 const MAX_EXAMPLES: usize = 10;
 const BATCH: usize = 256;
 
-/// A PGN collection could not be read.
-#[derive(Debug, Error)]
-#[error("reading {source_name}: {error}")]
-pub struct PgnError {
-    /// The collection's name (its path).
-    pub source_name: String,
-    /// What went wrong.
-    pub error: std::io::Error,
-}
-
 /// A game as read, before replay.
 struct RawGame {
     source: usize,
     index: u64,
+    line: usize,
     sans: Vec<San>,
     outcome: KnownOutcome,
 }
 
-#[derive(Default)]
-struct Tags {
-    set_up: bool,
-    variant: bool,
-    result: Option<Outcome>,
-}
-
-struct Movetext {
-    tags: Tags,
-    sans: Vec<San>,
-    outcome: Option<Outcome>,
-}
-
-enum Parsed {
-    Game(Movetext),
-    Skipped(SkipReason),
-}
-
-struct Collector;
-
-impl Visitor for Collector {
-    type Tags = Tags;
-    type Movetext = Movetext;
-    type Output = Parsed;
-
-    fn begin_tags(&mut self) -> ControlFlow<Parsed, Tags> {
-        ControlFlow::Continue(Tags::default())
-    }
-
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Parsed> {
-        match name {
-            b"FEN" => tags.set_up = true,
-            b"SetUp" => tags.set_up |= value.as_bytes() == b"1",
-            b"Variant" => {
-                let v = value.decode_utf8_lossy().to_ascii_lowercase();
-                tags.variant |= !matches!(v.trim(), "" | "standard" | "chess");
-            }
-            b"Result" => tags.result = Outcome::from_ascii(value.as_bytes()).ok(),
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Parsed, Movetext> {
-        if tags.set_up {
-            return ControlFlow::Break(Parsed::Skipped(SkipReason::SetUpPosition));
-        }
-        if tags.variant {
-            return ControlFlow::Break(Parsed::Skipped(SkipReason::Variant));
-        }
-        ControlFlow::Continue(Movetext {
-            tags,
-            sans: Vec::with_capacity(100),
-            outcome: None,
-        })
-    }
-
-    fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Parsed> {
-        movetext.sans.push(san_plus.san);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _movetext: &mut Movetext) -> ControlFlow<Parsed, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, movetext: &mut Movetext, outcome: Outcome) -> ControlFlow<Parsed> {
-        movetext.outcome = Some(outcome);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, movetext: Movetext) -> Parsed {
-        Parsed::Game(movetext)
-    }
-}
-
-/// Counts the piece fates of every finished standard game in `sources` (each a name, for
-/// messages, and a reader of PGN text), replaying on `threads` worker threads.
+/// Counts the piece fates of every finished standard game in `sources`, replaying on
+/// `threads` worker threads.
 ///
 /// A game's result is its movetext's termination marker, or its `Result` tag when the
 /// movetext has none. Games that cannot be counted are skipped and reported, not fatal.
 ///
 /// # Errors
-/// [`PgnError`] when a source cannot be read.
+/// [`InputError`] naming the source and line when a source cannot be read.
 pub fn count_fates<R: Read>(
-    sources: Vec<(String, R)>,
+    sources: Vec<PgnReader<R>>,
     threads: usize,
-) -> Result<(FateTable, BuildReport), PgnError> {
-    let names: Vec<String> = sources.iter().map(|(n, _)| n.clone()).collect();
+) -> Result<(FateTable, BuildReport), InputError> {
+    let names: Vec<String> = sources.iter().map(|r| r.name().to_owned()).collect();
     let (send, receive) = crossbeam_channel::bounded::<Vec<RawGame>>(4 * threads.max(1));
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.max(1))
@@ -227,40 +140,33 @@ pub fn count_fates<R: Read>(
 
 /// Reads every source, sending finished games in batches; returns the reading counts.
 fn read_all<R: Read>(
-    sources: Vec<(String, R)>,
+    sources: Vec<PgnReader<R>>,
     send: &crossbeam_channel::Sender<Vec<RawGame>>,
-) -> Result<BuildReport, PgnError> {
+) -> Result<BuildReport, InputError> {
     let mut report = BuildReport::default();
     let mut batch = Vec::with_capacity(BATCH);
-    for (source, (name, input)) in sources.into_iter().enumerate() {
-        let mut reader = Reader::new(input);
-        let mut index = 0u64;
-        loop {
-            let parsed = reader.read_game(&mut Collector).map_err(|error| PgnError {
-                source_name: name.clone(),
-                error,
-            })?;
-            let Some(parsed) = parsed else { break };
-            index += 1;
+    for (source, reader) in sources.into_iter().enumerate() {
+        for game in reader {
+            let game = game?;
             report.games_read += 1;
-            match parsed {
-                Parsed::Skipped(reason) => report.skip(reason),
-                Parsed::Game(m) => match m.outcome.or(m.tags.result).and_then(Outcome::known) {
-                    None => report.skip(SkipReason::NoResult),
-                    Some(outcome) => {
-                        batch.push(RawGame {
-                            source,
-                            index,
-                            sans: m.sans,
-                            outcome,
-                        });
-                        if batch.len() == BATCH {
-                            // The workers only stop when this sender is dropped.
-                            let _ =
-                                send.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
-                        }
-                    }
-                },
+            if game.fen.is_some() || game.set_up {
+                report.skip(SkipReason::SetUpPosition);
+            } else if game.variant {
+                report.skip(SkipReason::Variant);
+            } else if let Some(outcome) = game.outcome().and_then(Outcome::known) {
+                batch.push(RawGame {
+                    source,
+                    index: game.number,
+                    line: game.line,
+                    sans: game.sans,
+                    outcome,
+                });
+                if batch.len() == BATCH {
+                    // The workers only stop when this sender is dropped.
+                    let _ = send.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            } else {
+                report.skip(SkipReason::NoResult);
             }
         }
     }
@@ -286,8 +192,8 @@ fn replay(game: RawGame, names: &[String], table: &mut FateTable, report: &mut B
                     let number = ply / 2 + 1;
                     let dots = if ply % 2 == 0 { "." } else { "..." };
                     report.examples.push(format!(
-                        "{}, game {}: move {number}{dots}{san} is {e}",
-                        names[game.source], game.index
+                        "{}:{}: game {}: move {number}{dots}{san} is {e}",
+                        names[game.source], game.line, game.index
                     ));
                 }
                 return;
@@ -349,9 +255,11 @@ mod tests {
     #[test]
     fn counts_of_a_two_game_pgn_match_a_hand_count() {
         for threads in [1, 3] {
-            let (t, report) =
-                count_fates(vec![("two.pgn".to_owned(), TWO_GAMES.as_bytes())], threads)
-                    .expect("reads");
+            let (t, report) = count_fates(
+                vec![PgnReader::new("two.pgn", TWO_GAMES.as_bytes())],
+                threads,
+            )
+            .expect("reads");
             assert_eq!(report.games_read, 5);
             assert_eq!(report.games_counted, 2);
             assert_eq!(report.plies, 7 + 10);
@@ -360,7 +268,7 @@ mod tests {
             assert_eq!(report.skipped.get(&SkipReason::IllegalMove), Some(&1));
             assert_eq!(report.examples.len(), 1);
             assert!(
-                report.examples[0].starts_with("two.pgn, game 5: move 2.Ke3 is "),
+                report.examples[0].starts_with("two.pgn:23: game 5: move 2.Ke3 is "),
                 "{}",
                 report.examples[0]
             );
@@ -408,7 +316,7 @@ mod tests {
                 Err(std::io::Error::other("disk on fire"))
             }
         }
-        let err = count_fates(vec![("x.pgn".to_owned(), Broken)], 2).expect_err("fails");
-        assert_eq!(err.to_string(), "reading x.pgn: disk on fire");
+        let err = count_fates(vec![PgnReader::new("x.pgn", Broken)], 2).expect_err("fails");
+        assert_eq!(err.to_string(), "x.pgn:1: game 1: disk on fire");
     }
 }

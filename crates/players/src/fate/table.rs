@@ -57,7 +57,7 @@ pub const FILE_SIZE: usize = HEADER + CELLS * 8 + 8;
 /// The pseudo-count added to each (square, fate) outcome of each piece.
 pub const PSEUDO_COUNT: f64 = 1.0;
 
-/// The default table, built from the games in `data/pgn/` (see the README, "Fate players").
+/// The default table, built from the games in `data/pgn/` (see `docs/fate-players.md`).
 static DEFAULT_FILE: &[u8] = include_bytes!("../../../../data/fates.bin");
 
 /// Why a fates file cannot be used.

@@ -283,7 +283,10 @@ impl AlphaBeta {
     /// Returns the value of `pos` for its side to move (`side`, Zobrist key `key`), `ply`
     /// plies below the root, `depth` plies from the horizon, within `(alpha, beta)`
     /// (fail-hard).
-    #[allow(clippy::too_many_arguments)] // the search state threaded through the recursion; a struct would only rename it
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the search state threaded through the recursion; a struct would only rename it"
+    )]
     fn negamax(
         &mut self,
         pos: Position,
@@ -401,7 +404,10 @@ impl AlphaBeta {
         alpha
     }
 
-    #[allow(clippy::too_many_arguments)] // one table entry's fields; a struct would only rename them
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one table entry's fields; a struct would only rename them"
+    )]
     fn store(
         &mut self,
         slot: usize,

@@ -1,34 +1,12 @@
-//! What the `eloworld serve` tests share: running the binary, a bare HTTP/1.1 client, and a
-//! headless Chromium driven over the DevTools protocol (Debian's `chromium`, installed by
-//! `.ci/run`).
-#![allow(dead_code)] // each test file uses its own part
-#![allow(clippy::print_stderr)] // reason: a test says what it skipped
+//! What the `eloworld serve` tests add to the common helpers: a running server, a bare
+//! HTTP/1.1 client, and a headless Chromium driven over the DevTools protocol (Debian's
+//! `chromium`, installed by `.ci/run`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Runs `eloworld` to the end in `dir`.
-pub fn eloworld(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run eloworld")
-}
-
-/// Returns stdout of a run that must succeed.
-pub fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "eloworld failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A running `eloworld serve`, stopped (and reaped) when dropped.
 pub struct Serving {
@@ -46,32 +24,13 @@ impl Serving {
         if !args.contains(&"--bind") {
             all.extend_from_slice(&["--bind", "127.0.0.1:0"]);
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-            .args(&all)
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start eloworld serve");
-        let stderr = child.stderr.take().expect("stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        let mut seen = String::new();
-        let addr = loop {
-            let Some(Ok(line)) = lines.next() else {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("eloworld serve ended before listening: {seen}");
-            };
-            seen.push_str(&line);
-            seen.push('\n');
-            if let Some(rest) = line.split("http://").nth(1) {
-                let addr = rest.split('/').next().expect("address");
-                break addr.parse::<SocketAddr>().expect("socket address");
-            }
-        };
-        // Keep draining stderr so the server never blocks on it.
-        std::thread::spawn(move || for _ in lines {});
+        let mut command = super::command();
+        command.args(&all).current_dir(dir);
+        let (child, addr) = spawn_until(command, "eloworld serve", |line| {
+            let rest = line.split("http://").nth(1)?;
+            let addr = rest.split('/').next().expect("address");
+            Some(addr.parse::<SocketAddr>().expect("socket address"))
+        });
         Serving { child, addr }
     }
 
@@ -91,6 +50,40 @@ impl Drop for Serving {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Starts `command` (standard input and output closed, standard error piped) and reads its
+/// standard error until `found` gives a value for a line; then keeps draining it so that the
+/// child never blocks on it. Panics, after stopping the child, with what `what` printed when
+/// it ends first.
+fn spawn_until<T>(
+    mut command: Command,
+    what: &str,
+    found: impl Fn(&str) -> Option<T>,
+) -> (Child, T) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {what}: {e}"));
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let mut seen = String::new();
+    let value = loop {
+        let Some(Ok(line)) = lines.next() else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} ended before it was ready: {seen}");
+        };
+        if let Some(value) = found(&line) {
+            break value;
+        }
+        seen.push_str(&line);
+        seen.push('\n');
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (child, value)
 }
 
 /// An HTTP response.
@@ -212,6 +205,7 @@ fn unchunk(mut data: &[u8]) -> Vec<u8> {
 
 /// Returns the Chromium binary, or `None` when tests may skip the browser
 /// (`ELOWORLD_SKIP_BROWSER_TESTS=1`); panics with how to get it otherwise.
+#[expect(clippy::print_stderr, reason = "a test says what it skipped")]
 pub fn chromium() -> Option<PathBuf> {
     let found = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
@@ -243,7 +237,8 @@ impl Browser {
     /// Starts Chromium on `url`.
     pub fn open(binary: &Path, url: &str) -> Browser {
         let profile = tempfile::tempdir().expect("profile dir");
-        let mut child = Command::new(binary)
+        let mut command = Command::new(binary);
+        command
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -257,30 +252,18 @@ impl Browser {
                 "--window-size=1280,2000",
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg("about:blank")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start chromium");
-        let stderr = child.stderr.take().expect("stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        let port: u16 = loop {
-            let Some(Ok(line)) = lines.next() else {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("chromium ended before opening its DevTools port");
-            };
-            if let Some(rest) = line.split("DevTools listening on ws://").nth(1) {
-                let host_port = rest.split('/').next().expect("host:port");
-                break host_port
+            .arg("about:blank");
+        let (child, port) = spawn_until(command, "chromium", |line| {
+            let rest = line.split("DevTools listening on ws://").nth(1)?;
+            let host_port = rest.split('/').next().expect("host:port");
+            Some(
+                host_port
                     .rsplit(':')
                     .next()
-                    .and_then(|p| p.parse().ok())
-                    .expect("port");
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
+                    .and_then(|p| p.parse::<u16>().ok())
+                    .expect("port"),
+            )
+        });
         let devtools: SocketAddr = ([127, 0, 0, 1], port).into();
         let started = Instant::now();
         let page_socket = loop {
@@ -417,16 +400,4 @@ impl Drop for Browser {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Waits until `f` holds (at most `limit`), returning whether it did.
-pub fn wait_for(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if f() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    f()
 }
