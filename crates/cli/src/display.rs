@@ -173,7 +173,6 @@ impl Progress {
     }
 
     /// Renders a log line: games done, rate, ETA and the leader.
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
     fn log_line(&self, elapsed: Duration) -> String {
         let played = self.done - self.done_before;
         let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);

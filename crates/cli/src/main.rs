@@ -11,9 +11,9 @@ mod commands;
 mod display;
 mod games;
 mod interrupt;
-mod ladders;
 mod rating_input;
 mod rating_table;
+mod session;
 mod standings;
 
 use clap::{Parser, Subcommand};

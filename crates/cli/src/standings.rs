@@ -1,7 +1,8 @@
 //! Score tables from stored results: W/D/L per player and per ordered pair.
 
 use crate::rating_table::shortened;
-use eloworld_games::{GameResult, Side, Wdl};
+use eloworld_games::{GameResult, Side};
+use eloworld_ratings::Wdl;
 use eloworld_tournament::ResultRow;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -585,3 +585,42 @@ fn bench_json_is_one_object_keyed_by_game_alone_on_stdout() {
         }
     }
 }
+
+/// The stored game is read into its kind once; a store holding a game this eloworld does
+/// not know (written by a newer one) is an error naming the tournament and the game, and
+/// none of its games is exported as if it were chess.
+#[test]
+fn a_stored_game_of_an_unknown_kind_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::stdout_of(&common::eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "t",
+            "--players",
+            "random_move,first_move",
+            "--games-per-pair",
+            "1",
+            "--db",
+            "t.sqlite",
+            "--quiet",
+        ],
+    ));
+    let c = rusqlite::Connection::open(dir.path().join("t.sqlite")).expect("db");
+    c.execute("UPDATE tournaments SET game = 'hnefatafl'", [])
+        .expect("update");
+    drop(c);
+    for args in [
+        &["results", "--db", "t.sqlite"][..],
+        &["export", "--db", "t.sqlite", "--pgn", "t.pgn"][..],
+    ] {
+        let out = common::eloworld(dir.path(), args);
+        let (_, err) = common::text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("\"t\"") && err.contains("hnefatafl") && err.contains("upgrade eloworld"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -6,25 +6,12 @@
 
 mod common;
 
-use common::{eloworld, stdout_of};
+use common::{eloworld, golden, stdout_of};
 
 use eloworld_games::{GameKind, GameResult, Side, Termination};
 use eloworld_tournament::{open_store, FinishedGame, Plan, TournamentConfig};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    assert_eq!(actual, expected, "output differs from {}", path.display());
-}
 
 /// Stores a tournament of `players` with `games_per_pair` games per ordered pair through the
 /// store API, each result chosen by `result(white, black, round)`, each game given `moves`.

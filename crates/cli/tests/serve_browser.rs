@@ -259,7 +259,7 @@ fn a_page_open_during_a_run_shows_the_count_rising() {
     assert!(number(&b.eval("Number(document.body.dataset.version)")) > version);
     assert_eq!(
         b.eval("document.getElementById('state').textContent"),
-        "finished"
+        "finished: all 48 games played"
     );
 }
 

@@ -19,10 +19,10 @@
 
 use crate::{EvolveError, Genome};
 use eloworld_engine::{Coding, EvalParams};
-use eloworld_games::rng::{game_seed, splitmix64};
 use eloworld_games::{DrawRules, GameKind, GameResult, Side};
 use eloworld_players::chess::evol::genome_hex;
-use eloworld_tournament::{JobSpec, Plan, TournamentConfig};
+use eloworld_tournament::schedule::coevolution;
+use eloworld_tournament::{Plan, TournamentConfig};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, FromSetup, Position, PositionError};
 
@@ -66,8 +66,8 @@ pub fn read_book(text: &str, source: &str) -> Result<Vec<Chess>, EvolveError> {
         .collect()
 }
 
-/// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`,
-/// drawn without replacement from a SplitMix64 chain (Lemire's multiply-shift for the range).
+/// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`
+/// (the schedule's [`eloworld_tournament::schedule::coevolution::pair_openings`]).
 ///
 /// # Errors
 /// [`EvolveError::Input`] when the book has fewer than `count` openings.
@@ -79,24 +79,14 @@ pub fn pair_openings(
     count: usize,
     book_len: usize,
 ) -> Result<Vec<usize>, EvolveError> {
-    if count > book_len {
-        return Err(EvolveError::Input(format!(
-            "{count} games per pair need {count} different openings; the book has {book_len}"
-        )));
-    }
-    let mut h = splitmix64(seed ^ 0xC0E0_u64);
-    for v in [generation, a, b] {
-        h = splitmix64(h ^ v as u64);
-    }
-    let mut chosen: Vec<usize> = Vec::with_capacity(count);
-    while chosen.len() < count {
-        h = splitmix64(h);
-        let i = ((u128::from(h) * book_len as u128) >> 64) as usize;
-        if !chosen.contains(&i) {
-            chosen.push(i);
-        }
-    }
-    Ok(chosen)
+    coevolution::pair_openings(seed, generation, a, b, count, book_len)
+        .ok_or_else(|| too_few(count, book_len))
+}
+
+fn too_few(count: usize, book_len: usize) -> EvolveError {
+    EvolveError::Input(format!(
+        "{count} games per pair need {count} different openings; the book has {book_len}"
+    ))
 }
 
 /// The `evol` spec of an organism: its genome (Gray-coded evaluation parameters), the plain
@@ -141,77 +131,25 @@ pub fn generation_games(
         .iter()
         .map(|g| organism_spec(g, matches))
         .collect::<Result<_, _>>()?;
-    // Organisms with the same genome are one player of the plan.
-    let mut players: Vec<String> = Vec::new();
-    let index: Vec<u32> = specs
-        .iter()
-        .map(|s| {
-            let i = players.iter().position(|p| p == s).unwrap_or_else(|| {
-                players.push(s.clone());
-                players.len() - 1
-            });
-            i as u32
-        })
-        .collect();
-    let mut openings: Vec<String> = Vec::new();
-    let mut jobs = Vec::new();
-    let mut organisms = Vec::new();
-    let n = population.len();
-    for a in 0..n {
-        for b in a + 1..n {
-            let chosen = pair_openings(
-                matches.seed,
-                generation,
-                a,
-                b,
-                matches.games_per_pair,
-                matches.openings.len(),
-            )?;
-            for (j, &book_index) in chosen.iter().enumerate() {
-                // Colours alternate: `a` has White in even games.
-                let (white, black) = if j % 2 == 0 { (a, b) } else { (b, a) };
-                let fen = fen_of(&matches.openings[book_index]);
-                let opening = match openings.iter().position(|o| *o == fen) {
-                    Some(i) => i,
-                    None => {
-                        openings.push(fen);
-                        openings.len() - 1
-                    }
-                };
-                let key = jobs.len() as u32;
-                jobs.push(JobSpec {
-                    key,
-                    white: index[white],
-                    black: index[black],
-                    round: key,
-                    opening: Some(opening as u32),
-                    seed: game_seed(
-                        matches.seed,
-                        &specs[white],
-                        &specs[black],
-                        key,
-                        &openings[opening],
-                    ),
-                });
-                organisms.push((white, black));
-            }
-        }
-    }
-    let mut config = TournamentConfig::new(name, GameKind::Chess, players.clone());
+    let book: Vec<String> = matches.openings.iter().map(fen_of).collect();
+    let schedule = coevolution::generation(
+        &specs,
+        generation,
+        matches.games_per_pair,
+        &book,
+        matches.seed,
+    )
+    .ok_or_else(|| too_few(matches.games_per_pair, book.len()))?;
+    let organisms = schedule.organisms.clone();
+    let mut config = TournamentConfig::new(name, GameKind::Chess, Vec::new());
     config.games_per_pair = u32::try_from(matches.games_per_pair).unwrap_or(u32::MAX);
     config.max_plies = matches.max_plies;
     config.draw_rules = DrawRules::Claimed;
     config.seed = matches.seed;
     Ok(GenerationGames {
-        plan: Plan {
-            config,
-            game: GameKind::Chess,
-            players,
-            openings,
-            jobs,
-        },
+        plan: Plan::coevolution(&config, schedule).map_err(eloworld_tournament::RunError::from)?,
         organisms,
-        population: n,
+        population: population.len(),
     })
 }
 
@@ -224,7 +162,7 @@ impl GenerationGames {
         if results.len() != self.organisms.len() {
             return Err(EvolveError::Input(format!(
                 "tournament {:?}: {} of {} games stored",
-                self.plan.config.name,
+                self.plan.config().name,
                 results.len(),
                 self.organisms.len()
             )));
@@ -234,7 +172,7 @@ impl GenerationGames {
             let &(white, black) = self.organisms.get(key as usize).ok_or_else(|| {
                 EvolveError::Input(format!(
                     "tournament {:?}: a result for job {key}, which is not in the plan",
-                    self.plan.config.name
+                    self.plan.config().name
                 ))
             })?;
             let white_score = match result {
@@ -247,82 +185,6 @@ impl GenerationGames {
         }
         Ok(points)
     }
-}
-
-/// A match between two players as a tournament plan: game `j` starts from
-/// `openings[j / 2]` (FEN), the first player has White in even games, so each opening is
-/// played with colours swapped (the evolution's matches, Tables IV–VI in form).
-///
-/// # Errors
-/// [`EvolveError::Input`] when there are fewer openings than pairs of games.
-pub fn match_plan(
-    name: &str,
-    first: &str,
-    second: &str,
-    openings: &[String],
-    games: usize,
-    max_plies: u32,
-) -> Result<Plan, EvolveError> {
-    if openings.len() < games.div_ceil(2) {
-        return Err(EvolveError::Input(format!(
-            "{games} games need {} openings, got {}",
-            games.div_ceil(2),
-            openings.len()
-        )));
-    }
-    let players = vec![first.to_owned(), second.to_owned()];
-    let jobs = (0..games)
-        .map(|j| {
-            let (white, black) = if j % 2 == 0 { (0, 1) } else { (1, 0) };
-            let opening = j / 2;
-            JobSpec {
-                key: j as u32,
-                white,
-                black,
-                round: j as u32,
-                opening: Some(opening as u32),
-                seed: game_seed(
-                    0,
-                    &players[white as usize],
-                    &players[black as usize],
-                    j as u32,
-                    &openings[opening],
-                ),
-            }
-        })
-        .collect();
-    let mut config = TournamentConfig::new(name, GameKind::Chess, players.clone());
-    config.games_per_pair = u32::try_from(games.div_ceil(2)).unwrap_or(u32::MAX);
-    config.max_plies = max_plies;
-    config.draw_rules = DrawRules::Claimed;
-    Ok(Plan {
-        config,
-        game: GameKind::Chess,
-        players,
-        openings: openings.to_vec(),
-        jobs,
-    })
-}
-
-/// The first player's points and the games played, from a [`match_plan`]'s stored results.
-#[must_use]
-pub fn first_player_points(results: &[(u32, GameResult)]) -> (f64, usize) {
-    let points = results
-        .iter()
-        .map(|&(key, result)| {
-            let first_side = if key % 2 == 0 {
-                Side::First
-            } else {
-                Side::Second
-            };
-            match result {
-                GameResult::Win(s) if s == first_side => 1.0,
-                GameResult::Win(_) => 0.0,
-                GameResult::Draw => 0.5,
-            }
-        })
-        .sum();
-    (points, results.len())
 }
 
 /// Writes a position as the FEN a plan keeps.
@@ -362,9 +224,9 @@ mod tests {
         let population = vec![strong.clone(), weak.encode(Coding::Gray), strong];
         let games = generation_games(&population, 3, &config(), "g3").expect("plan");
         // Two distinct organisms: the identical ones share a player.
-        assert_eq!(games.plan.players.len(), 2);
-        assert_eq!(games.plan.jobs.len(), 3 * 4);
-        for pair in games.plan.jobs.chunks(4) {
+        assert_eq!(games.plan.players().len(), 2);
+        assert_eq!(games.plan.jobs().len(), 3 * 4);
+        for pair in games.plan.jobs().chunks(4) {
             let mut openings: Vec<_> = pair.iter().map(|j| j.opening).collect();
             openings.sort_unstable();
             openings.dedup();

@@ -380,6 +380,36 @@ impl Fitness for ImitationFitness<'_> {
     }
 }
 
+/// One phase-1 generation in the units a reader wants. [`ImitationFitness`] scores an
+/// organism by its training matches squared (to separate the best further, as
+/// David–Koppel–Netanyahu's fitness does) and records the best organism's training and
+/// test matches as the generation's extras; this is the one place that reads them back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImitationSummary {
+    /// The generation's index (0: the random first generation).
+    pub index: usize,
+    /// The best organism's matches on the training positions.
+    pub best_train: f64,
+    /// The best organism's matches on the test positions.
+    pub best_test: f64,
+    /// The population's mean matches on the training positions.
+    pub mean_train: f64,
+}
+
+impl ImitationSummary {
+    /// Reads a generation scored by [`ImitationFitness`].
+    #[must_use]
+    pub fn of(g: &crate::Generation) -> ImitationSummary {
+        let n = g.fitness.len().max(1) as f64;
+        ImitationSummary {
+            index: g.index,
+            best_train: g.extras.first().copied().unwrap_or(0.0),
+            best_test: g.extras.get(1).copied().unwrap_or(0.0),
+            mean_train: g.fitness.iter().map(|f| f.sqrt()).sum::<f64>() / n,
+        }
+    }
+}
+
 /// The phase-1 positions of a directory of PGN files, and what reading them found.
 #[derive(Clone, Debug)]
 pub struct LoadedDataset {

@@ -114,6 +114,36 @@ impl Fitness for SearchFitness<'_> {
     }
 }
 
+/// One phase-3 generation in the units a reader wants. [`SearchFitness`] scores an
+/// organism by the nodes it saves against the cap (the GA maximises) and records the best
+/// organism's total nodes and solved positions as the generation's extras; this is the one
+/// place that reads them back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSummary {
+    /// The generation's index.
+    pub index: usize,
+    /// The best organism's nodes to solution over the suite (capped per position).
+    pub best_nodes: f64,
+    /// The best organism's solved positions.
+    pub best_solved: f64,
+    /// The population's mean nodes to solution.
+    pub mean_nodes: f64,
+}
+
+impl SearchSummary {
+    /// Reads a generation scored by a [`SearchFitness`] whose worst total is `worst`.
+    #[must_use]
+    pub fn of(g: &crate::Generation, worst: u64) -> SearchSummary {
+        let worst = worst as f64;
+        SearchSummary {
+            index: g.index,
+            best_nodes: g.extras.first().copied().unwrap_or(worst),
+            best_solved: g.extras.get(1).copied().unwrap_or(0.0),
+            mean_nodes: worst - g.mean(),
+        }
+    }
+}
+
 /// Decodes an organism (70 Gray-coded bits, Table I) into search parameters.
 ///
 /// # Errors

@@ -12,7 +12,6 @@ mod outcome;
 pub mod rng;
 mod side;
 pub mod squava;
-mod wdl;
 
 pub use chess::{Chess, DrawRules};
 pub use error::GameError;
@@ -20,7 +19,6 @@ pub use outcome::{GameResult, Outcome, Termination};
 pub use rng::GameRng;
 pub use side::Side;
 pub use squava::Squava;
-pub use wdl::Wdl;
 
 use std::fmt::Debug;
 use std::hash::Hash;

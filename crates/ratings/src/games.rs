@@ -297,8 +297,10 @@ impl Games {
     }
 }
 
-/// Wins, draws and losses: `[losses, draws, wins]` of the row player, indexed by [`Score`].
-pub type Wdl = [u32; 3];
+/// A table cell's games counted by [`Score`] of the row player, `[losses, draws, wins]`:
+/// the compact form the count tables keep per ordered pair (read it as a
+/// [`crate::Wdl`] with [`crate::Wdl::from_score_counts`]).
+pub type ScoreCounts = [u32; 3];
 
 /// Game counts per ordered pair of players: the input of the count-based methods.
 ///
@@ -308,8 +310,8 @@ pub type Wdl = [u32; 3];
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairCounts {
     n: usize,
-    coloured: Vec<Wdl>,
-    uncoloured: Vec<Wdl>,
+    coloured: Vec<ScoreCounts>,
+    uncoloured: Vec<ScoreCounts>,
     self_play: u64,
 }
 
@@ -365,13 +367,13 @@ impl PairCounts {
 
     /// Returns the counts of games with known colours, White `white` against Black `black`.
     #[must_use]
-    pub fn coloured(&self, white: usize, black: usize) -> Wdl {
+    pub fn coloured(&self, white: usize, black: usize) -> ScoreCounts {
         self.coloured[white * self.n + black]
     }
 
     /// Returns the counts of games with unknown colours, listed as `first` against `second`.
     #[must_use]
-    pub fn uncoloured(&self, first: usize, second: usize) -> Wdl {
+    pub fn uncoloured(&self, first: usize, second: usize) -> ScoreCounts {
         self.uncoloured[first * self.n + second]
     }
 
@@ -384,7 +386,7 @@ impl PairCounts {
     /// Returns `i`'s [losses, draws, wins] against `j` over every game between them, whatever
     /// the colours.
     #[must_use]
-    pub fn pair(&self, i: usize, j: usize) -> Wdl {
+    pub fn pair(&self, i: usize, j: usize) -> ScoreCounts {
         let n = self.n;
         let a = self.coloured[i * n + j];
         let b = self.coloured[j * n + i];

@@ -24,6 +24,7 @@
 //! ```
 
 use crate::mle::MleConfig;
+use crate::Wdl;
 use crate::{GameList, GameRecord, PairCounts, PlayerId, RatingError, Score};
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -86,20 +87,37 @@ impl Rung {
     }
 }
 
-/// The games of one ordered pair: White's wins, draws and losses.
+/// The games of one ordered pair, from White's side.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "PairGamesText")]
 pub struct PairGames {
     /// White's spec.
     pub white: String,
     /// Black's spec.
     pub black: String,
-    /// White's wins.
-    pub wins: u32,
-    /// Draws.
-    pub draws: u32,
-    /// White's losses.
-    pub losses: u32,
+    /// White's wins, draws and losses.
+    pub wdl: Wdl,
+}
+
+/// A pair's games as the ladder file writes them (`wins`, `draws`, `losses` beside the names).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PairGamesText {
+    white: String,
+    black: String,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+}
+
+impl From<PairGamesText> for PairGames {
+    fn from(t: PairGamesText) -> PairGames {
+        PairGames {
+            white: t.white,
+            black: t.black,
+            wdl: Wdl::new(t.wins, t.draws, t.losses),
+        }
+    }
 }
 
 /// An external program the rungs were measured with, and what it said its version was.
@@ -198,14 +216,12 @@ impl Ladder {
                 if w == b || !member(w) || !member(b) {
                     continue;
                 }
-                let [losses, draws, wins] = counts.coloured(w, b);
-                if wins + draws + losses > 0 {
+                let wdl = Wdl::from_score_counts(counts.coloured(w, b));
+                if wdl.games() > 0 {
                     pairs.push(PairGames {
                         white: names[w].clone(),
                         black: names[b].clone(),
-                        wins,
-                        draws,
-                        losses,
+                        wdl,
                     });
                 }
             }
@@ -244,9 +260,9 @@ impl Ladder {
             let first = list.player(&p.white);
             let second = list.player(&p.black);
             for (score, n) in [
-                (Score::Win, p.wins),
-                (Score::Draw, p.draws),
-                (Score::Loss, p.losses),
+                (Score::Win, p.wdl.wins),
+                (Score::Draw, p.wdl.draws),
+                (Score::Loss, p.wdl.losses),
             ] {
                 for _ in 0..n {
                     list.push(GameRecord {
@@ -274,9 +290,10 @@ impl Ladder {
         };
         for p in &self.games {
             if let (Some(w), Some(b)) = (index(&p.white), index(&p.black)) {
-                counts.add(w, b, Score::Win, true, p.wins);
-                counts.add(w, b, Score::Draw, true, p.draws);
-                counts.add(w, b, Score::Loss, true, p.losses);
+                let n = |c: u64| u32::try_from(c).unwrap_or(u32::MAX);
+                counts.add(w, b, Score::Win, true, n(p.wdl.wins));
+                counts.add(w, b, Score::Draw, true, n(p.wdl.draws));
+                counts.add(w, b, Score::Loss, true, n(p.wdl.losses));
             }
         }
         counts
@@ -285,10 +302,7 @@ impl Ladder {
     /// Returns the number of games the ladder rests on.
     #[must_use]
     pub fn game_count(&self) -> u64 {
-        self.games
-            .iter()
-            .map(|p| u64::from(p.wins) + u64::from(p.draws) + u64::from(p.losses))
-            .sum()
+        self.games.iter().map(|p| p.wdl.games()).sum()
     }
 
     /// Returns the games one new row of the ladder's round robin would cost: the new player
@@ -457,9 +471,9 @@ impl Ladder {
                 "  {{ white = {}, black = {}, wins = {}, draws = {}, losses = {} }},",
                 q(&p.white),
                 q(&p.black),
-                p.wins,
-                p.draws,
-                p.losses
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses
             );
         }
         let _ = writeln!(out, "]");

@@ -50,10 +50,12 @@ pub mod rollason;
 pub mod sprt;
 pub mod synth;
 pub mod uscf;
+mod wdl;
 
 pub use error::RatingError;
 pub use games::{
-    shown_name, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, Wdl,
+    shown_name, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, ScoreCounts,
     SHOWN_NAME_CHARS,
 };
 pub use method::{rate, rate_all, Anchor, Detail, Flag, Method, Options, Ratings};
+pub use wdl::{PairedScore, Wdl};

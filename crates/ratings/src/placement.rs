@@ -25,8 +25,9 @@
 //! # Quickstart
 //! ```
 //! use eloworld_ratings::placement::{place, RungGames};
+//! use eloworld_ratings::Wdl;
 //! // 10 games as White and 10 as Black against a rung at 1000, half the points each way.
-//! let games = [RungGames { rating: 1000.0, as_white: [5, 0, 5], as_black: [5, 0, 5] }];
+//! let games = [RungGames { rating: 1000.0, as_white: Wdl::new(5, 0, 5), as_black: Wdl::new(5, 0, 5) }];
 //! let p = place(&games, 0.0);
 //! assert!((p.rating - 1000.0).abs() < 1e-6);
 //! assert!(p.low < 1000.0 && p.high > 1000.0 && !p.flagged);
@@ -39,14 +40,14 @@ use std::f64::consts::LN_10;
 
 const C: f64 = LN_10 / 400.0;
 
-/// The new player's games against one rung: its [losses, draws, wins] as White and as Black.
+/// The new player's games against one rung, with White and with Black, from its side.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RungGames {
     /// The rung's fixed rating.
     pub rating: f64,
-    /// The new player's [losses, draws, wins] with White.
+    /// The new player's games with White.
     pub as_white: Wdl,
-    /// The new player's [losses, draws, wins] with Black.
+    /// The new player's games with Black.
     pub as_black: Wdl,
 }
 
@@ -54,14 +55,13 @@ impl RungGames {
     /// Returns the number of games.
     #[must_use]
     pub fn games(&self) -> u32 {
-        self.as_white.iter().sum::<u32>() + self.as_black.iter().sum::<u32>()
+        u32::try_from(self.as_white.games() + self.as_black.games()).unwrap_or(u32::MAX)
     }
 
     /// Returns the new player's points.
     #[must_use]
     pub fn points(&self) -> f64 {
-        let p = |w: &Wdl| f64::from(w[2]) + 0.5 * f64::from(w[1]);
-        p(&self.as_white) + p(&self.as_black)
+        self.as_white.points() + self.as_black.points()
     }
 }
 
@@ -90,6 +90,42 @@ impl Placed {
     }
 }
 
+/// When a placement stops: its 95% interval is within `precision` (and it has played
+/// `minimum` games, two batches by default, so one lucky batch does not end it), or the
+/// next batch would pass `max_games`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoppingRule {
+    /// Stop when the 95% interval's half-width is at most this (Elo).
+    pub precision: f64,
+    /// Never play more games than this.
+    pub max_games: u32,
+    /// Games in one batch (both colours).
+    pub per_batch: u32,
+    /// Games played before precision alone may stop it.
+    pub minimum: u32,
+}
+
+impl StoppingRule {
+    /// The rule for batches of `per_batch` games: at least two batches before precision may
+    /// stop the placement (fewer if `max_games` allows fewer).
+    #[must_use]
+    pub fn new(precision: f64, max_games: u32, per_batch: u32) -> StoppingRule {
+        StoppingRule {
+            precision,
+            max_games,
+            per_batch,
+            minimum: (2 * per_batch).min(max_games),
+        }
+    }
+
+    /// True when the placement should stop at `placed`.
+    #[must_use]
+    pub fn done(&self, placed: &Placed) -> bool {
+        let precise = !placed.flagged && placed.half_width() <= self.precision;
+        (precise && placed.games >= self.minimum) || placed.games + self.per_batch > self.max_games
+    }
+}
+
 /// Expected score for a rating difference.
 fn expected(d: f64) -> f64 {
     1.0 / (1.0 + (-C * d).exp())
@@ -107,9 +143,9 @@ pub fn place(games: &[RungGames], advantage: f64) -> Placed {
     let mut points = 0.0;
     for g in games {
         for (wdl, a) in [(g.as_white, advantage), (g.as_black, -advantage)] {
-            let n = wdl.iter().sum::<u32>();
+            let n = u32::try_from(wdl.games()).unwrap_or(u32::MAX);
             if n > 0 {
-                let s = f64::from(wdl[2]) + 0.5 * f64::from(wdl[1]);
+                let s = wdl.points();
                 cells.push((g.rating - a, f64::from(n), s));
                 total += n;
                 points += s;
@@ -296,6 +332,46 @@ pub fn scoville(names: &[&str], ratings: &[f64], rating: f64) -> Vec<Scoville> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_placement_stops_when_precise_after_two_batches_or_before_passing_the_budget() {
+        let rule = StoppingRule::new(40.0, 100, 4);
+        assert_eq!(rule.minimum, 8);
+        let placed = |games, half: f64, flagged| Placed {
+            rating: 1000.0,
+            error: half / 1.96,
+            low: 1000.0 - half,
+            high: 1000.0 + half,
+            games,
+            flagged,
+        };
+        assert!(
+            !rule.done(&placed(4, 30.0, false)),
+            "precise, but one batch only"
+        );
+        assert!(
+            rule.done(&placed(8, 30.0, false)),
+            "precise after two batches"
+        );
+        assert!(!rule.done(&placed(8, 50.0, false)), "not precise yet");
+        assert!(
+            !rule.done(&placed(40, 30.0, true)),
+            "an all-won record rests on a prior"
+        );
+        assert!(
+            !rule.done(&placed(96, 50.0, false)),
+            "one more batch fits in 100"
+        );
+        assert!(
+            rule.done(&placed(97, 50.0, false)),
+            "the next batch would pass 100"
+        );
+        assert_eq!(
+            StoppingRule::new(40.0, 6, 4).minimum,
+            6,
+            "never more than the budget"
+        );
+    }
+
     use super::*;
     use crate::ladder::Ladder;
     use crate::synth::{simulate, SynthConfig};
@@ -307,8 +383,8 @@ mod tests {
         // 7.5 of 10 against one rung at 1200, no advantage: 1200 + 400·log10(3).
         let g = [RungGames {
             rating: 1200.0,
-            as_white: [1, 1, 3],
-            as_black: [1, 0, 4],
+            as_white: Wdl::new(3, 1, 1),
+            as_black: Wdl::new(4, 0, 1),
         }];
         let p = place(&g, 0.0);
         let expect = 1200.0 + 400.0 * 3f64.log10();
@@ -326,8 +402,8 @@ mod tests {
         // weaker than the rung.
         let g = [RungGames {
             rating: 1000.0,
-            as_white: [0, 0, 5],
-            as_black: [5, 0, 0],
+            as_white: Wdl::new(5, 0, 0),
+            as_black: Wdl::new(0, 0, 5),
         }];
         assert!((place(&g, 0.0).rating - 1000.0).abs() < 1e-6);
         let p = place(&g, 100.0);
@@ -336,8 +412,8 @@ mod tests {
         assert!((p.rating - 1000.0).abs() < 1e-6);
         let g = [RungGames {
             rating: 1000.0,
-            as_white: [0, 5, 5],
-            as_black: [5, 5, 0],
+            as_white: Wdl::new(5, 5, 0),
+            as_black: Wdl::new(0, 5, 5),
         }];
         assert!(place(&g, 100.0).rating < 1000.0);
     }
@@ -346,8 +422,8 @@ mod tests {
     fn a_perfect_score_is_finite_and_flagged() {
         let g = [RungGames {
             rating: 1500.0,
-            as_white: [0, 0, 4],
-            as_black: [0, 0, 4],
+            as_white: Wdl::new(4, 0, 0),
+            as_black: Wdl::new(4, 0, 0),
         }];
         let p = place(&g, 0.0);
         assert!(p.flagged && p.rating.is_finite() && p.rating > 1500.0);
@@ -421,7 +497,7 @@ mod tests {
                     } else {
                         &mut games[k].as_black
                     };
-                    wdl[if win { 2 } else { 0 }] += 1;
+                    wdl.add(if win { 1.0 } else { 0.0 });
                 }
                 played[k] += 2;
                 placed = place(&games, ladder.advantage);

@@ -62,8 +62,10 @@ fn nelo_per_t() -> f64 {
     800.0 / std::f64::consts::LN_10
 }
 
-/// How a hypothesis of the SPRT states the Elo difference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// How a hypothesis of the SPRT states the Elo difference. Stored and read by its name
+/// (`normalized`, `logistic`), the words fishtest and fastchess use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum SprtModel {
     /// Normalised Elo (fishtest, fastchess's default): the score's distance from ½ in standard
     /// deviations, independent of the draw rate.
@@ -85,6 +87,20 @@ impl FromStr for SprtModel {
                 reason: format!("{other:?} is not an SPRT model (normalized or logistic)"),
             }),
         }
+    }
+}
+
+impl TryFrom<String> for SprtModel {
+    type Error = RatingError;
+
+    fn try_from(text: String) -> Result<SprtModel, RatingError> {
+        text.parse()
+    }
+}
+
+impl From<SprtModel> for String {
+    fn from(model: SprtModel) -> String {
+        model.to_string()
     }
 }
 

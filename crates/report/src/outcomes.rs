@@ -1,7 +1,7 @@
 //! Win/draw/loss counts per ordered pair: the table every picture here starts from.
 
 use crate::ReportError;
-pub use eloworld_games::Wdl;
+pub use eloworld_ratings::Wdl;
 use std::collections::HashMap;
 
 /// Counts per ordered pair (White, Black) of a set of players.

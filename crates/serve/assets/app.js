@@ -6,6 +6,43 @@
   const liveState = document.getElementById('live-state');
   const say = (text) => { if (liveState) liveState.textContent = text; };
 
+  // The index's filter and order (the server applies them to the first page; this applies
+  // them to every live update too).
+  const filterForm = document.getElementById('index-filter');
+  const stateRank = { 'running': 0, 'paused': 1, 'not-started': 2, 'finished': 3 };
+  const verdictRank = { 'none': 0, 'h1': 1, 'h0': 2, 'inconclusive': 3 };
+  const applyFilter = () => {
+    const table = document.getElementById('tournament-list');
+    if (!filterForm || !table) return;
+    const state = filterForm.elements.state.value;
+    const verdict = filterForm.elements.verdict.value;
+    const sort = filterForm.elements.sort.value;
+    const rows = Array.from(table.querySelectorAll('tr[data-state]'));
+    let shown = 0;
+    for (const row of rows) {
+      const keep = (!state || row.dataset.state === state) && (!verdict || row.dataset.verdict === verdict);
+      row.hidden = !keep;
+      if (keep) shown += 1;
+    }
+    const order = (row) => Number(row.dataset.order);
+    const compare = {
+      name: (a, b) => (a.dataset.name < b.dataset.name ? -1 : a.dataset.name > b.dataset.name ? 1 : 0),
+      state: (a, b) => (stateRank[a.dataset.state] - stateRank[b.dataset.state])
+        || (verdictRank[a.dataset.verdict] - verdictRank[b.dataset.verdict]) || (order(a) - order(b)),
+    }[sort] || ((a, b) => order(a) - order(b));
+    const parent = rows.length ? rows[0].parentNode : null;
+    if (parent) rows.sort(compare).forEach((row) => parent.appendChild(row));
+    const none = document.getElementById('none-shown');
+    if (none) none.hidden = shown > 0;
+  };
+  if (filterForm) {
+    filterForm.addEventListener('change', () => {
+      applyFilter();
+      const query = new URLSearchParams(new FormData(filterForm)).toString();
+      history.replaceState(null, '', query ? '?' + query : location.pathname);
+    });
+  }
+
   const events = body.dataset.events;
   if (events && window.EventSource) {
     let version = body.dataset.version || '0';
@@ -20,6 +57,7 @@
         const element = document.getElementById(id);
         if (element) element.innerHTML = html;
       }
+      applyFilter();
       if (update.pictures !== undefined) {
         for (const img of document.querySelectorAll('img[data-picture]')) {
           const url = new URL(img.getAttribute('src'), location.href);

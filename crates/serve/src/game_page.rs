@@ -5,96 +5,16 @@
 //! the stored moves) in a data attribute.
 
 use crate::pages::{layout, tournament_path};
-use eloworld_games::{Chess, DrawRules, Game, GameKind, Squava};
-use eloworld_report::{diagram_html, Diagram};
+use eloworld_app::report::{game_text, replay};
+use eloworld_report::diagram_html;
 use eloworld_tournament::GameRow;
 use maud::{html, Markup, PreEscaped};
-
-/// A stored game replayed: the position after each ply and each move's notation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Replay {
-    /// Position texts: before the first move, then after each.
-    pub positions: Vec<String>,
-    /// Each move in human notation (SAN for chess).
-    pub moves: Vec<String>,
-    /// Why the replay stopped early, if it did.
-    pub problem: Option<String>,
-}
-
-fn replay_as<G: Game>(g: &GameRow, rules: G::Rules) -> Replay {
-    let mut out = Replay {
-        positions: Vec::new(),
-        moves: Vec::new(),
-        problem: None,
-    };
-    let mut game = match &g.opening {
-        Some(p) => match G::from_position(p, rules) {
-            Ok(game) => game,
-            Err(e) => {
-                out.problem = Some(format!("opening position: {e}"));
-                return out;
-            }
-        },
-        None => G::new(rules),
-    };
-    out.positions.push(game.position_text());
-    for (i, code) in g.moves.split_whitespace().enumerate() {
-        match game.parse_move(code) {
-            Ok(mv) => {
-                out.moves.push(game.move_text(mv));
-                game.play(mv);
-                out.positions.push(game.position_text());
-            }
-            Err(e) => {
-                out.problem = Some(format!("move {} {code:?}: {e}", i + 1));
-                break;
-            }
-        }
-    }
-    out
-}
-
-/// Replays a stored game (chess under the automatic draw rules: replaying needs no claim).
-pub(crate) fn replay(g: &GameRow) -> Replay {
-    match g.game.parse::<GameKind>() {
-        Ok(GameKind::Chess) => replay_as::<Chess>(g, DrawRules::Automatic),
-        Ok(GameKind::Squava) => replay_as::<Squava>(g, ()),
-        Err(e) => Replay {
-            positions: Vec::new(),
-            moves: g.moves.split_whitespace().map(str::to_owned).collect(),
-            problem: Some(e.to_string()),
-        },
-    }
-}
-
-/// Returns the game's PGN (chess; `site` is its Site tag, the store as `eloworld export`
-/// writes it) or its moves with its headers as comments (other games).
-pub(crate) fn game_text(g: &GameRow, site: &str) -> String {
-    if g.game == GameKind::Chess.name() {
-        if let Ok(pgn) = eloworld_tournament::pgn::game_to_pgn(g, site) {
-            return pgn;
-        }
-    }
-    format!(
-        "# {} – {} ({}, {}, round {})\n{}\n{}\n",
-        g.white,
-        g.black,
-        g.tournament,
-        g.game,
-        g.round + 1,
-        g.moves,
-        g.result.pgn()
-    )
-}
 
 /// The viewer's page.
 pub(crate) fn game_page(g: &GameRow, site: &str) -> Markup {
     let replay = replay(g);
     let text = game_text(g, site);
-    let last = replay
-        .positions
-        .last()
-        .and_then(|p| Diagram::from_position_text(p).ok());
+    let last = replay.final_diagram();
     let positions = serde_json::to_string(&replay.positions).unwrap_or_else(|_| "[]".to_owned());
     let moves = serde_json::to_string(&replay.moves).unwrap_or_else(|_| "[]".to_owned());
     let title = format!("{} – {}, {}", g.white, g.black, g.result.pgn());
@@ -136,13 +56,13 @@ pub(crate) fn game_page(g: &GameRow, site: &str) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eloworld_games::{GameResult, Side, Termination};
+    use eloworld_games::{GameKind, GameResult, Side, Termination};
 
-    fn row(game: &str, moves: &str) -> GameRow {
+    fn row(game: GameKind, moves: &str) -> GameRow {
         GameRow {
             job_id: 7,
             tournament: "t<1>".to_owned(),
-            game: game.to_owned(),
+            game,
             white: "<script>alert(1)</script>".to_owned(),
             black: "b".to_owned(),
             round: 0,
@@ -161,7 +81,7 @@ mod tests {
 
     #[test]
     fn replays_and_escapes() {
-        let g = row("chess", "f2f3 e7e5 g2g4 d8h4");
+        let g = row(GameKind::Chess, "f2f3 e7e5 g2g4 d8h4");
         let r = replay(&g);
         assert_eq!(r.moves, ["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(r.positions.len(), 5);
@@ -171,7 +91,7 @@ mod tests {
         assert!(!page.contains("<img src=x"), "detail escaped");
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(page.contains("href=\"/t/t%3C1%3E\""));
-        let bad = replay(&row("chess", "f2f3 e2e1"));
+        let bad = replay(&row(GameKind::Chess, "f2f3 e2e1"));
         assert_eq!(bad.moves.len(), 1);
         assert!(bad.problem.is_some_and(|p| p.contains("move 2")));
     }

@@ -2,11 +2,11 @@
 //! finish order, progress, workers and the latest games. Updated one stored result at a time;
 //! nothing here reads the store.
 
+use eloworld_app::standing::{ending, Ending, MatchTest};
 use eloworld_games::GameResult;
-use eloworld_ratings::sprt::{Pentanomial, Sprt, SprtConfig};
 use eloworld_report::{OutcomeTable, Wdl};
-use eloworld_tournament::{JobInFlight, ResultEntry, SprtSettings, TournamentRow};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use eloworld_tournament::{JobInFlight, ResultEntry, TournamentRow};
+use std::collections::{BTreeMap, VecDeque};
 
 /// How many of the latest games a page lists.
 pub(crate) const LATEST: usize = 20;
@@ -30,74 +30,6 @@ pub(crate) struct WorkerTally {
     pub last_ms: i64,
     /// When it stored its recent games (the last minute or so).
     pub recent: VecDeque<i64>,
-}
-
-/// A match (a tournament of two players): its game pairs and the SPRT over them.
-///
-/// The two games of a round are one pair: they start from the same opening with the colours
-/// swapped, so the pentanomial counts and the generalised SPRT of fishtest and fastchess apply.
-#[derive(Clone, Debug)]
-pub(crate) struct Duel {
-    /// The test stored with the tournament (`[sprt]`: elo0, elo1, alpha, beta, model), else
-    /// fishtest's usual [0, 5] normalised Elo with α = β = 0.05.
-    pub sprt: Sprt,
-    /// Whether the test is the one stored with the tournament.
-    pub configured: bool,
-    /// Pairs by the first player's points in each game.
-    pub pairs: Pentanomial,
-    /// The first player's wins, draws and losses.
-    pub wdl: [u64; 3],
-    /// `(games stored, LLR)` after every completed pair.
-    pub trace: Vec<(f64, f64)>,
-    /// Rounds with one game stored: the first player's points in it.
-    open: HashMap<u32, f64>,
-}
-
-impl Duel {
-    /// Reads the SPRT stored with the tournament (its settings' `[sprt]` table), if any.
-    fn new(config: &str) -> Duel {
-        let table = config.parse::<toml::Table>().ok();
-        let sprt = table
-            .and_then(|mut t| t.remove("sprt"))
-            .and_then(|s| s.try_into::<SprtSettings>().ok())
-            .and_then(|s| s.sprt().ok());
-        let configured = sprt.is_some();
-        Duel {
-            sprt: sprt.unwrap_or_else(|| {
-                // The defaults are valid by construction.
-                Sprt::new(SprtConfig::new()).unwrap_or_else(|_| unreachable!("valid defaults"))
-            }),
-            configured,
-            pairs: Pentanomial::default(),
-            wdl: [0; 3],
-            trace: Vec::new(),
-            open: HashMap::new(),
-        }
-    }
-
-    /// Counts a game; `first_points` is the first player's score in it.
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
-    fn add(&mut self, round: u32, first_points: f64, stored: u64) {
-        match first_points {
-            p if p > 0.75 => self.wdl[0] += 1,
-            p if p < 0.25 => self.wdl[2] += 1,
-            _ => self.wdl[1] += 1,
-        }
-        match self.open.remove(&round) {
-            Some(earlier) => {
-                self.pairs.add_pair(earlier, first_points);
-                self.trace.push((stored as f64, self.sprt.llr(&self.pairs)));
-            }
-            None => {
-                self.open.insert(round, first_points);
-            }
-        }
-    }
-
-    /// Returns the LLR now.
-    pub fn llr(&self) -> f64 {
-        self.trace.last().map_or(0.0, |p| p.1)
-    }
 }
 
 /// A tournament followed live.
@@ -128,15 +60,21 @@ pub(crate) struct Live {
     /// Plies of all games, for the average length.
     pub plies: u64,
     /// The match statistics, for a tournament of two players.
-    pub duel: Option<Duel>,
+    pub duel: Option<MatchTest>,
+    /// The time control the games were played at, when the settings name one.
+    pub time_control: Option<String>,
 }
 
 impl Live {
     /// Starts following a tournament with no game seen yet.
     pub fn new(row: TournamentRow) -> Live {
         let n = row.players.len();
-        let duel = (n == 2).then(|| Duel::new(&row.config));
+        let duel = MatchTest::of(&row.config, n);
+        let time_control = eloworld_tournament::TournamentConfig::from_toml(&row.config)
+            .ok()
+            .and_then(|c| c.time_control);
         Live {
+            time_control,
             row,
             cells: vec![Wdl::default(); n * n],
             played: Vec::new(),
@@ -165,7 +103,12 @@ impl Live {
 
     /// Returns whether every planned game is stored.
     pub fn finished(&self) -> bool {
-        self.row.total > 0 && self.stored() >= self.row.total
+        self.ending().is_some()
+    }
+
+    /// Why the tournament is finished (every game played, or a match's SPRT decided), if it is.
+    pub fn ending(&self) -> Option<Ending> {
+        ending(self.stored(), self.row.total, self.duel.as_ref())
     }
 
     /// Counts one stored result.
@@ -242,6 +185,13 @@ impl Live {
         per_minute(&self.recent, self.first_ms, now_ms)
     }
 
+    /// Returns the games per minute over the whole run, first stored game to last.
+    pub fn rate_over_run(&self) -> Option<f64> {
+        let (first, last) = (self.first_ms?, self.last_ms?);
+        (last > first)
+            .then(|| self.stored().saturating_sub(1) as f64 * 60_000.0 / (last - first) as f64)
+    }
+
     /// Returns a worker's games per minute over the last minute before `now_ms`.
     pub fn worker_rate(tally: &WorkerTally, now_ms: i64) -> f64 {
         per_minute(&tally.recent, None, now_ms)
@@ -266,7 +216,6 @@ impl Live {
 
 /// Games per minute among `times` within the minute before `now_ms`; when the run started
 /// less than a minute ago, over the time since it started.
-#[allow(clippy::cast_precision_loss)] // counts and milliseconds stay far below 2^52
 fn per_minute(times: &VecDeque<i64>, started: Option<i64>, now_ms: i64) -> f64 {
     let since = now_ms - RATE_WINDOW_MS;
     let count = times.iter().rev().take_while(|&&t| t >= since).count();
@@ -288,7 +237,7 @@ mod tests {
         TournamentRow {
             id: 1,
             name: "t".to_owned(),
-            game: "chess".to_owned(),
+            game: eloworld_games::GameKind::Chess,
             config: String::new(),
             fingerprint: String::new(),
             created: String::new(),
@@ -345,7 +294,20 @@ mod tests {
     #[test]
     fn a_match_pairs_the_two_games_of_a_round() {
         let mut r = row(&["a", "b"], 8);
-        r.config = "[sprt]\nelo0 = 0\nelo1 = 10\nalpha = 0.1\nbeta = 0.1\n".to_owned();
+        // The settings as a match stores them, its SPRT among them.
+        let mut c = eloworld_tournament::TournamentConfig::new(
+            "m",
+            eloworld_games::GameKind::Chess,
+            vec!["a".to_owned(), "b".to_owned()],
+        );
+        c.sprt = Some(eloworld_tournament::SprtSettings {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.1,
+            beta: 0.1,
+            model: eloworld_ratings::sprt::SprtModel::Normalized,
+        });
+        r.config = c.to_toml();
         let mut live = Live::new(r);
         let mut game = |seq: i64, white: u32, round: u32, result: GameResult| {
             let mut e = entry(seq, white, 1 - white, result, seq * 1000);
@@ -365,15 +327,15 @@ mod tests {
         let duel = live.duel.as_ref().expect("two players make a match");
         assert!(duel.configured);
         assert_eq!(duel.sprt.config().elo1, 10.0);
-        assert_eq!(duel.pairs.counts(), [1, 0, 1, 1, 0]);
-        assert_eq!((duel.pairs.wl, duel.pairs.dd), (1, 0));
-        assert_eq!(duel.wdl, [2, 2, 3]);
+        assert_eq!(duel.score.pairs.counts(), [1, 0, 1, 1, 0]);
+        assert_eq!((duel.score.pairs.wl, duel.score.pairs.dd), (1, 0));
+        assert_eq!(duel.score.wdl, eloworld_ratings::Wdl::new(2, 2, 3));
         assert_eq!(
             duel.trace.iter().map(|p| p.0).collect::<Vec<_>>(),
             [3.0, 4.0, 6.0],
             "a point after each completed pair"
         );
-        assert!((duel.llr() - duel.sprt.llr(&duel.pairs)).abs() < 1e-12);
+        assert!((duel.llr() - duel.sprt.llr(&duel.score.pairs)).abs() < 1e-12);
         assert!(Live::new(row(&["a", "b", "c"], 1)).duel.is_none());
         let plain = Live::new(row(&["a", "b"], 1));
         assert!(

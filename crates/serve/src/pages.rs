@@ -4,6 +4,8 @@
 
 use crate::live::Live;
 use crate::rating::Rated;
+use eloworld_app::matches::Headline;
+use eloworld_app::standing::{MatchTest, Verdict};
 use eloworld_report::{
     crosstable_section, evolution_plot, ordered_matrix, ratings_section, sprt_plot,
     EvolutionOptions, ImageFormat, OutcomeTable, RatingColumn, RatingHistory, SprtTrace,
@@ -63,52 +65,261 @@ fn duration_text(secs: f64) -> String {
     }
 }
 
-/// The state of a tournament in one word.
-fn state(live: &Live, now_ms: i64) -> &'static str {
+/// Where a tournament stands, in one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum State {
+    /// Games are being played (some in flight, or one stored in the last minute).
+    Running,
+    /// Games are left, and none is being played.
+    Paused,
+    /// No game stored yet.
+    NotStarted,
+    /// Every game played, or a match's SPRT decided.
+    Finished,
+}
+
+impl State {
+    /// The word shown, also the filter's value.
+    pub(crate) const fn word(self) -> &'static str {
+        match self {
+            State::Running => "running",
+            State::Paused => "paused",
+            State::NotStarted => "not started",
+            State::Finished => "finished",
+        }
+    }
+
+    /// The filter's value in a link (`?state=…`).
+    pub(crate) const fn slug(self) -> &'static str {
+        match self {
+            State::Running => "running",
+            State::Paused => "paused",
+            State::NotStarted => "not-started",
+            State::Finished => "finished",
+        }
+    }
+
+    const ALL: [State; 4] = [
+        State::Running,
+        State::Paused,
+        State::NotStarted,
+        State::Finished,
+    ];
+}
+
+/// The state of a tournament.
+fn state(live: &Live, now_ms: i64) -> State {
     if live.finished() {
-        "finished"
+        State::Finished
     } else if !live.in_flight.is_empty()
         || live
             .last_ms
             .is_some_and(|t| now_ms - t < crate::live::RATE_WINDOW_MS)
     {
-        "running"
+        State::Running
     } else if live.stored() == 0 {
-        "not started"
+        State::NotStarted
     } else {
-        "paused"
+        State::Paused
     }
 }
 
-/// The index's live part: one row per tournament.
-pub(crate) fn index_list<'a>(
-    lives: impl Iterator<Item = &'a Live>,
-    error: Option<&str>,
-    now_ms: i64,
-) -> String {
-    let lives: Vec<&Live> = lives.collect();
+/// A match's verdict: its ending's, or its stored test's now.
+fn verdict(live: &Live) -> Option<Verdict> {
+    live.ending()
+        .and_then(|e| e.verdict())
+        .or_else(|| live.duel.as_ref().and_then(MatchTest::verdict))
+}
+
+/// The filter's value of a verdict (`?verdict=…`): `none` for a tournament without a test.
+fn verdict_slug(v: Option<Verdict>) -> &'static str {
+    match v {
+        Some(Verdict::H1Accepted) => "h1",
+        Some(Verdict::H0Accepted) => "h0",
+        Some(Verdict::Inconclusive) => "inconclusive",
+        None => "none",
+    }
+}
+
+/// One tournament as the index lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct IndexRow {
+    name: String,
+    game: String,
+    players: usize,
+    stored: u64,
+    total: u64,
+    state: State,
+    verdict: Option<Verdict>,
+    /// Games per minute: over the last minute while running, over the run once finished.
+    rate: Option<f64>,
+    created: String,
+}
+
+impl IndexRow {
+    fn of(live: &Live, now_ms: i64) -> IndexRow {
+        let state = state(live, now_ms);
+        IndexRow {
+            name: live.row.name.clone(),
+            game: live.row.game.to_string(),
+            players: live.players(),
+            stored: live.stored(),
+            total: live.row.total,
+            state,
+            verdict: verdict(live),
+            rate: if state == State::Finished {
+                live.rate_over_run()
+            } else {
+                Some(live.rate_per_minute(now_ms))
+            },
+            created: live.row.created.clone(),
+        }
+    }
+}
+
+/// What the index shows: which states and verdicts, in which order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct IndexFilter {
+    /// Only tournaments in this state.
+    pub state: Option<State>,
+    /// Only tournaments with this verdict (`Some(None)`: those without a test).
+    pub verdict: Option<Option<Verdict>>,
+    /// The order.
+    pub sort: IndexSort,
+}
+
+/// The index's order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum IndexSort {
+    /// As the store lists them (creation order).
+    #[default]
+    Created,
+    /// By name.
+    Name,
+    /// By state, then verdict.
+    State,
+}
+
+impl IndexFilter {
+    /// Reads `?state=…&verdict=…&sort=…` (unknown values show everything, in store order).
+    pub(crate) fn from_query(query: &str) -> IndexFilter {
+        let mut f = IndexFilter::default();
+        for (key, value) in query.split('&').filter_map(|p| p.split_once('=')) {
+            match key {
+                "state" => f.state = State::ALL.into_iter().find(|s| s.slug() == value),
+                "verdict" => {
+                    f.verdict = [
+                        Some(Verdict::H1Accepted),
+                        Some(Verdict::H0Accepted),
+                        Some(Verdict::Inconclusive),
+                        None,
+                    ]
+                    .into_iter()
+                    .find(|v| verdict_slug(*v) == value);
+                }
+                "sort" => {
+                    f.sort = match value {
+                        "name" => IndexSort::Name,
+                        "state" => IndexSort::State,
+                        _ => IndexSort::Created,
+                    };
+                }
+                _ => {}
+            }
+        }
+        f
+    }
+
+    fn keeps(&self, r: &IndexRow) -> bool {
+        self.state.is_none_or(|s| s == r.state) && self.verdict.is_none_or(|v| v == r.verdict)
+    }
+}
+
+/// The index's rows, from the tournaments followed.
+pub(crate) fn index_rows<'a>(lives: impl Iterator<Item = &'a Live>, now_ms: i64) -> Vec<IndexRow> {
+    lives.map(|l| IndexRow::of(l, now_ms)).collect()
+}
+
+/// The filter's form (plain GET, so it works without JavaScript; the script applies it to
+/// live updates as well).
+pub(crate) fn index_form(f: &IndexFilter) -> Markup {
+    let verdicts = [
+        ("h1", "H1 accepted"),
+        ("h0", "H0 accepted"),
+        ("inconclusive", "inconclusive"),
+        ("none", "no test"),
+    ];
+    let chosen_verdict = f.verdict.map(verdict_slug);
     html! {
-        (notice(error))
-        @if lives.is_empty() {
-            p { "The store holds no tournament yet." }
-        } @else {
-            table.list {
-                tr { th.name { "tournament" } th.name { "game" } th { "players" } th { "games" }
-                     th { "planned" } th { "done" } th.name { "state" } th { "games/min" } th.name { "created" } }
-                @for l in &lives {
-                    tr {
-                        td.name { a href=(tournament_path(&l.row.name)) { (l.row.name) } }
-                        td.name { (l.row.game) }
-                        td { (l.players()) }
-                        td.games { (l.stored()) }
-                        td { (l.row.total) }
-                        td { (percent(l.stored(), l.row.total)) }
-                        td.name { (state(l, now_ms)) }
-                        td { (format!("{:.1}", l.rate_per_minute(now_ms))) }
-                        td.name { (l.row.created) }
+        form #index-filter method="get" action="/" {
+            label { "state "
+                select name="state" {
+                    option value="" { "any" }
+                    @for s in State::ALL {
+                        option value=(s.slug()) selected[f.state == Some(s)] { (s.word()) }
                     }
                 }
             }
+            " "
+            label { "verdict "
+                select name="verdict" {
+                    option value="" { "any" }
+                    @for (slug, words) in verdicts {
+                        option value=(slug) selected[chosen_verdict == Some(slug)] { (words) }
+                    }
+                }
+            }
+            " "
+            label { "sort by "
+                select name="sort" {
+                    option value="created" selected[f.sort == IndexSort::Created] { "created" }
+                    option value="name" selected[f.sort == IndexSort::Name] { "name" }
+                    option value="state" selected[f.sort == IndexSort::State] { "state" }
+                }
+            }
+            " " button type="submit" { "show" }
+        }
+    }
+}
+
+/// The index's live part: one row per tournament (those `filter` keeps, in its order).
+pub(crate) fn index_list(rows: &[IndexRow], error: Option<&str>, filter: &IndexFilter) -> String {
+    // Every row is sent, in the chosen order, the ones the filter leaves out hidden: the
+    // script filters live updates the same way.
+    let mut ordered: Vec<(usize, &IndexRow)> = rows.iter().enumerate().collect();
+    match filter.sort {
+        IndexSort::Created => {}
+        IndexSort::Name => ordered.sort_by(|a, b| a.1.name.cmp(&b.1.name)),
+        IndexSort::State => ordered.sort_by_key(|(i, r)| (r.state, r.verdict, *i)),
+    }
+    let none_shown = !rows.iter().any(|r| filter.keeps(r));
+    html! {
+        (notice(error))
+        @if rows.is_empty() {
+            p { "The store holds no tournament yet." }
+        } @else {
+            table.list #tournament-list {
+                tr { th.name { "tournament" } th.name { "game" } th { "players" } th { "games" }
+                     th { "planned" } th { "done" } th.name { "state" } th.name { "verdict" }
+                     th { "games/min" } th.name { "created" } }
+                @for (order, r) in &ordered {
+                    @let hidden = !filter.keeps(r);
+                    tr data-state=(r.state.slug()) data-verdict=(verdict_slug(r.verdict))
+                        data-name=(r.name) data-order=(order) hidden[hidden] {
+                        td.name { a href=(tournament_path(&r.name)) { (r.name) } }
+                        td.name { (r.game) }
+                        td { (r.players) }
+                        td.games { (r.stored) }
+                        td { (r.total) }
+                        td { (percent(r.stored, r.total)) }
+                        td.name.state { (r.state.word()) }
+                        td.name.verdict { (r.verdict.map_or("–", Verdict::words)) }
+                        td { (r.rate.map_or_else(|| "–".to_owned(), |x| format!("{x:.1}"))) }
+                        td.name { (r.created) }
+                    }
+                }
+            }
+            p #none-shown hidden[!none_shown] { "No tournament is in that state." }
         }
     }
     .into_string()
@@ -141,6 +352,7 @@ pub(crate) fn fragments(
     let table = live.table();
     vec![
         ("notice", notice(error).into_string()),
+        ("headline", headline(live).into_string()),
         ("progress", progress(live, now_ms).into_string()),
         ("sprt", duel(live).into_string()),
         ("ratings", ratings(&table, rated)),
@@ -154,26 +366,35 @@ pub(crate) fn fragments(
 fn progress(live: &Live, now_ms: i64) -> Markup {
     let stored = live.stored();
     let total = live.row.total;
-    let rate = live.rate_per_minute(now_ms);
+    let ending = live.ending();
     let left = total.saturating_sub(stored);
-    let eta = if left == 0 {
-        "–".to_owned()
-    } else if rate > 0.0 {
-        duration_text(left as f64 / rate * 60.0)
-    } else {
-        "unknown (no game in the last minute)".to_owned()
+    // A finished run has no time left and is timed over the whole run.
+    let (rate, rate_note) = match ending {
+        Some(_) => (live.rate_over_run(), " games/min over the run"),
+        None => (
+            Some(live.rate_per_minute(now_ms)),
+            " games/min over the last minute",
+        ),
     };
+    let eta = match (ending, rate) {
+        (Some(_), _) => "–".to_owned(),
+        _ if left == 0 => "–".to_owned(),
+        (None, Some(r)) if r > 0.0 => duration_text(left as f64 / r * 60.0),
+        _ => "unknown (no game in the last minute)".to_owned(),
+    };
+    let state_text =
+        ending.map_or_else(|| state(live, now_ms).word().to_owned(), |e| e.to_string());
     html! {
         section #progress-section {
             h2 { "Progress" }
             p.big {
                 span #games-done { (stored) } " of " span #games-planned { (total) } " games stored ("
-                (percent(stored, total)) ") — " span #state { (state(live, now_ms)) }
+                (percent(stored, total)) ") — " span #state { (state_text) }
             }
             progress max=(total.max(1)) value=(stored.min(total)) {}
             table {
-                tr { th.name { "rate" } td { (format!("{rate:.1}")) " games/min over the last minute" } }
-                tr { th.name { "time left" } td { (eta) } }
+                tr { th.name { "rate" } td #rate { (rate.map_or_else(|| "–".to_owned(), |r| format!("{r:.1}"))) (rate_note) } }
+                tr { th.name { "time left" } td #time-left { (eta) } }
                 tr { th.name { "in flight" } td { (live.in_flight.len()) " jobs claimed" } }
                 @if stored > 0 {
                     tr { th.name { "average length" } td { (format!("{:.1}", live.plies as f64 / stored as f64)) " plies" } }
@@ -189,8 +410,54 @@ fn progress(live: &Live, now_ms: i64) -> Markup {
     }
 }
 
+/// A match's headline, in the numbers `eloworld match` prints (the same computation): the
+/// verdict, Elo and nElo with their 95% intervals, the LLR against its bounds, LOS, W/D/L,
+/// the pentanomial counts, games, time control and engines.
+fn headline(live: &Live) -> Markup {
+    let Some(d) = &live.duel else {
+        return html! {};
+    };
+    let sprt = d.configured.then_some(&d.sprt);
+    let h = Headline::of(&d.score, sprt, d.paired);
+    let names = &live.row.players;
+    let verdict = verdict(live);
+    let w = &h.wdl;
+    html! {
+        section #headline-section {
+            h2 { "Match: " (names[0]) " vs " (names[1]) }
+            p.big #verdict {
+                @match (live.ending(), verdict) {
+                    (Some(e), _) => { (e.to_string()) }
+                    (None, Some(v)) => { "running — SPRT " (v.words()) " so far" }
+                    (None, None) => { "running — no SPRT stored with this match" }
+                }
+            }
+            table #headline {
+                tr { th.name { "Elo" } td #elo colspan="2" { (h.elo_line.trim_start_matches("Elo: ")) } }
+                @if let Some((_, s)) = &h.pairs {
+                    @if s.nelo.is_finite() && s.nelo_error.is_finite() {
+                        tr { th.name { "nElo" } td #nelo colspan="2" { (format!("{:.2} +/- {:.2}", s.nelo, s.nelo_error)) } }
+                    }
+                }
+                @if let Some(l) = h.llr {
+                    tr { th.name { "LLR" } td #headline-llr { (format!("{:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]", l.llr, l.lower, l.upper, l.elo0, l.elo1)) }
+                         td.name { (format!("{:.0}", l.progress_percent)) "% of the way" } }
+                }
+                tr { th.name { "LOS" } td #los colspan="2" { (format!("{:.2} %", 100.0 * h.los)) } }
+                tr { th.name { "W/D/L" } td #wdl colspan="2" { (format!("{} / {} / {}", w.wins, w.draws, w.losses)) " (" (format!("{:.2} %", h.percent)) ")" } }
+                @if let Some((p, _)) = &h.pairs {
+                    tr { th.name { "Ptnml(0-2)" } td #ptnml colspan="2" { (p.to_string()) } }
+                }
+                tr { th.name { "games" } td #headline-games colspan="2" { (w.games()) " of at most " (live.row.total) } }
+                tr { th.name { "time control" } td colspan="2" { (live.time_control.as_deref().unwrap_or("–")) } }
+                tr { th.name { "engines" } td colspan="2" { (names[0]) " (first), " (names[1]) } }
+            }
+        }
+    }
+}
+
 /// The title of a match's SPRT: its hypotheses and error rates.
-fn sprt_title(d: &crate::live::Duel) -> String {
+fn sprt_title(d: &eloworld_app::standing::MatchTest) -> String {
     let c = d.sprt.config();
     format!(
         "SPRT [{}, {}] ({} Elo), α = {}, β = {}",
@@ -204,8 +471,12 @@ fn duel(live: &Live) -> Markup {
         return html! {};
     };
     let llr = d.llr();
-    let p = &d.pairs;
-    let [w, dr, l] = d.wdl;
+    let p = &d.score.pairs;
+    let eloworld_ratings::Wdl {
+        wins: w,
+        draws: dr,
+        losses: l,
+    } = d.score.wdl;
     html! {
         section #sprt-section {
             h2 { "Match: SPRT" }
@@ -213,14 +484,21 @@ fn duel(live: &Live) -> Markup {
                 (sprt_title(d))
                 @if d.configured { ", as stored with the match (eloworld match -sprt, or the tournament file's [sprt])." }
                 @else { " — no test is stored with this tournament, so fishtest's usual one is shown (eloworld match -sprt stores one)." }
-                " Pairs are the two games of a round (same opening, colours swapped), from "
-                (live.row.players[0]) "'s side."
+                @if d.paired {
+                    " Pairs are the two games of a round (same opening, colours swapped), from "
+                    (live.row.players[0]) "'s side."
+                } @else {
+                    " The match's games are single games (-games 1), each from its own opening: the test runs on their wins, draws and losses, from "
+                    (live.row.players[0]) "'s side, as eloworld match runs it."
+                }
             }
             table {
                 tr { th.name { "LLR" } td #llr { (format!("{llr:.2}")) } td.name { "bounds " (format!("[{:.2}, {:.2}]", d.sprt.lower_bound(), d.sprt.upper_bound())) ", " (format!("{:.0}", d.sprt.progress_percent(llr))) "% of the way" } }
                 tr { th.name { "decision" } td colspan="2" { (d.sprt.decide(llr).to_string()) } }
                 tr { th.name { "games" } td colspan="2" { "+" (w) " =" (dr) " −" (l) } }
-                tr { th.name { "pairs (0, ½, 1, 1½, 2 points)" } td #pentanomial colspan="2" { (p.to_string()) " — 1 point: " (p.wl) " win+loss, " (p.dd) " two draws" } }
+                @if d.paired {
+                    tr { th.name { "pairs (0, ½, 1, 1½, 2 points)" } td #pentanomial colspan="2" { (p.to_string()) " — 1 point: " (p.wl) " win+loss, " (p.dd) " two draws" } }
+                }
             }
             @if !d.trace.is_empty() {
                 img.picture data-picture="sprt" alt="LLR over the games"

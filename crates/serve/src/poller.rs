@@ -36,8 +36,12 @@ const TICK_EVERY: Duration = Duration::from_secs(10);
 pub(crate) struct IndexView {
     /// Increases with every change.
     pub version: u64,
-    /// The list of tournaments, rendered.
+    /// The list of tournaments, rendered with no filter (pages filter it as they show it).
     pub html: String,
+    /// The tournaments, for a page that asks for a filter.
+    pub rows: Vec<pages::IndexRow>,
+    /// Why the store could not be read, if it could not.
+    pub error: Option<String>,
 }
 
 /// Where the poller publishes and the pages read.
@@ -299,10 +303,14 @@ impl Poller {
 
     fn publish_index(&mut self) {
         self.version += 1;
-        let html = pages::index_list(self.lives.values(), self.last_error.as_deref(), now_ms());
+        let rows = pages::index_rows(self.lives.values(), now_ms());
+        let error = self.last_error.clone();
+        let html = pages::index_list(&rows, error.as_deref(), &pages::IndexFilter::default());
         self.hub.index.send_replace(Arc::new(IndexView {
             version: self.version,
             html,
+            rows,
+            error,
         }));
     }
 }

@@ -8,9 +8,10 @@
 //! game is stored. The page says how many games each column counts.
 
 use crate::live::Live;
+use eloworld_app::report::{rating_column, uscf_histories};
 use eloworld_games::GameResult;
 use eloworld_ratings::{rate, Detail, Games, Method, Options, Ratings};
-use eloworld_report::{RatingColumn, RatingHistory, RatingValue};
+use eloworld_report::{RatingColumn, RatingHistory};
 use eloworld_tournament::{add_results, RatedGame};
 use std::time::{Duration, Instant};
 
@@ -74,16 +75,6 @@ impl RatedGame for NamedResult<'_> {
     fn date(&self) -> &str {
         ""
     }
-}
-
-/// The column's note: what the value and its bar mean.
-fn note(method: Method) -> String {
-    let bar = match method {
-        Method::Mle => "; bar: 95% interval",
-        Method::EloWorld => "; bar: quartiles",
-        _ => "",
-    };
-    format!("{}{bar}", method.description())
 }
 
 impl Rater {
@@ -162,25 +153,7 @@ impl Rater {
             };
             match &c.outcome {
                 Ok(r) => {
-                    let values = ids
-                        .iter()
-                        .map(|id| {
-                            let id = (*id)?;
-                            let v = r.value(id)?;
-                            Some(match r.interval(id) {
-                                Some((lo, hi)) if lo.is_finite() && hi.is_finite() => {
-                                    RatingValue::with_interval(v, lo, hi)
-                                }
-                                _ => RatingValue::point(v),
-                            })
-                        })
-                        .collect();
-                    rated.columns.push(RatingColumn {
-                        method: method.name().to_owned(),
-                        note: note(method),
-                        probability: !method.is_elo(),
-                        values,
-                    });
+                    rated.columns.push(rating_column(method, r, &ids));
                     rated.counted.push(c.games);
                     for (p, id) in live.row.players.iter().zip(&ids) {
                         if let Some(flag) = id.and_then(|id| r.flag(id)) {
@@ -191,8 +164,13 @@ impl Rater {
                         .notes
                         .extend(r.notes.iter().map(|n| format!("{}: {n}", method.name())));
                     if let Detail::Uscf(u) = &r.detail {
-                        rated.histories =
-                            histories(live, &ids, u, Options::new(method).uscf.initial_rating);
+                        rated.histories = uscf_histories(
+                            &live.row.players,
+                            &ids,
+                            u,
+                            Options::new(method).uscf.initial_rating,
+                            None,
+                        );
                     }
                 }
                 Err(_) if games.games().is_empty() => {}
@@ -203,28 +181,4 @@ impl Rater {
         }
         rated
     }
-}
-
-/// Each player's uscf rating before its first game and after each game.
-fn histories(
-    live: &Live,
-    ids: &[Option<usize>],
-    uscf: &eloworld_ratings::uscf::UscfRatings,
-    initial: f64,
-) -> Vec<RatingHistory> {
-    live.row
-        .players
-        .iter()
-        .zip(ids)
-        .filter_map(|(player, id)| {
-            let h = uscf.history.get((*id)?)?;
-            (!h.is_empty()).then(|| RatingHistory {
-                player: player.clone(),
-                run: None,
-                ratings: std::iter::once(initial)
-                    .chain(h.iter().map(|&(_, r)| r))
-                    .collect(),
-            })
-        })
-        .collect()
 }

@@ -12,8 +12,8 @@
 //! | `/assets/style.css`, `/assets/app.js` | the page's style and script |
 
 use crate::auth::{bearer, cookie, Token, COOKIE};
-use crate::game_page::{game_page, game_text};
-use crate::pages::{layout, tournament_page, View};
+use crate::game_page::game_page;
+use crate::pages::{index_form, index_list, layout, tournament_page, IndexFilter, View};
 use crate::poller::{Hub, IndexView};
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -23,6 +23,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use eloworld_app::report::game_text;
 use eloworld_tournament::Store;
 use maud::html;
 use std::convert::Infallible;
@@ -226,12 +227,15 @@ fn internal(e: &str) -> Response {
     )
 }
 
-async fn index(State(state): State<AppState>) -> Response {
+async fn index(State(state): State<AppState>, req: Request) -> Response {
     let view = state.hub.index.borrow().clone();
+    let filter = IndexFilter::from_query(req.uri().query().unwrap_or(""));
+    let list = index_list(&view.rows, view.error.as_deref(), &filter);
     let body = html! {
         h1 { "Tournaments" }
         p.note { "in " (state.hub.location) }
-        div #tournaments { (maud::PreEscaped(&view.html)) }
+        (index_form(&filter))
+        div #tournaments { (maud::PreEscaped(&list)) }
     };
     html_response(
         StatusCode::OK,

@@ -71,6 +71,9 @@ pub struct TournamentConfig {
     /// pairings": `games` games, each between an ordered pair drawn from the seed).
     #[serde(default, skip_serializing_if = "Schedule::is_pairs")]
     pub schedule: Schedule,
+    /// How many of the first players a `gauntlet` seeds (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<u32>,
     /// The number of games of a `random` schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games: Option<u32>,
@@ -88,6 +91,10 @@ pub struct TournamentConfig {
     /// (`eloworld match -each tc=…`); exported PGN carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<String>,
+    /// Whether a match's rounds are game pairs (one opening, colours swapped: `-games 2
+    /// -repeat`) or single games (`-games 1`); a pair match is the default and not written.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub game_pairs: bool,
     /// A match's SPRT (`eloworld match -sprt`, or an `[sprt]` table in a tournament file):
     /// kept with the tournament so that the dashboard shows the same test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,30 +116,40 @@ pub struct SprtSettings {
     /// The chance of accepting H0 when H1 holds.
     #[serde(default = "default_error_rate")]
     pub beta: f64,
-    /// How the Elo bounds are meant: `normalized` (the default) or `logistic`.
-    #[serde(default = "default_sprt_model")]
-    pub model: String,
+    /// How the Elo bounds are meant: `normalized` (the default) or `logistic`; an unknown
+    /// model is an error when the settings are read.
+    #[serde(default)]
+    pub model: SprtModel,
+}
+
+const fn default_true() -> bool {
+    true
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_true(b: &bool) -> bool {
+    *b
 }
 
 const fn default_error_rate() -> f64 {
     0.05
-}
-fn default_sprt_model() -> String {
-    SprtModel::Normalized.to_string()
 }
 
 impl SprtSettings {
     /// Returns the test these settings describe.
     ///
     /// # Errors
-    /// An unknown model or bounds the test refuses (see [`Sprt::new`]).
+    /// Bounds the test refuses (see [`Sprt::new`]).
     pub fn sprt(&self) -> Result<Sprt, RatingError> {
         Sprt::new(SprtConfig {
             elo0: self.elo0,
             elo1: self.elo1,
             alpha: self.alpha,
             beta: self.beta,
-            model: self.model.parse()?,
+            model: self.model,
         })
     }
 }
@@ -144,7 +161,7 @@ impl From<SprtConfig> for SprtSettings {
             elo1: c.elo1,
             alpha: c.alpha,
             beta: c.beta,
-            model: c.model.to_string(),
+            model: c.model,
         }
     }
 }
@@ -159,6 +176,9 @@ pub enum Schedule {
     /// `games` games, each between an ordered pair drawn at random from the seed, in that
     /// order (the Squava article rates its players over 400 games of random pairings).
     Random,
+    /// The first `seeds` players each meet every other player `games_per_pair` times with
+    /// each colour (cutechess-cli's gauntlet); the others do not meet each other.
+    Gauntlet,
 }
 
 impl Schedule {
@@ -187,12 +207,14 @@ impl TournamentConfig {
             self_play: false,
             db: None,
             schedule: Schedule::Pairs,
+            seeds: None,
             games: None,
             adjudication: Adjudication::default(),
             tablebases: Vec::new(),
             tablebase_pieces: None,
             sprt: None,
             time_control: None,
+            game_pairs: true,
         }
     }
 
@@ -256,6 +278,27 @@ impl TournamentConfig {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_sprt_model_is_read_into_its_type_once() {
+        let base = "name = \"m\"\ngame = \"chess\"\nplayers = [\"a\", \"b\"]\n[sprt]\nelo0 = 0.0\nelo1 = 5.0\n";
+        let c =
+            TournamentConfig::from_toml(&format!("{base}model = \"logistic\"\n")).expect("reads");
+        assert_eq!(c.sprt.as_ref().map(|s| s.model), Some(SprtModel::Logistic));
+        let c = TournamentConfig::from_toml(base).expect("reads");
+        assert_eq!(
+            c.sprt.as_ref().map(|s| s.model),
+            Some(SprtModel::Normalized)
+        );
+        let back = TournamentConfig::from_toml(&c.to_toml()).expect("round trip");
+        assert_eq!(back.sprt, c.sprt);
+        let err = TournamentConfig::from_toml(&format!("{base}model = \"bogus\"\n"))
+            .expect_err("an unknown model is refused when read");
+        assert!(
+            err.contains("bogus") && err.contains("normalized or logistic"),
+            "{err}"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -102,6 +102,14 @@ pub enum StoreError {
     /// A backend error that is not SQLite's.
     #[error("{0}")]
     Backend(String),
+    /// A tournament of a game this eloworld does not know (stored by a newer one).
+    #[error("tournament {tournament:?} is a game of {game:?}, which this eloworld does not know; upgrade eloworld")]
+    UnknownGame {
+        /// The tournament.
+        tournament: String,
+        /// The stored game name.
+        game: String,
+    },
 }
 
 /// Errors that stop a tournament run.

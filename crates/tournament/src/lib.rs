@@ -15,6 +15,7 @@ mod plan;
 mod play;
 mod rating_games;
 mod runner;
+pub mod schedule;
 pub mod store;
 pub mod tablebase;
 mod work;

@@ -1,6 +1,7 @@
 use crate::openings::load_openings;
+use crate::schedule::{self, paired::PairedMatch, Draw};
 use crate::{ConfigError, Schedule, TournamentConfig};
-use eloworld_games::rng::{fnv1a, game_seed, splitmix64};
+use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
 use eloworld_players::PlayerSpec;
 
@@ -22,25 +23,22 @@ pub struct JobSpec {
     pub seed: u64,
 }
 
-/// A deterministic schedule of game jobs from a tournament's settings.
+/// A deterministic schedule of game jobs from a tournament's settings: the players, the
+/// openings and the jobs, made by one of the schedules of [`crate::schedule`] and fixed
+/// from then on (a store keeps it, and a run resumes it).
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// The settings it was made from.
-    pub config: TournamentConfig,
-    /// The game.
-    pub game: GameKind,
-    /// Player specs in canonical form.
-    pub players: Vec<String>,
-    /// Opening positions (text form of the game), if any.
-    pub openings: Vec<String>,
-    /// The jobs, in schedule order.
-    pub jobs: Vec<JobSpec>,
+    config: TournamentConfig,
+    game: GameKind,
+    players: Vec<String>,
+    openings: Vec<String>,
+    jobs: Vec<JobSpec>,
 }
 
 impl Plan {
-    /// Makes the plan: all ordered pairs of distinct players × `games_per_pair`. With
-    /// openings, round `k` of every pair uses the same opening, so each opening is played
-    /// once with each colour by every pair; the openings are shuffled by the seed.
+    /// Makes the plan of a tournament's settings: the round robin (`schedule = "pairs"`),
+    /// random pairings (`"random"`, `games = N`) or a gauntlet (`"gauntlet"`, `seeds = N`).
+    /// Openings, if any, are shuffled by the seed.
     ///
     /// # Errors
     /// [`ConfigError`] for a bad game, player spec, duplicate player or openings file.
@@ -58,69 +56,60 @@ impl Plan {
                 "games_per_pair must be at least 1".to_owned(),
             ));
         }
-        let mut players = Vec::with_capacity(config.players.len());
-        for p in &config.players {
-            let spec: PlayerSpec = p.parse()?;
-            let canonical = spec.to_string();
-            if players.contains(&canonical) {
-                return Err(ConfigError::Invalid(format!(
-                    "player {canonical:?} is listed twice"
-                )));
-            }
-            players.push(canonical);
-        }
+        let players = canonical_players(&config.players)?;
         let mut openings = match &config.openings {
             Some(path) => load_openings(path, game)?,
             None => Vec::new(),
         };
-        shuffle(&mut openings, config.seed);
+        schedule::shuffle(&mut openings, config.seed, Draw::Modulo);
         if let Some(limit) = config.openings_limit {
             openings.truncate(limit.max(1));
         }
-        if config.schedule == Schedule::Random {
-            let jobs = random_jobs(config, &players, &openings)?;
-            return Ok(Plan {
-                config: config.clone(),
-                game,
-                players,
-                openings,
-                jobs,
-            });
-        }
-        if config.games.is_some() {
+        if config.games.is_some() && config.schedule != Schedule::Random {
             return Err(ConfigError::Invalid(
                 "games = N is only read with schedule = \"random\"".to_owned(),
             ));
         }
-        let mut jobs = Vec::new();
-        let n = players.len() as u32;
-        for round in 0..config.games_per_pair {
-            let opening = (!openings.is_empty()).then(|| round % openings.len() as u32);
-            let opening_text = opening.map_or("", |i| openings[i as usize].as_str());
-            for white in 0..n {
-                for black in 0..n {
-                    if white == black && !config.self_play {
-                        continue;
-                    }
-                    let seed = game_seed(
-                        config.seed,
-                        &players[white as usize],
-                        &players[black as usize],
-                        round,
-                        opening_text,
-                    );
-                    let key = jobs.len() as u32;
-                    jobs.push(JobSpec {
-                        key,
-                        white,
-                        black,
-                        round,
-                        opening,
-                        seed,
-                    });
-                }
-            }
+        if config.seeds.is_some() && config.schedule != Schedule::Gauntlet {
+            return Err(ConfigError::Invalid(
+                "seeds = N is only read with schedule = \"gauntlet\"".to_owned(),
+            ));
         }
+        let jobs = match config.schedule {
+            Schedule::Pairs => schedule::round_robin::jobs(
+                &players,
+                config.games_per_pair,
+                config.self_play,
+                &openings,
+                config.seed,
+            ),
+            Schedule::Random => {
+                let games = config.games.filter(|&g| g > 0).ok_or_else(|| {
+                    ConfigError::Invalid(
+                        "schedule = \"random\" needs games = N, the number of games (at least 1)"
+                            .to_owned(),
+                    )
+                })?;
+                schedule::random::jobs(&players, games, config.self_play, &openings, config.seed)
+            }
+            Schedule::Gauntlet => {
+                let seeds = config.seeds.unwrap_or(1) as usize;
+                if seeds == 0 || seeds >= players.len() {
+                    return Err(ConfigError::Invalid(format!(
+                        "a gauntlet seeds 1 to {} of its {} players, not {seeds}",
+                        players.len() - 1,
+                        players.len()
+                    )));
+                }
+                schedule::gauntlet::jobs(
+                    &players,
+                    seeds,
+                    config.games_per_pair,
+                    &openings,
+                    config.seed,
+                )
+            }
+        };
         Ok(Plan {
             config: config.clone(),
             game,
@@ -128,6 +117,86 @@ impl Plan {
             openings,
             jobs,
         })
+    }
+
+    /// The paired match of the two players of `config` (see [`schedule::paired`]): its
+    /// games, pairs and seed from `shape`, its openings as given (already picked).
+    ///
+    /// # Errors
+    /// [`ConfigError`] for a bad game or player spec, or not two players.
+    pub fn paired_match(
+        config: &TournamentConfig,
+        openings: Vec<String>,
+        shape: PairedMatch,
+    ) -> Result<Plan, ConfigError> {
+        let game = config.game_kind()?;
+        let players = canonical_players(&config.players)?;
+        if players.len() != 2 {
+            return Err(ConfigError::Invalid(format!(
+                "a match plays two players, got {}",
+                players.len()
+            )));
+        }
+        let jobs = shape.jobs(&players, &openings);
+        Ok(Plan {
+            config: config.clone(),
+            game,
+            players,
+            openings,
+            jobs,
+        })
+    }
+
+    /// A coevolution generation's round robin (see [`schedule::coevolution`]); the players
+    /// of `config` are replaced by the generation's.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for a bad game or player spec.
+    pub fn coevolution(
+        config: &TournamentConfig,
+        generation: schedule::coevolution::Generation,
+    ) -> Result<Plan, ConfigError> {
+        let mut config = config.clone();
+        config.players.clone_from(&generation.players);
+        let game = config.game_kind()?;
+        let players = canonical_players(&config.players)?;
+        Ok(Plan {
+            config,
+            game,
+            players,
+            openings: generation.openings,
+            jobs: generation.jobs,
+        })
+    }
+
+    /// The settings it was made from.
+    #[must_use]
+    pub fn config(&self) -> &TournamentConfig {
+        &self.config
+    }
+
+    /// The game.
+    #[must_use]
+    pub fn game(&self) -> GameKind {
+        self.game
+    }
+
+    /// Player specs in canonical form, in plan order.
+    #[must_use]
+    pub fn players(&self) -> &[String] {
+        &self.players
+    }
+
+    /// Opening positions (text form of the game), if any.
+    #[must_use]
+    pub fn openings(&self) -> &[String] {
+        &self.openings
+    }
+
+    /// The jobs, in schedule order.
+    #[must_use]
+    pub fn jobs(&self) -> &[JobSpec] {
+        &self.jobs
     }
 
     /// Returns a fingerprint of everything that decides the games (not threads or db).
@@ -155,68 +224,20 @@ impl Plan {
     }
 }
 
-/// Draws the jobs of a `random` schedule: `games` games, game `i` between an ordered pair
-/// (distinct players, or any with `self_play`) drawn uniformly from a SplitMix64 chain
-/// started at the tournament seed; a job's `round` counts the earlier games of its pair,
-/// so its seed is the one the `pairs` schedule would give that game. With openings, game
-/// `i` uses opening `i mod len`.
-fn random_jobs(
-    config: &TournamentConfig,
-    players: &[String],
-    openings: &[String],
-) -> Result<Vec<JobSpec>, ConfigError> {
-    let games = config.games.filter(|&g| g > 0).ok_or_else(|| {
-        ConfigError::Invalid(
-            "schedule = \"random\" needs games = N, the number of games (at least 1)".to_owned(),
-        )
-    })?;
-    let n = players.len() as u32;
-    let pairs: Vec<(u32, u32)> = (0..n)
-        .flat_map(|w| (0..n).map(move |b| (w, b)))
-        .filter(|&(w, b)| w != b || config.self_play)
-        .collect();
-    let mut rounds = vec![0u32; pairs.len()];
-    let mut state = splitmix64(config.seed ^ fnv1a("schedule = random"));
-    let mut jobs = Vec::with_capacity(games as usize);
-    for key in 0..games {
-        state = splitmix64(state);
-        // Lemire's multiply-shift: the bias for a few dozen pairs is below 2^-58.
-        let p = ((u128::from(state) * pairs.len() as u128) >> 64) as usize;
-        let (white, black) = pairs[p];
-        let round = rounds[p];
-        rounds[p] += 1;
-        let opening = (!openings.is_empty()).then(|| key % openings.len() as u32);
-        let opening_text = opening.map_or("", |i| openings[i as usize].as_str());
-        let seed = game_seed(
-            config.seed,
-            &players[white as usize],
-            &players[black as usize],
-            round,
-            opening_text,
-        );
-        jobs.push(JobSpec {
-            key,
-            white,
-            black,
-            round,
-            opening,
-            seed,
-        });
+/// The players' specs in canonical form; a spec listed twice is an error.
+fn canonical_players(specs: &[String]) -> Result<Vec<String>, ConfigError> {
+    let mut players = Vec::with_capacity(specs.len());
+    for p in specs {
+        let spec: PlayerSpec = p.parse()?;
+        let canonical = spec.to_string();
+        if players.contains(&canonical) {
+            return Err(ConfigError::Invalid(format!(
+                "player {canonical:?} is listed twice"
+            )));
+        }
+        players.push(canonical);
     }
-    Ok(jobs)
-}
-
-/// Fisher–Yates with SplitMix64 draws from `seed` (a no-op for seed 0 keeps file order).
-fn shuffle(items: &mut [String], seed: u64) {
-    if seed == 0 {
-        return;
-    }
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        state = splitmix64(state);
-        let j = (state % (i as u64 + 1)) as usize;
-        items.swap(i, j);
-    }
+    Ok(players)
 }
 
 #[cfg(test)]
@@ -283,6 +304,32 @@ mod tests {
         // `games` without the random schedule is an error, not silently ignored.
         c.schedule = Schedule::Pairs;
         assert!(Plan::new(&c).is_err());
+    }
+
+    #[test]
+    fn a_gauntlet_plays_only_its_seeded_players_pairings() {
+        let names = vec!["t".into(), "a".into(), "b".into()];
+        let mut c = TournamentConfig::new("g", GameKind::Chess, names);
+        c.schedule = Schedule::Gauntlet;
+        c.games_per_pair = 2;
+        let p = Plan::new(&c).expect("plan");
+        assert_eq!(
+            p.jobs().len(),
+            2 * 2 * 2,
+            "two opponents, both colours, twice"
+        );
+        assert!(p.jobs().iter().all(|j| j.white == 0 || j.black == 0));
+        c.seeds = Some(3);
+        assert!(
+            Plan::new(&c).is_err(),
+            "every player seeded leaves no field"
+        );
+        c.schedule = Schedule::Pairs;
+        c.seeds = Some(1);
+        assert!(
+            Plan::new(&c).is_err(),
+            "seeds without a gauntlet is not ignored"
+        );
     }
 
     #[test]

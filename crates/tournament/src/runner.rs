@@ -120,18 +120,14 @@ impl StoredTournament {
     /// Reads the settings kept with a stored tournament.
     ///
     /// # Errors
-    /// [`ConfigError`] when the stored settings or game do not parse.
+    /// [`ConfigError`] when the stored settings do not parse.
     pub fn from_row(row: &TournamentRow) -> Result<StoredTournament, ConfigError> {
         let config = TournamentConfig::from_toml(&row.config)
             .map_err(|m| ConfigError::Invalid(format!("stored settings of {:?}: {m}", row.name)))?;
-        let game = row
-            .game
-            .parse()
-            .map_err(|e: eloworld_games::GameError| ConfigError::Invalid(e.to_string()))?;
         Ok(StoredTournament {
             id: row.id,
             name: row.name.clone(),
-            game,
+            game: row.game,
             players: row.players.clone(),
             max_plies: config.max_plies,
             draw_rules: config.draw_rules,
@@ -160,11 +156,11 @@ pub fn run<G: PlayableGame>(
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
     let factories: Vec<Option<Arc<dyn PlayerFactory<G>>>> = plan
-        .players
+        .players()
         .iter()
         .map(|p| registry.resolve_str(p).map(Some))
         .collect::<Result<_, _>>()?;
-    for (index, o) in plan.openings.iter().enumerate() {
+    for (index, o) in plan.openings().iter().enumerate() {
         G::from_position(o, rules).map_err(|source| RunError::Opening { index, source })?;
     }
     let id = store.begin(plan)?;
@@ -173,7 +169,7 @@ pub fn run<G: PlayableGame>(
         .into_iter()
         .find(|t| t.id == id)
         .ok_or_else(|| {
-            StoreError::NotFound(format!("tournament {:?} vanished", plan.config.name))
+            StoreError::NotFound(format!("tournament {:?} vanished", plan.config().name))
         })?;
     let tournament = StoredTournament::from_row(&row)?;
     let mut summary = drive(&tournament, &factories, rules, store, opts, Until::Done)?;
@@ -544,7 +540,10 @@ pub fn play_stored<G: PlayableGame>(
     })
 }
 
-#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename these
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one call site; a struct would only rename these"
+)]
 fn play_job<G: Game>(
     job: &ClaimedJob,
     factories: &[Option<Arc<dyn PlayerFactory<G>>>],

@@ -153,7 +153,7 @@ where
     for round in 0..rounds {
         let t = Instant::now();
         plies = 0;
-        for job in &plan.jobs {
+        for job in plan.jobs() {
             plies += u64::from(bare(job.seed));
         }
         let bare_rate = n as f64 / t.elapsed().as_secs_f64();
@@ -222,7 +222,7 @@ fn runner_rate<G: PlayableGame>(plan: &Plan, threads: usize) -> anyhow::Result<(
 where
     G::Rules: Default,
 {
-    let dir = scratch_dir(&format!("{}-{threads}", plan.game))?;
+    let dir = scratch_dir(&format!("{}-{threads}", plan.game()))?;
     let db = dir.join("bench.sqlite");
     let mut store = open_store(&db.to_string_lossy(), true)?;
     let opts = RunOptions {
@@ -244,7 +244,7 @@ where
         .sum();
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
-    let n = plan.jobs.len() as u64;
+    let n = plan.jobs().len() as u64;
     anyhow::ensure!(
         summary.stored == n,
         "runner stored {} of {n} games",

@@ -3,14 +3,37 @@
 //! figure of David, Koppel and Netanyahu's phase 1 (section III.B; Fig. 3's parameters match
 //! 26.7% of the test moves there, the evolved organism 32.4% of training and 30.4% of test).
 
-use anyhow::{bail, Context};
-use eloworld_evolve::engine::one_ply::{OnePlyScoring, Weights};
-use eloworld_evolve::engine::EvalParams;
-use eloworld_evolve::imitate::{self, DatasetConfig, PositionSet};
+use anyhow::Context;
+use eloworld_app::evolve::{score_imitation, ImitationScore, ScoreSettings};
+use eloworld_evolve::engine::one_ply::OnePlyScoring;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// Where the grandmaster positions come from, for `evolve imitate` and `evolve score-imitation`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct GmPositions {
+    /// Directory of grandmaster games (every *.pgn in it).
+    #[arg(long, default_value = "data/pgn")]
+    pub(crate) pgn_dir: PathBuf,
+    /// Least Elo of both players.
+    #[arg(long, default_value_t = 2600)]
+    pub(crate) min_elo: u32,
+    /// Positions drawn from each game (the paper took 1 from each of 10,000 games; we have ~630 decisive ones).
+    #[arg(long, default_value_t = 16)]
+    pub(crate) per_game: usize,
+}
+
+impl GmPositions {
+    pub(crate) fn settings(&self) -> eloworld_app::evolve::GmPositions {
+        eloworld_app::evolve::GmPositions {
+            pgn_dir: self.pgn_dir.clone(),
+            min_elo: self.min_elo,
+            per_game: self.per_game,
+        }
+    }
+}
 
 /// Score one evaluation (default Fig. 3's) on the phase-1 positions: match % on train and test.
 #[derive(clap::Args, Debug)]
@@ -23,7 +46,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5000)]
     positions: usize,
     #[command(flatten)]
-    source: crate::commands::evolve::GmPositions,
+    source: GmPositions,
     /// Score each move by the static evaluation instead of quiescence.
     #[arg(long = "static")]
     static_eval: bool,
@@ -43,42 +66,19 @@ enum ScoreFormat {
     Json,
 }
 
-/// The score of one set.
-struct SetScore {
-    name: &'static str,
-    matched: usize,
-    positions: usize,
-}
-
-impl SetScore {
-    fn percent(&self) -> f64 {
-        #[allow(clippy::cast_precision_loss)] // position counts are small
-        let (m, n) = (self.matched as f64, self.positions.max(1) as f64);
-        100.0 * m / n
-    }
-}
-
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
-    if a.positions == 0 {
-        bail!("--positions must be at least 1");
-    }
-    let params = match &a.eval {
-        None => EvalParams::default(),
-        Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            EvalParams::from_text(&text, &p.display().to_string())?
-        }
-    };
-    let config = DatasetConfig {
-        min_elo: a.source.min_elo,
-        per_game: a.source.per_game,
-        max_train: a.positions,
-        max_test: a.positions,
-        ..DatasetConfig::new()
+    let scoring = if a.static_eval {
+        OnePlyScoring::Static
+    } else {
+        OnePlyScoring::Quiescence
     };
     let started = Instant::now();
-    let loaded = imitate::load_dataset(&a.source.pgn_dir, &config)?;
+    let ImitationScore { loaded, scores } = score_imitation(&ScoreSettings {
+        eval: a.eval.clone(),
+        positions: a.positions,
+        source: a.source.settings(),
+        scoring,
+    })?;
     eprintln!(
         "{} games read, {} decisive with both players rated >= {}: {} training positions (from {} games), {} test (from {} other games)",
         loaded.report.games,
@@ -89,21 +89,6 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         loaded.data.test.len(),
         loaded.data.test_games
     );
-    let scoring = if a.static_eval {
-        OnePlyScoring::Static
-    } else {
-        OnePlyScoring::Quiescence
-    };
-    let weights = [Weights::new(&params)];
-    let score = |name, set: &PositionSet| SetScore {
-        name,
-        matched: set.matches_each(&weights, scoring)[0],
-        positions: set.len(),
-    };
-    let scores = [
-        score("train", &loaded.data.train),
-        score("test", &loaded.data.test),
-    ];
     let what = a.eval.as_ref().map_or_else(
         || "Fig. 3's parameters".to_owned(),
         |p| p.display().to_string(),

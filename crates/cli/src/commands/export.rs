@@ -40,7 +40,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ))
     };
     let mut n = 0;
-    for g in games.iter().filter(|g| g.game == "chess") {
+    for g in games
+        .iter()
+        .filter(|g| g.game == eloworld_games::GameKind::Chess)
+    {
         let tc = time_controls.get(&g.tournament).map(String::as_str);
         let text = game_to_pgn_annotated(g, &args.db, tc, &g.notes).map_err(anyhow::Error::msg)?;
         out.write_all(text.as_bytes())

@@ -1,7 +1,7 @@
 //! `eloworld ladder`: build a ladder file from a results database, list the shipped ones.
 
-use crate::ladders;
 use anyhow::{bail, Context};
+use eloworld_app::ladders;
 use eloworld_players::engine::{builtin_definitions, read_definitions, EngineDef, Session};
 use eloworld_players::PlayerSpec;
 use eloworld_ratings::ladder::{EngineVersion, Ladder};
@@ -134,7 +134,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             .file_stem()
             .map_or("ladder".to_owned(), |s| s.to_string_lossy().into_owned())
     });
-    let mut ladder = Ladder::from_games_with(&name, &first.game, &games, &config)?;
+    let mut ladder = Ladder::from_games_with(&name, first.game.name(), &games, &config)?;
     let left_out = games.player_count() - ladder.rungs.len();
     if left_out > 0 {
         eprintln!("note: {left_out} players have no games linking them to the largest group; they are not rungs");

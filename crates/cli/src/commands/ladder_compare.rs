@@ -129,7 +129,7 @@ struct Pair<'a> {
 }
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
-    let ladder: Ladder = crate::ladders::load(&args.ladder)?;
+    let ladder: Ladder = eloworld_app::ladders::load(&args.ladder)?;
     let (text, origin) = match &args.reference {
         Some(path) => (
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,

@@ -1,5 +1,6 @@
-use crate::games::{parse_kind, with_game, CliGame};
+use crate::games::parse_kind;
 use anyhow::Context;
+use eloworld_app::{with_game, AppGame};
 use eloworld_games::{DrawRules, GameKind};
 use eloworld_players::human::{Human, HUMAN};
 use eloworld_players::{Player, Worker};
@@ -40,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     with_game!(args.game, G => play::<G>(&args))
 }
 
-fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
+fn play<G: AppGame>(args: &Args) -> anyhow::Result<ExitCode> {
     let rules = G::rules(args.draw_rules);
     let mut reg = G::builtin_players();
     if let Some(path) = &args.engines {
@@ -73,7 +74,7 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
         let row = GameRow {
             job_id: 0,
             tournament: "eloworld play".to_owned(),
-            game: "chess".to_owned(),
+            game: eloworld_games::GameKind::Chess,
             white: white_spec.to_string(),
             black: black_spec.to_string(),
             round: 0,
@@ -116,7 +117,7 @@ fn play<G: CliGame>(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// Builds a player: `human` reads moves from this terminal (standard input) and writes the
 /// board and prompts to standard output; every other spec comes from the registry.
-fn make_player<G: CliGame>(
+fn make_player<G: AppGame>(
     reg: &eloworld_players::Registry<G>,
     spec: &eloworld_players::PlayerSpec,
     worker: &mut Worker,

@@ -1,4 +1,5 @@
-use crate::games::{parse_kind, with_game};
+use crate::games::parse_kind;
+use eloworld_app::with_game;
 use eloworld_games::GameKind;
 use eloworld_players::PlayableGame;
 use std::process::ExitCode;

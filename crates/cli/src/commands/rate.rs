@@ -169,7 +169,7 @@ impl Settings {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (games, unfinished) = match &args.ladder {
-        Some(ladder) => (crate::ladders::load(ladder)?.game_list(), 0),
+        Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0),
         None => rating_input::Source::from_args(
             args.db.as_deref(),
             args.tournament.as_deref(),

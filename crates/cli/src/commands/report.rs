@@ -3,16 +3,13 @@
 //! them; never plays a game.
 
 use anyhow::{bail, Context};
-use eloworld_games::{Game, GameKind};
-use eloworld_ratings::uscf::UscfConfig;
-use eloworld_ratings::{rate as rate_games, Detail, Games, Method, Options};
+use eloworld_app::report::{assemble_html, histories, load_results, rating_value, HtmlSettings};
+use eloworld_ratings::{rate as rate_games, Games, Method, Options};
 use eloworld_report::{
     asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow,
-    ConsistencyRow, Diagram, EvolutionOptions, HtmlReport, ImageFormat, MatrixOptions,
-    OutcomeTable, RatingColumn, RatingHistory, RatingValue, SampleGame,
+    EvolutionOptions, ImageFormat, MatrixOptions, OutcomeTable, RatingValue,
 };
-use eloworld_tournament::{open_store, GameRow, ResultRow, TournamentRow};
-use std::collections::BTreeMap;
+use eloworld_tournament::ResultRow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -158,85 +155,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Stored results of the selected tournaments.
-struct Results {
-    tournaments: Vec<TournamentRow>,
-    rows: Vec<ResultRow>,
-    table: OutcomeTable,
-}
-
-fn load(db: &str, tournament: Option<&str>) -> anyhow::Result<Results> {
-    let store = open_store(db, false).with_context(|| format!("opening {db}"))?;
-    let tournaments: Vec<TournamentRow> = store
-        .tournaments()?
-        .into_iter()
-        .filter(|t| tournament.is_none_or(|n| n == t.name))
-        .collect();
-    if tournaments.is_empty() {
-        match tournament {
-            Some(n) => bail!("{db} has no tournament named {n:?}"),
-            None => bail!("{db} has no tournaments"),
-        }
-    }
-    let rows = store
-        .results(tournament)
-        .with_context(|| format!("reading results from {db}"))?;
-    if rows.is_empty() {
-        bail!(
-            "{db} has no stored games{}",
-            tournament
-                .map(|t| format!(" in tournament {t:?}"))
-                .unwrap_or_default()
-        );
-    }
-    let order: Vec<String> = tournaments
-        .iter()
-        .flat_map(|t| t.players.iter().cloned())
-        .collect();
-    let table = OutcomeTable::from_games(
-        &order,
-        rows.iter()
-            .map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())),
-    );
-    // Players of the plan who have not played yet have nothing to show.
-    let played: Vec<usize> = (0..table.len())
-        .filter(|&i| table.totals(i).games() > 0)
-        .collect();
-    let table = if played.len() == table.len() {
-        table
-    } else {
-        keep_players(&table, &played)?
-    };
-    Ok(Results {
-        tournaments,
-        rows,
-        table,
-    })
-}
-
-/// Returns the table restricted to some players.
-fn keep_players(table: &OutcomeTable, keep: &[usize]) -> anyhow::Result<OutcomeTable> {
-    let names: Vec<String> = keep.iter().map(|&i| table.players()[i].clone()).collect();
-    let mut out = OutcomeTable::new(&names);
-    for (a, &i) in keep.iter().enumerate() {
-        for (b, &j) in keep.iter().enumerate() {
-            out.add_counts(a, b, table.cell(i, j))?;
-        }
-    }
-    Ok(out)
-}
-
-/// Returns the games as the ratings crate takes them: players in the table's order (so ids
-/// are table indices), games in finish order, dated by the year they finished.
-fn game_list(table: &OutcomeTable, rows: &[ResultRow]) -> Games {
-    let mut list = Games::case_sensitive();
-    for p in table.players() {
-        list.player(p);
-    }
-    eloworld_tournament::add_results(&mut list, rows);
-    list
-}
-
 /// Rates the games of `list` by `key`: one value per player of the list (None where the
 /// method rates no one), with intervals where the method gives them.
 fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> {
@@ -252,7 +170,6 @@ fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> 
                 points[g.second.index()].0 += 1.0 - s;
                 points[g.second.index()].1 += 1;
             }
-            #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
             return Ok(points
                 .into_iter()
                 .map(|(p, g)| (g > 0).then(|| RatingValue::point(p / g as f64)))
@@ -260,16 +177,7 @@ fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> 
         }
     };
     let r = rate_games(list, &Options::new(method))?;
-    Ok((0..n)
-        .map(|i| {
-            r.value(i).map(|v| match r.interval(i) {
-                Some((low, high)) if low.is_finite() && high.is_finite() => {
-                    RatingValue::with_interval(v, low, high)
-                }
-                _ => RatingValue::point(v),
-            })
-        })
-        .collect())
+    Ok((0..n).map(|i| rating_value(&r, i)).collect())
 }
 
 fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
@@ -283,9 +191,9 @@ fn write(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     let format = picture_format(&args.out)?;
-    let results = load(&args.source.db, args.source.tournament.as_deref())?;
+    let results = load_results(&args.source.db, args.source.tournament.as_deref())?;
     let table = &results.table;
-    let list = game_list(table, &results.rows);
+    let list = results.games();
     let (keys, sorted_by) = match rate(args.by, &list) {
         Ok(values) if values.iter().all(Option::is_some) => (
             values
@@ -335,34 +243,11 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Returns each player's uscf history in `rows`: the initial rating, then one after each game.
-fn histories(table: &OutcomeTable, rows: &[ResultRow], run: Option<&str>) -> Vec<RatingHistory> {
-    let config = UscfConfig::new();
-    let Ok(Detail::Uscf(rated)) =
-        rate_games(&game_list(table, rows), &Options::new(Method::Uscf)).map(|r| r.detail)
-    else {
-        return Vec::new();
-    };
-    rated
-        .history
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| !h.is_empty())
-        .map(|(i, h)| RatingHistory {
-            player: table.players()[i].clone(),
-            run: run.map(str::to_owned),
-            ratings: std::iter::once(config.initial_rating)
-                .chain(h.iter().map(|&(_, r)| r))
-                .collect(),
-        })
-        .collect()
-}
-
 fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
     let format = picture_format(&args.out)?;
     let mut runs: Vec<(String, Vec<ResultRow>)> = Vec::new();
     for db in &args.db {
-        let results = load(db, args.tournament.as_deref())?;
+        let results = load_results(db, args.tournament.as_deref())?;
         for t in &results.tournaments {
             let rows: Vec<ResultRow> = results
                 .rows
@@ -441,10 +326,10 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
         width: args.width,
         floor: args.floor,
     };
-    let results = load(&args.source.db, args.source.tournament.as_deref())?;
+    let results = load_results(&args.source.db, args.source.tournament.as_deref())?;
     let mut text = String::new();
     if args.by_year {
-        let list = game_list(&results.table, &results.rows);
+        let list = results.games();
         let periods: Vec<i32> = list.periods().into_iter().flatten().collect();
         let title = match (periods.first(), periods.last()) {
             (Some(a), Some(b)) if a != b => format!("{a}-{b} combined"),
@@ -464,7 +349,7 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
             }
         }
     } else {
-        let list = game_list(&results.table, &results.rows);
+        let list = results.games();
         let names: Vec<&str> = results
             .tournaments
             .iter()
@@ -484,200 +369,20 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Rates by every method; a method that cannot rate these results is left out with a note.
-fn rating_columns(list: &Games, notes: &mut Vec<String>) -> Vec<RatingColumn> {
-    let methods = [
-        (Method::EloWorld, false, "Elo World (Murphy, SIGBOVIK 2019): n games from every cell, 20 passes with K shrinking, median of 19 runs; bar: quartiles"),
-        (Method::Mle, false, "maximum likelihood (Bradley–Terry, first-move advantage fitted), average 1000; bar: 95% interval"),
-        (Method::Uscf, false, "incremental Elo in finish order, K = 800/N, start 1300 from 14 games (US Chess, as the Squava article)"),
-        (Method::Rollason, false, "Rollason's iterative points sharing (his computer-Go ratings)"),
-        (Method::Markov, true, "p(Champion): stationary distribution of the trophy chain (Murphy's Elo World); log scale"),
-    ];
-    let mut columns = Vec::new();
-    for (method, probability, note) in methods {
-        match rate(SortKey::Rating(method), list) {
-            Ok(values) => columns.push(RatingColumn {
-                method: method.name().to_owned(),
-                note: note.to_owned(),
-                probability,
-                values,
-            }),
-            Err(e) => notes.push(format!("{}: not shown ({e:#})", method.name())),
-        }
-    }
-    columns
-}
-
-/// Replays a stored game to its final position.
-fn final_position<G: Game>(g: &GameRow, rules: G::Rules) -> anyhow::Result<Diagram> {
-    let mut game = match &g.opening {
-        Some(p) => G::from_position(p, rules)?,
-        None => G::new(rules),
-    };
-    for code in g.moves.split_whitespace() {
-        let mv = game
-            .parse_move(code)
-            .with_context(|| format!("game {}: move {code:?}", g.job_id))?;
-        game.play(mv);
-    }
-    Ok(Diagram::from_position_text(&game.position_text())?)
-}
-
-/// Picks up to `per_pair` games of each unordered pair, at most `max` in all, spread over the pairs.
-fn sample_games(games: &[GameRow], per_pair: usize, max: usize, db: &str) -> Vec<SampleGame> {
-    let mut by_pair: BTreeMap<(&str, &str), Vec<&GameRow>> = BTreeMap::new();
-    for g in games {
-        let key = if g.white <= g.black {
-            (g.white.as_str(), g.black.as_str())
-        } else {
-            (g.black.as_str(), g.white.as_str())
-        };
-        let list = by_pair.entry(key).or_default();
-        if list.len() < per_pair {
-            list.push(g);
-        }
-    }
-    let mut picked: Vec<&GameRow> = Vec::new();
-    for round in 0..per_pair {
-        for list in by_pair.values() {
-            if picked.len() < max {
-                if let Some(g) = list.get(round) {
-                    picked.push(g);
-                }
-            }
-        }
-    }
-    picked.sort_by_key(|g| (g.white.clone(), g.black.clone(), g.job_id));
-    picked
-        .into_iter()
-        .map(|g| {
-            let kind: Option<GameKind> = g.game.parse().ok();
-            let (text, diagram) = match kind {
-                Some(GameKind::Chess) => (
-                    eloworld_tournament::pgn::game_to_pgn(g, db)
-                        .unwrap_or_else(|e| format!("{}\n({e})", g.moves)),
-                    final_position::<eloworld_games::Chess>(
-                        g,
-                        eloworld_games::DrawRules::Automatic,
-                    )
-                    .ok(),
-                ),
-                Some(GameKind::Squava) => (
-                    g.moves.clone(),
-                    final_position::<eloworld_games::Squava>(g, ()).ok(),
-                ),
-                None => (g.moves.clone(), None),
-            };
-            SampleGame {
-                white: g.white.clone(),
-                black: g.black.clone(),
-                result: g.result.pgn().to_owned(),
-                termination: g.termination.code().to_owned(),
-                plies: g.plies,
-                text,
-                diagram,
-            }
-        })
-        .collect()
-}
-
 fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let picture_format = match args.pictures.as_str() {
+    let pictures = match args.pictures.as_str() {
         "svg" => ImageFormat::Svg,
         "png" => ImageFormat::Png,
         other => bail!("--pictures {other:?}: expected svg or png"),
     };
-    let db = &args.source.db;
-    let tournament = args.source.tournament.as_deref();
-    let results = load(db, tournament)?;
-    let table = results.table;
-    // Sample games (the slowest read: every stored move) are read while the ratings run.
-    let (samples, (ratings, histories, consistency, notes)) = std::thread::scope(|scope| {
-        let reader = scope.spawn(|| -> anyhow::Result<Vec<SampleGame>> {
-            if args.samples_per_pair == 0 || args.max_samples == 0 {
-                return Ok(Vec::new());
-            }
-            let games = open_store(db, false)?.games(tournament)?;
-            Ok(sample_games(
-                &games,
-                args.samples_per_pair,
-                args.max_samples,
-                db,
-            ))
-        });
-        let list = game_list(&table, &results.rows);
-        let mut notes = Vec::new();
-        let ratings = rating_columns(&list, &mut notes);
-        let uscf = rate_games(&list, &Options::new(Method::Uscf))
-            .map(|r| r.values)
-            .unwrap_or_else(|_| vec![f64::NAN; list.player_count()]);
-        let consistency: Vec<ConsistencyRow> =
-            eloworld_ratings::consistency::consistency(&list.counts(), &uscf)
-                .pairs
-                .iter()
-                .map(|p| ConsistencyRow {
-                first: table.players()[p.p].clone(),
-                second: table.players()[p.q].clone(),
-                games: p.games,
-                #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^52
-                observed: p.score / p.games.max(1) as f64,
-                predicted: p.expected_score,
-            })
-                .collect();
-        let histories = histories(&table, &results.rows, None);
-        let samples = reader
-            .join()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("reading sample games panicked")));
-        (samples, (ratings, histories, consistency, notes))
-    });
-    let samples = samples.context("reading sample games")?;
-    let mut settings = vec![("database".to_owned(), db.clone())];
-    for t in &results.tournaments {
-        settings.push((
-            format!("tournament {}", t.name),
-            format!(
-                "{}; {} players; {} of {} games stored; created {} by eloworld {}",
-                t.game,
-                t.players.len(),
-                t.done,
-                t.total,
-                t.created,
-                t.program_version
-            ),
-        ));
-    }
-    settings.push((
-        "games in this report".to_owned(),
-        table.total_games().to_string(),
-    ));
-    settings.push((
-        "report written by".to_owned(),
-        format!("eloworld {}", env!("CARGO_PKG_VERSION")),
-    ));
-    let config = (results.tournaments.len() == 1).then(|| results.tournaments[0].config.clone());
-    let title = format!(
-        "eloworld report: {}",
-        results
-            .tournaments
-            .iter()
-            .map(|t| t.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let report = HtmlReport {
-        title,
-        settings,
-        config,
-        table,
-        ratings,
-        histories,
-        consistency,
-        consistency_source: "uscf".to_owned(),
-        samples,
-        notes,
-        picture_format,
-    };
+    let report = assemble_html(&HtmlSettings {
+        db: args.source.db.clone(),
+        tournament: args.source.tournament.clone(),
+        samples_per_pair: args.samples_per_pair,
+        max_samples: args.max_samples,
+        pictures,
+    })?;
     let page = html_report(&report)?;
     write(&args.out, page.as_bytes())?;
     eprintln!(

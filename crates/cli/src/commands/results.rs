@@ -1,4 +1,5 @@
 use crate::standings::Standings;
+use eloworld_app::standing::{ending, match_tests};
 use eloworld_tournament::open_store;
 use std::process::ExitCode;
 
@@ -16,6 +17,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = open_store(&args.db, false)?;
     let tournaments = store.tournaments()?;
+    let tests = match_tests(&*store, &tournaments)?;
     let order: Vec<String> = tournaments
         .iter()
         .filter(|t| args.tournament.as_deref().is_none_or(|n| n == t.name))
@@ -23,8 +25,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     for t in &tournaments {
         if args.tournament.as_deref().is_none_or(|n| n == t.name) {
+            let state = ending(t.done, t.total, tests.get(&t.id))
+                .map_or_else(String::new, |e| format!("; {e}"));
             println!(
-                "tournament {} ({}): {} of {} games stored",
+                "tournament {} ({}): {} of {} games stored{state}",
                 crate::rating_table::shortened(&t.name),
                 t.game,
                 t.done,

@@ -3,18 +3,17 @@
 //! side by side; then a round robin, its P-wins / Q-wins table, and the consistency table
 //! (R_P/Q next to 10^(D/400)) computed with the last run's ratings.
 
-use crate::display::{self, Mode};
 use crate::rating_table::shortened;
 use crate::standings::column_width;
 use anyhow::Context;
-use eloworld_games::{Side, Squava, Wdl};
-use eloworld_players::PlayableGame;
+use eloworld_app::{tournament::play_to_end, Session};
+
 use eloworld_ratings::consistency::consistency;
+use eloworld_ratings::Wdl;
 use eloworld_ratings::{rate, Games, Method, Options};
-use eloworld_tournament::{open_store, GameRow, Plan, RunOptions, TournamentConfig};
+use eloworld_tournament::{GameRow, Plan, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// Run the Squava article's experiment (rating runs, round robin) and print its tables.
 #[derive(clap::Args, Debug)]
@@ -53,7 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games_per_pair != Some(0),
         "--games-per-pair must be at least 1"
     );
-    let mode = Mode::detect(args.quiet);
+    let session = crate::session::with_display(crate::session::start(None), args.quiet);
     let mut base = TournamentConfig::from_file(&args.elo)?;
     if let Some(n) = args.games {
         // Another length is another tournament: it must not resume the file's games.
@@ -70,11 +69,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.threads.is_some() {
             config.threads = args.threads;
         }
-        let (plan, rows) = play(&config, mode)?;
+        let (plan, rows) = play(&session, &config)?;
         first_player.add_rows(&rows);
-        runs.push(rate_in_game_order(&plan.players, &rows)?);
+        runs.push(rate_in_game_order(plan.players(), &rows)?);
     }
-    let players = Plan::new(&base)?.players;
+    let players = Plan::new(&base)?.players().to_vec();
     println!(
         "\nUS Chess incremental ratings (1300 from 14 effective games), {} games a run",
         base.games.unwrap_or(0)
@@ -92,62 +91,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.threads.is_some() {
         config.threads = args.threads;
     }
-    let (plan, rows) = play(&config, mode)?;
+    let (plan, rows) = play(&session, &config)?;
     first_player.add_rows(&rows);
     let last = runs.last().map(Vec::as_slice).unwrap_or_default();
-    let ratings = ratings_for(&plan.players, &players, last)?;
+    let ratings = ratings_for(plan.players(), &players, last)?;
     print!(
         "{}",
-        round_robin_tables(&plan.players, &rows, &ratings, args.runs)
+        round_robin_tables(plan.players(), &rows, &ratings, args.runs)
     );
     println!("\n{}", first_player.line());
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays (or resumes) a tournament and returns its plan and its games in plan order.
-fn play(config: &TournamentConfig, mode: Mode) -> anyhow::Result<(Plan, Vec<GameRow>)> {
+/// Plays (or resumes) a squava tournament to its end: its plan and its games in plan order.
+fn play(session: &Session, config: &TournamentConfig) -> anyhow::Result<(Plan, Vec<GameRow>)> {
     let plan = Plan::new(config)?;
     anyhow::ensure!(
-        plan.game == eloworld_games::GameKind::Squava,
+        plan.game() == eloworld_games::GameKind::Squava,
         "{}: the experiment is a squava tournament",
         config.name
     );
-    let registry = Squava::builtin_players();
-    for p in &plan.players {
-        registry.resolve_str(p)?;
-    }
-    let db = config.db_path();
-    let mut store = open_store(&db, true)?;
-    let stop = crate::interrupt::stop_on_ctrl_c(None);
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let mut opts = RunOptions {
-        stop: Arc::clone(&stop),
-        events: Some(tx),
-        ..RunOptions::default()
-    };
-    if let Some(t) = config.threads {
-        opts.threads = t.max(1);
-    }
-    let names = plan.players.clone();
-    let shower = std::thread::spawn(move || display::show(rx, names, mode));
-    let summary = eloworld_tournament::run::<Squava>(&plan, &registry, (), &mut *store, &opts);
-    drop(opts);
-    let _ = shower.join();
-    let summary = summary.with_context(|| format!("tournament {:?} in {db}", config.name))?;
-    anyhow::ensure!(
-        !summary.interrupted,
-        "interrupted: run the same command again to finish"
-    );
-    let mut rows = store.games(Some(&config.name))?;
-    // Jobs are stored in plan order, so the job id orders the games as scheduled.
-    rows.sort_by_key(|r| r.job_id);
-    anyhow::ensure!(
-        rows.len() == plan.jobs.len(),
-        "{}: {} of {} games stored",
-        config.name,
-        rows.len(),
-        plan.jobs.len()
-    );
+    let session = session.clone().threads(config.threads);
+    let rows = play_to_end(&session, &plan)?;
     Ok((plan, rows))
 }
 
@@ -335,7 +300,7 @@ struct OutcomeTally(Wdl);
 impl OutcomeTally {
     fn add_rows(&mut self, rows: &[GameRow]) {
         for r in rows {
-            self.0.add_result(r.result, Side::First);
+            self.0.add(r.result.first_score());
         }
     }
 

@@ -1,12 +1,10 @@
-use crate::display::{self, Mode};
-use crate::games::{with_game, CliGame};
 use crate::standings::Standings;
 use anyhow::Context;
+use eloworld_app::tournament;
 use eloworld_games::{DrawRules, GameKind};
-use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
+use eloworld_tournament::{Plan, TournamentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// Run (or resume) a tournament. Settings come from FILE, and flags override them.
 #[derive(clap::Args, Debug)]
@@ -114,101 +112,41 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
     let plan = Plan::new(&config)?;
+    let session = crate::session::start(None)
+        .threads(plan.config().threads)
+        .engines(args.engines.clone())
+        .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
     if args.plan_only {
-        with_game!(plan.game, G => check_specs_for_workers::<G>(&plan, args.engines.as_deref()))?;
-        return store_plan(&plan);
-    }
-    with_game!(plan.game, G => run_plan::<G>(&plan, Mode::detect(args.quiet), args.engines.as_deref(), args.lease))
-}
-
-/// Checks every player spec of a plan that workers will play elsewhere: a misspelt name or a
-/// wrong parameter is an error before anything is stored; a player that only cannot run on
-/// this machine (its engine is not installed here) is a note, since the workers may have it.
-fn check_specs_for_workers<G: CliGame>(
-    plan: &Plan,
-    engines: Option<&std::path::Path>,
-) -> anyhow::Result<()> {
-    let registry = G::registry_with(engines)?;
-    for p in &plan.players {
-        match registry.resolve_str(p) {
-            Ok(_) => {}
-            Err(eloworld_players::SpecError::Unavailable { player, reason }) => eprintln!(
-                "note: {player} cannot run on this machine ({reason}); only workers that have it will play its games"
-            ),
-            Err(e) => {
-                return Err(e).with_context(|| format!("tournament {:?}", plan.config.name))
-            }
+        let stored = tournament::store_plan(&session, &plan)?;
+        for note in &stored.not_here {
+            eprintln!("note: {note}; only workers that have it will play its games");
         }
+        println!(
+            "tournament {:?}: {} jobs stored in {} ({} done); play them with: eloworld worker --db {}",
+            plan.config().name, stored.total, stored.location, stored.done, stored.location
+        );
+        return Ok(ExitCode::SUCCESS);
     }
-    Ok(())
-}
-
-/// Stores a plan for workers to play, without playing any of it here.
-fn store_plan(plan: &Plan) -> anyhow::Result<ExitCode> {
-    let db = plan.config.db_path();
-    let mut store = open_store(&db, true)?;
-    store
-        .begin(plan)
-        .with_context(|| format!("storing tournament {:?}", plan.config.name))?;
-    let row = store
-        .tournaments()?
-        .into_iter()
-        .find(|t| t.name == plan.config.name);
-    let (done, total) = row.map_or((0, plan.jobs.len() as u64), |t| (t.done, t.total));
-    println!(
-        "tournament {:?}: {total} jobs stored in {} ({done} done); play them with: eloworld worker --db {}",
-        plan.config.name,
-        store.location(),
-        store.location()
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-fn run_plan<G: CliGame>(
-    plan: &Plan,
-    mode: Mode,
-    engines: Option<&std::path::Path>,
-    lease: f64,
-) -> anyhow::Result<ExitCode> {
-    let rules = G::rules(plan.config.draw_rules);
-    let registry = G::registry_with(engines)?;
-    // Check every player before touching the database.
-    for p in &plan.players {
-        registry.resolve_str(p)?;
-    }
-    let db = plan.config.db_path();
-    let mut store = open_store(&db, true)?;
-    store.set_lease(std::time::Duration::from_secs_f64(lease.max(1.0)));
-    let stop = crate::interrupt::stop_on_ctrl_c(None);
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let mut opts = RunOptions {
-        stop: Arc::clone(&stop),
-        events: Some(tx),
-        ..RunOptions::default()
-    };
-    if let Some(t) = plan.config.threads {
-        opts.threads = t.max(1);
-    }
-    let players = plan.players.clone();
-    let shower = std::thread::spawn(move || display::show(rx, players, mode));
+    let session = crate::session::with_display(session, args.quiet);
     // On a shared store this also waits for jobs other workers hold, and plays those whose
     // worker died, so the command ends with the plan done.
-    let summary = eloworld_tournament::run::<G>(plan, &registry, rules, &mut *store, &opts);
-    drop(opts);
-    let _ = shower.join();
-    let summary = summary.with_context(|| format!("tournament {:?} in {db}", plan.config.name))?;
-    let rows = store.results(Some(&plan.config.name))?;
+    let run = tournament::run_tournament(&session, &plan)?;
     // The ratings, every method side by side (`eloworld rate`); bare scores if none applies.
-    print!("{}", Standings::from_rows(&plan.players, &rows).table());
-    if let Ok(table) = crate::commands::rate::tournament_ratings(&rows) {
+    print!(
+        "{}",
+        Standings::from_rows(plan.players(), &run.rows).table()
+    );
+    if let Ok(table) = crate::commands::rate::tournament_ratings(&run.rows) {
         println!();
         print!("{table}");
     }
+    let summary = &run.summary;
     let secs = summary.elapsed.as_secs_f64();
     println!(
-        "{} of {} games stored in {db} ({} this run, {:.1} s, {:.1} games/s)",
+        "{} of {} games stored in {} ({} this run, {:.1} s, {:.1} games/s)",
         summary.done_before + summary.stored,
         summary.planned,
+        run.location,
         summary.stored,
         secs,
         summary.stored as f64 / secs.max(1e-9)
@@ -216,7 +154,7 @@ fn run_plan<G: CliGame>(
     if summary.interrupted {
         eprintln!(
             "interrupted: run the same command again to play the {} games left",
-            summary.planned - summary.done_before - summary.stored
+            run.games_left()
         );
         return Ok(ExitCode::from(130));
     }

@@ -3,15 +3,12 @@
 //! Kubernetes Jobs, systemd): each claims small batches with a lease, and a worker that
 //! dies costs only its games in flight, which others play again.
 
-use crate::games::{with_game, CliGame};
-use anyhow::Context;
-use eloworld_tournament::{
-    drive, open_store, work, Event, Pass, RunOptions, Store, StoredTournament, TournamentRow,
-    Until, WorkEnd, WorkSettings,
-};
+use crossbeam_channel::Receiver;
+use eloworld_app::worker::{run_worker, WorkerSettings};
+use eloworld_app::Progress;
+use eloworld_tournament::{Event, WorkEnd};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -54,29 +51,28 @@ fn host_name() -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut store = open_store(&args.db, false)?;
     anyhow::ensure!(args.lease >= 1.0, "--lease must be at least 1 second");
-    store.set_lease(Duration::from_secs_f64(args.lease));
     let name = args
         .name
         .clone()
         .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
-    let stop = crate::interrupt::stop_on_ctrl_c(None);
-    eprintln!("worker {name} on {}", store.location());
-    // The same loop as a local tournament's: play what can be claimed, wait for what other
-    // workers hold, reap dead leases.
-    let settings = WorkSettings {
-        worker: &name,
-        stop: &stop,
-        wait_for_more: args.wait,
-        poll: Duration::from_millis(500),
-    };
-    let wanted = |row: &TournamentRow| args.tournament.as_deref().is_none_or(|t| t == row.name);
-    let (_, end) = work(
-        &mut *store,
-        &settings,
-        &wanted,
-        |t, store| with_game!(t.game, G => play_one::<G>(t, store, &args, &name, &stop)),
+    let session = crate::session::start(None)
+        .threads(args.threads)
+        .engines(args.engines.clone())
+        .lease(Duration::from_secs_f64(args.lease))
+        .progress(Some(Arc::new(WorkerLog {
+            worker: name.clone(),
+            quiet: args.quiet,
+        })));
+    let end = run_worker(
+        &session,
+        &WorkerSettings {
+            db: args.db.clone(),
+            name: name.clone(),
+            tournament: args.tournament.clone(),
+            wait: args.wait,
+        },
+        &mut |location| eprintln!("worker {name} on {location}"),
     )?;
     match end {
         WorkEnd::Done => {
@@ -96,44 +92,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn play_one<G: CliGame>(
-    t: &StoredTournament,
-    store: &mut dyn Store,
-    args: &Args,
-    name: &str,
-    stop: &Arc<AtomicBool>,
-) -> anyhow::Result<Pass> {
-    let rules = G::rules(t.draw_rules);
-    let (factories, cannot) = G::factories(&t.players, args.engines.as_deref())?;
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let mut opts = RunOptions {
-        stop: Arc::clone(stop),
-        events: Some(tx),
-        worker: name.to_owned(),
-        cannot_run: cannot.join("; "),
-        ..RunOptions::default()
-    };
-    if let Some(n) = args.threads {
-        opts.threads = n.max(1);
+/// The worker's log on standard error, as a session's progress.
+struct WorkerLog {
+    worker: String,
+    quiet: bool,
+}
+
+impl Progress for WorkerLog {
+    fn follow(&self, events: Receiver<Event>, tournament: String, _players: Vec<String>) {
+        let label = format!("worker {}, tournament {tournament}", self.worker);
+        log_events(&events, &label, self.quiet);
     }
-    store.heartbeat(name, &opts.cannot_run)?;
-    let quiet = args.quiet;
-    let label = format!("worker {name}, tournament {}", t.name);
-    let logger = std::thread::spawn(move || log_events(&rx, &label, quiet));
-    let summary = drive::<G>(t, &factories, rules, store, &opts, Until::NothingClaimable);
-    drop(opts);
-    let _ = logger.join();
-    let summary =
-        summary.with_context(|| format!("tournament {:?} in {}", t.name, store.location()))?;
-    Ok(Pass {
-        stored: summary.stored,
-        cannot_run: cannot,
-        interrupted: summary.interrupted,
-    })
 }
 
 /// Writes a progress line every ten seconds, and every rejected result at once.
-fn log_events(rx: &crossbeam_channel::Receiver<Event>, label: &str, quiet: bool) {
+fn log_events(rx: &Receiver<Event>, label: &str, quiet: bool) {
     let started = Instant::now();
     let mut last = Instant::now();
     let mut finished = 0u64;

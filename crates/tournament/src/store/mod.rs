@@ -16,6 +16,7 @@ pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use crate::{MoveNote, Plan, StoreError};
+use eloworld_games::GameKind;
 use eloworld_games::{GameResult, Termination};
 use eloworld_players::engine::Score;
 use std::time::Duration;
@@ -27,8 +28,8 @@ pub struct TournamentRow {
     pub id: i64,
     /// The tournament's name.
     pub name: String,
-    /// The game (`chess`, `squava`).
-    pub game: String,
+    /// The game.
+    pub game: GameKind,
     /// The settings, as TOML.
     pub config: String,
     /// The plan's fingerprint.
@@ -117,7 +118,7 @@ pub struct GameRow {
     /// The tournament's name.
     pub tournament: String,
     /// The game.
-    pub game: String,
+    pub game: GameKind,
     /// White's spec.
     pub white: String,
     /// Black's spec.
@@ -454,6 +455,17 @@ pub trait Store: Send {
 /// Reads a stored result; both backends only ever store the three PGN forms.
 fn parse_result(s: &str) -> eloworld_games::GameResult {
     s.parse().unwrap_or(eloworld_games::GameResult::Draw)
+}
+
+/// Reads a stored game name into its kind.
+///
+/// # Errors
+/// [`StoreError::UnknownGame`] for a game this eloworld does not know.
+pub(crate) fn stored_game(tournament: &str, game: &str) -> Result<GameKind, StoreError> {
+    game.parse().map_err(|_| StoreError::UnknownGame {
+        tournament: tournament.to_owned(),
+        game: game.to_owned(),
+    })
 }
 
 /// Reads a stored termination code; both backends only ever store known codes.

@@ -379,7 +379,7 @@ impl Store for PgStore {
             tx.execute("SELECT pg_advisory_xact_lock(7142017)", &[])?;
             let existing = tx.query_opt(
                 "SELECT id, fingerprint, game FROM tournaments WHERE name = $1",
-                &[&plan.config.name],
+                &[&plan.config().name],
             )?;
             if let Some(row) = existing {
                 let (id, fp, game): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
@@ -391,10 +391,10 @@ impl Store for PgStore {
                     .iter()
                     .map(|r| r.get(0))
                     .collect();
-                let what = if game != plan.game.name() {
-                    format!("game {game} there, {} here", plan.game)
-                } else if stored != plan.players {
-                    format!("players [{}] there, [{}] here", stored.join(", "), plan.players.join(", "))
+                let what = if game != plan.game().name() {
+                    format!("game {game} there, {} here", plan.game())
+                } else if stored != plan.players() {
+                    format!("players [{}] there, [{}] here", stored.join(", "), plan.players().join(", "))
                 } else {
                     "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
                 };
@@ -404,21 +404,21 @@ impl Store for PgStore {
                 .query_one(
                     "INSERT INTO tournaments (name, game, config, fingerprint, program_version) \
                      VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                    &[&plan.config.name, &plan.game.name(), &plan.config.to_toml(), &fingerprint, &env!("CARGO_PKG_VERSION")],
+                    &[&plan.config().name, &plan.game().name(), &plan.config().to_toml(), &fingerprint, &env!("CARGO_PKG_VERSION")],
                 )?
                 .get(0);
-            let idx: Vec<i32> = (0..plan.players.len() as i32).collect();
+            let idx: Vec<i32> = (0..plan.players().len() as i32).collect();
             tx.execute(
                 "INSERT INTO players (tournament_id, idx, spec) SELECT $1, * FROM unnest($2::int[], $3::text[])",
-                &[&id, &idx, &plan.players],
+                &[&id, &idx, &plan.players()],
             )?;
-            for chunk in plan.jobs.chunks(50_000) {
+            for chunk in plan.jobs().chunks(50_000) {
                 let key: Vec<i32> = chunk.iter().map(|j| j.key as i32).collect();
                 let white: Vec<i32> = chunk.iter().map(|j| j.white as i32).collect();
                 let black: Vec<i32> = chunk.iter().map(|j| j.black as i32).collect();
                 let round: Vec<i32> = chunk.iter().map(|j| j.round as i32).collect();
                 let opening: Vec<Option<String>> =
-                    chunk.iter().map(|j| j.opening.map(|o| plan.openings[o as usize].clone())).collect();
+                    chunk.iter().map(|j| j.opening.map(|o| plan.openings()[o as usize].clone())).collect();
                 let seed: Vec<i64> = chunk.iter().map(|j| j.seed as i64).collect();
                 tx.execute(
                     "INSERT INTO jobs (tournament_id, key, white, black, round, opening, seed) \
@@ -431,7 +431,7 @@ impl Store for PgStore {
         })?;
         outcome.map_err(|what| StoreError::PlanMismatch {
             path: display,
-            name: plan.config.name.clone(),
+            name: plan.config().name.clone(),
             what,
         })
     }
@@ -622,13 +622,14 @@ impl Store for PgStore {
              ARRAY(SELECT spec FROM players p WHERE p.tournament_id = t.id ORDER BY p.idx) \
              FROM tournaments t ORDER BY t.id"
         );
-        self.with_client(|c| {
-            Ok(c.query(sql.as_str(), &[])?
-                .iter()
-                .map(|r| TournamentRow {
+        let rows = self.with_client(|c| c.query(sql.as_str(), &[]))?;
+        rows.iter()
+            .map(|r| {
+                let name: String = r.get(1);
+                Ok(TournamentRow {
                     id: r.get(0),
-                    name: r.get(1),
-                    game: r.get(2),
+                    game: super::stored_game(&name, r.get(2))?,
+                    name,
                     config: r.get(3),
                     fingerprint: r.get(4),
                     created: r.get(5),
@@ -637,8 +638,8 @@ impl Store for PgStore {
                     done: r.get::<_, i64>(8) as u64,
                     players: r.get(9),
                 })
-                .collect())
-        })
+            })
+            .collect()
     }
 
     fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
@@ -668,12 +669,8 @@ impl Store for PgStore {
         let id = self.tournament_id(tournament)?;
         let sql =
             format!("{GAME_ROW} WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq");
-        self.with_client(|c| {
-            Ok(c.query(sql.as_str(), &[&id])?
-                .iter()
-                .map(game_row)
-                .collect())
-        })
+        let rows = self.with_client(|c| c.query(sql.as_str(), &[&id]))?;
+        rows.iter().map(game_row).collect()
     }
 
     fn results_since(&self, after: i64, limit: usize) -> Result<Vec<ResultEntry>, StoreError> {
@@ -723,11 +720,8 @@ impl Store for PgStore {
 
     fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
         let sql = format!("{GAME_ROW} WHERE g.job_id = $1");
-        self.with_client(|c| {
-            Ok(c.query_opt(sql.as_str(), &[&job_id])?
-                .as_ref()
-                .map(game_row))
-        })
+        let row = self.with_client(|c| c.query_opt(sql.as_str(), &[&job_id]))?;
+        row.as_ref().map(game_row).transpose()
     }
 
     fn workers_seen(&self) -> Result<Vec<WorkerSeen>, StoreError> {
@@ -767,11 +761,12 @@ const GAME_ROW: &str = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.rou
      JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
      JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black";
 
-fn game_row(r: &Row) -> GameRow {
-    GameRow {
+fn game_row(r: &Row) -> Result<GameRow, StoreError> {
+    let tournament: String = r.get(1);
+    Ok(GameRow {
         job_id: r.get(0),
-        tournament: r.get(1),
-        game: r.get(2),
+        game: super::stored_game(&tournament, r.get(2))?,
+        tournament,
         white: r.get(3),
         black: r.get(4),
         round: r.get::<_, i32>(5) as u32,
@@ -785,7 +780,7 @@ fn game_row(r: &Row) -> GameRow {
         detail: r.get(13),
         date: r.get(14),
         notes: decode_notes(r.get::<_, Option<String>>(15).as_deref()),
-    }
+    })
 }
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.

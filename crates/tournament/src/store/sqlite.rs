@@ -6,7 +6,7 @@ use super::{
     TournamentRow, TournamentStatus, WorkerStatus,
 };
 use crate::{Plan, StoreError};
-use eloworld_games::GameResult;
+use eloworld_games::{GameKind, GameResult};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::path::Path;
 
@@ -272,7 +272,7 @@ impl Store for SqliteStore {
         let existing: Option<(i64, String, String)> = tx
             .query_row(
                 "SELECT id, fingerprint, game FROM tournaments WHERE name = ?1",
-                [&plan.config.name],
+                [&plan.config().name],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
@@ -292,20 +292,20 @@ impl Store for SqliteStore {
                         rows.collect::<Result<_, _>>()
                             .map_err(|e| classify(&path, e))?
                     };
-                    let what = if game != plan.game.name() {
-                        format!("game {game} there, {} here", plan.game)
-                    } else if stored != plan.players {
+                    let what = if game != plan.game().name() {
+                        format!("game {game} there, {} here", plan.game())
+                    } else if stored != plan.players() {
                         format!(
                             "players [{}] there, [{}] here",
                             stored.join(", "),
-                            plan.players.join(", ")
+                            plan.players().join(", ")
                         )
                     } else {
                         "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
                     };
                     return Err(StoreError::PlanMismatch {
                         path,
-                        name: plan.config.name.clone(),
+                        name: plan.config().name.clone(),
                         what,
                     });
                 }
@@ -321,9 +321,9 @@ impl Store for SqliteStore {
                 tx.execute(
                     "INSERT INTO tournaments (name, game, config, fingerprint, program_version) VALUES (?1, ?2, ?3, ?4, ?5)",
                     params![
-                        plan.config.name,
-                        plan.game.name(),
-                        plan.config.to_toml(),
+                        plan.config().name,
+                        plan.game().name(),
+                        plan.config().to_toml(),
                         fingerprint,
                         env!("CARGO_PKG_VERSION")
                     ],
@@ -336,7 +336,7 @@ impl Store for SqliteStore {
                             "INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)",
                         )
                         .map_err(|e| classify(&path, e))?;
-                    for (i, p) in plan.players.iter().enumerate() {
+                    for (i, p) in plan.players().iter().enumerate() {
                         ins.execute(params![id, i as i64, p])
                             .map_err(|e| classify(&path, e))?;
                     }
@@ -346,8 +346,8 @@ impl Store for SqliteStore {
                              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                         )
                         .map_err(|e| classify(&path, e))?;
-                    for j in &plan.jobs {
-                        let opening = j.opening.map(|o| plan.openings[o as usize].as_str());
+                    for j in plan.jobs() {
+                        let opening = j.opening.map(|o| plan.openings()[o as usize].as_str());
                         ins.execute(params![
                             id,
                             j.key,
@@ -505,10 +505,11 @@ impl Store for SqliteStore {
             .map_err(|e| self.sql(e))?;
         let rows = st
             .query_map([], |r| {
+                let name: String = r.get(1)?;
                 Ok(TournamentRow {
                     id: r.get(0)?,
-                    name: r.get(1)?,
-                    game: r.get(2)?,
+                    game: game_kind(r, 2, &name)?,
+                    name,
                     config: r.get(3)?,
                     fingerprint: r.get(4)?,
                     created: r.get(5)?,
@@ -723,11 +724,21 @@ impl SqliteStore {
     }
 }
 
+/// Reads column `i`, a stored game's name, into its kind (an unknown game is a conversion
+/// error that names the tournament and the game).
+fn game_kind(r: &rusqlite::Row<'_>, i: usize, tournament: &str) -> rusqlite::Result<GameKind> {
+    let text: String = r.get(i)?;
+    super::stored_game(tournament, &text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let tournament: String = r.get(1)?;
     Ok(GameRow {
         job_id: r.get(0)?,
-        tournament: r.get(1)?,
-        game: r.get(2)?,
+        game: game_kind(r, 2, &tournament)?,
+        tournament,
         white: r.get(3)?,
         black: r.get(4)?,
         round: r.get(5)?,

@@ -1,0 +1,27 @@
+//! eloworld's use cases, callable from any front end (the `eloworld` command, the
+//! dashboard): run a tournament, a match, a placement, an evolution phase; assemble a
+//! report. What every run shares — the stop flag, threads, engines, a shared store's lease,
+//! where progress goes — is set up once in a [`Session`]. Nothing here prints or exits:
+//! a use case returns what it found, and the front end shows it.
+
+pub mod error;
+pub mod evolve;
+pub mod game;
+pub mod ladders;
+pub mod matches;
+pub mod placement;
+pub mod report;
+pub mod session;
+pub mod standing;
+pub mod tournament;
+pub mod worker;
+
+pub use error::{AppError, AppResult, Context};
+pub use game::{AppGame, Factories};
+pub use session::{Progress, Session};
+
+/// What the crate's macros name, so front ends need not depend on the crates themselves.
+#[doc(hidden)]
+pub mod reexports {
+    pub use eloworld_games::{Chess, GameKind, Squava};
+}

@@ -1,0 +1,625 @@
+//! A match between two engines, as fastchess and cutechess-cli run one: its schedule (game
+//! pairs from one opening with colours swapped), the running score with its pentanomial
+//! pairs, an SPRT that stops the match once decided, the games rebuilt as PGN while they
+//! finish, and every game in the store (a killed match resumes, and the games stored
+//! before count towards the test).
+
+use crate::error::{AppResult, Context};
+use crate::session::Session;
+use crate::AppGame;
+use eloworld_games::rng::splitmix64;
+use eloworld_games::{Chess, DrawRules, GameKind, GameResult, Termination};
+use eloworld_players::engine::{add_definitions, EngineDef};
+use eloworld_players::{PlayableGame as _, PlayerSpec};
+use eloworld_ratings::convert::{IntervalKind, MatchStats};
+use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
+use eloworld_ratings::{PairedScore, Wdl};
+use eloworld_tournament::adjudication::Adjudication;
+use eloworld_tournament::pgn::game_to_pgn_annotated;
+use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
+use eloworld_tournament::{Event, GameRow, MoveNote, Plan, RunSummary, TournamentConfig};
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+/// Where a match's openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchOpenings {
+    /// An EPD or PGN file.
+    pub file: PathBuf,
+    /// Shuffled by the match's seed (else in file order).
+    pub shuffled: bool,
+    /// The first opening used (1-based).
+    pub start: usize,
+    /// Plies of each PGN game kept as its opening.
+    pub plies: Option<u32>,
+}
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Its name in the store (default `A-vs-B`).
+    pub name: Option<String>,
+    /// The two engines, the first one White in the first game.
+    pub engines: Vec<EngineDef>,
+    /// Rounds, each of `games` games.
+    pub rounds: u32,
+    /// Games a round: two or more play pairs from one opening with colours swapped.
+    pub games: u32,
+    /// The seed of the openings' order and of every game.
+    pub seed: u64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Full moves after which a game is drawn.
+    pub max_moves: Option<u32>,
+    /// The store (default: the match's name .sqlite).
+    pub db: Option<String>,
+    /// The PGN `TimeControl` tag, when both engines play the same clock.
+    pub time_control: Option<String>,
+    /// Syzygy directories for adjudication.
+    pub tablebases: Vec<PathBuf>,
+    /// Most pieces adjudicated by the tablebases.
+    pub tablebase_pieces: Option<usize>,
+    /// The SPRT that stops the match.
+    pub sprt: Option<SprtConfig>,
+    /// Resign and draw adjudication.
+    pub adjudication: Adjudication,
+    /// The openings.
+    pub openings: Option<MatchOpenings>,
+    /// Chess960 from positions drawn by the seed when no book is given.
+    pub chess960: bool,
+    /// Append every game's PGN (with clocks and evaluations) to this file.
+    pub pgn_out: Option<PathBuf>,
+}
+
+impl MatchSettings {
+    /// True when rounds are game pairs: the score is then counted in pentanomial pairs.
+    #[must_use]
+    pub fn paired(&self) -> bool {
+        self.games >= 2
+    }
+}
+
+/// The running score of a match, from the first engine's side: games and game pairs
+/// ([`PairedScore`]), and the games lost on time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchTally {
+    /// Games, and the pentanomial counts of finished pairs.
+    pub score: PairedScore,
+    /// Games lost on time.
+    pub forfeits: u64,
+}
+
+impl MatchTally {
+    /// Games counted.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.score.games()
+    }
+
+    /// The log-likelihood ratio of `sprt` on this score.
+    #[must_use]
+    pub fn llr(&self, sprt: &Sprt, paired: bool) -> f64 {
+        self.score.llr(sprt, paired)
+    }
+}
+
+/// A match's score in the numbers testers read, computed once for `eloworld match`'s report
+/// and the dashboard's headline: Elo (and nElo for pairs) with the 95% interval, LOS, the
+/// draw and pair ratios, W/D/L, the pentanomial counts, and the LLR against its bounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    /// Games, from the first player's side.
+    pub wdl: Wdl,
+    /// The first player's points.
+    pub points: f64,
+    /// Its score in percent.
+    pub percent: f64,
+    /// The pairs' statistics (fastchess's figures), when the match is counted in pairs.
+    pub pairs: Option<(Pentanomial, PairStats)>,
+    /// The Elo difference with its exact 95% bounds (per pair, or per game).
+    pub bounds: MatchStats,
+    /// The `Elo:` line as fastchess writes it.
+    pub elo_line: String,
+    /// The likelihood of superiority, 0 to 1.
+    pub los: f64,
+    /// Draws (of games, or of pairs' 1–1 results) in percent.
+    pub draw_ratio: f64,
+    /// The SPRT's state.
+    pub llr: Option<LlrLine>,
+}
+
+/// Where an SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LlrLine {
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// Its lower bound (H0 accepted below).
+    pub lower: f64,
+    /// Its upper bound (H1 accepted above).
+    pub upper: f64,
+    /// H0's Elo.
+    pub elo0: f64,
+    /// H1's Elo.
+    pub elo1: f64,
+    /// How far towards the bound it heads for, in percent.
+    pub progress_percent: f64,
+    /// The decision.
+    pub decision: SprtDecision,
+}
+
+impl Headline {
+    /// The headline of `score` (`paired`: counted in game pairs), with `sprt`'s state.
+    #[must_use]
+    pub fn of(score: &PairedScore, sprt: Option<&Sprt>, paired: bool) -> Headline {
+        let wdl = score.wdl;
+        let points = wdl.points();
+        let games = (wdl.games() as f64).max(1.0);
+        let percent = 100.0 * points / games;
+        let llr = sprt.map(|s| {
+            let llr = score.llr(s, paired);
+            let c = s.config();
+            LlrLine {
+                llr,
+                lower: s.lower_bound(),
+                upper: s.upper_bound(),
+                elo0: c.elo0,
+                elo1: c.elo1,
+                progress_percent: s.progress_percent(llr),
+                decision: s.decide(llr),
+            }
+        });
+        if paired && score.pairs.pairs() > 0 {
+            let stats = PairStats::new(&score.pairs);
+            let bounds = MatchStats::from_pentanomial(score.pairs.counts());
+            Headline {
+                wdl,
+                points,
+                percent,
+                elo_line: elo_line(Some(&stats), &bounds, "pair"),
+                los: stats.los,
+                draw_ratio: stats.draw_ratio_percent,
+                pairs: Some((score.pairs, stats)),
+                bounds,
+                llr,
+            }
+        } else {
+            let bounds = MatchStats::from_wdl(wdl.wins, wdl.draws, wdl.losses);
+            let draw_ratio = 100.0 * wdl.draws as f64 / games;
+            Headline {
+                wdl,
+                points,
+                percent,
+                elo_line: elo_line(None, &bounds, "game"),
+                los: bounds.los,
+                draw_ratio,
+                pairs: None,
+                bounds,
+                llr,
+            }
+        }
+    }
+}
+
+/// Writes the `Elo:` line: fastchess's `Elo: 12.34 +/- 5.67[, nElo: … +/- …]` when the
+/// interval is two-sided and finite; else what the games bound, as `match-stats` says it: a
+/// one-sided 95% bound when every unit was won or lost, the exact interval when all had the
+/// same result, "unbounded" for an end of the interval past 0 or 100%.
+fn elo_line(pairs: Option<&PairStats>, bounds: &MatchStats, unit: &str) -> String {
+    let signed = |x: f64| {
+        if x.is_finite() {
+            format!("{x:+.2}")
+        } else {
+            "unbounded".to_owned()
+        }
+    };
+    match bounds.interval {
+        IntervalKind::LowerBoundOnly => {
+            return format!(
+                "Elo: unbounded above (every {unit} won), one-sided 95% lower bound {}",
+                signed(bounds.elo_low)
+            )
+        }
+        IntervalKind::UpperBoundOnly => {
+            return format!(
+                "Elo: unbounded below (every {unit} lost), one-sided 95% upper bound {}",
+                signed(bounds.elo_high)
+            )
+        }
+        IntervalKind::NoSpread => {
+            return format!(
+                "Elo: {:.2} (95% interval {} .. {}: every {unit} had the same result)",
+                bounds.elo,
+                signed(bounds.elo_low),
+                signed(bounds.elo_high)
+            )
+        }
+        IntervalKind::TwoSided => {}
+    }
+    let interval = format!(
+        "Elo: {:.2} (95% interval {} .. {})",
+        bounds.elo,
+        signed(bounds.elo_low),
+        signed(bounds.elo_high)
+    );
+    match pairs {
+        Some(s) => {
+            if [s.elo, s.elo_error, s.nelo, s.nelo_error]
+                .iter()
+                .all(|x| x.is_finite())
+            {
+                format!(
+                    "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
+                    s.elo, s.elo_error, s.nelo, s.nelo_error
+                )
+            } else {
+                interval
+            }
+        }
+        None => {
+            let half = (bounds.elo_high - bounds.elo_low) / 2.0;
+            if half.is_finite() && bounds.elo.is_finite() {
+                format!("Elo: {:.2} +/- {half:.2}", bounds.elo)
+            } else {
+                interval
+            }
+        }
+    }
+}
+
+/// What a match tells its front end while it plays.
+#[derive(Debug)]
+pub enum MatchEvent<'a> {
+    /// A game started.
+    Started {
+        /// The game's number (1-based).
+        game: u32,
+        /// Games in the match.
+        total: usize,
+        /// White's name.
+        white: &'a str,
+        /// Black's name.
+        black: &'a str,
+    },
+    /// A game finished and was counted.
+    Finished {
+        /// The game's number (1-based).
+        game: u32,
+        /// White's name.
+        white: &'a str,
+        /// Black's name.
+        black: &'a str,
+        /// The result.
+        result: GameResult,
+        /// Why it ended.
+        termination: Termination,
+        /// The score so far.
+        tally: &'a MatchTally,
+    },
+}
+
+/// What a match did.
+#[derive(Debug)]
+pub struct MatchRun {
+    /// The engines' names, first engine first.
+    pub names: Vec<String>,
+    /// The score, games stored before this run included.
+    pub tally: MatchTally,
+    /// The SPRT, if any.
+    pub sprt: Option<Sprt>,
+    /// The SPRT's decision on the final score.
+    pub decision: Option<SprtDecision>,
+    /// True when the games stored before this run had decided the SPRT already.
+    pub decided_before: bool,
+    /// The runner's summary.
+    pub summary: RunSummary,
+    /// Where the games are stored.
+    pub location: String,
+}
+
+impl MatchRun {
+    /// True when the SPRT accepted a hypothesis.
+    #[must_use]
+    pub fn decided(&self) -> bool {
+        self.decision.is_some_and(|d| d != SprtDecision::Continue)
+    }
+}
+
+/// Plays (or resumes) a match, calling `on` as games start and finish (on another thread).
+///
+/// # Errors
+/// A bad engine name or setting, an openings file, the store, or writing the PGN.
+pub fn run_match(
+    session: &Session,
+    m: &MatchSettings,
+    on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+) -> AppResult<MatchRun> {
+    let names: Vec<String> = m.engines.iter().map(|d| d.name.clone()).collect();
+    crate::ensure!(names.len() == 2, "a match plays two engines");
+    for n in &names {
+        n.parse::<PlayerSpec>()
+            .with_context(|| format!("engine name {n:?}"))?;
+    }
+    let mut registry = Chess::builtin_players();
+    add_definitions(&mut registry, m.engines.clone());
+    for n in &names {
+        registry.resolve_str(n)?;
+    }
+    let plan = match_plan(m, &names)?;
+    let location = plan.config().db_path();
+    let mut store = session.open_store(&location)?;
+    let rules = <Chess as AppGame>::rules(plan.config().draw_rules);
+    let sprt = m.sprt.map(Sprt::new).transpose()?;
+    let paired = m.paired();
+    // Games stored by an earlier run of the same match count towards the test.
+    let mut tally = MatchTally::default();
+    store
+        .begin(&plan)
+        .with_context(|| format!("match {:?} in {location}", plan.config().name))?;
+    for g in store.games(Some(&plan.config().name))? {
+        let first_points = if g.white == names[0] {
+            g.result.first_score()
+        } else {
+            1.0 - g.result.first_score()
+        };
+        tally.score.add(first_points, paired.then_some(g.round));
+    }
+    // A test decided by the games already stored plays no more: its report is final.
+    let decided_before = sprt
+        .as_ref()
+        .is_some_and(|s| s.decide(tally.llr(s, paired)) != SprtDecision::Continue);
+    let session = session.clone().threads(Some(m.concurrency.max(1)));
+    if decided_before {
+        session.stop_flag().store(true, Ordering::Relaxed);
+    }
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let watcher = Watcher {
+        m,
+        plan: &plan,
+        names: &names,
+        sprt: sprt.as_ref(),
+        paired,
+        session: &session,
+    };
+    let (summary, tally) = std::thread::scope(|scope| {
+        let handle = scope.spawn(|| watcher.watch(rx, tally, on));
+        let mut opts = session.run_options();
+        opts.events = Some(tx);
+        opts.record_games = m.pgn_out.is_some();
+        let summary =
+            eloworld_tournament::run::<Chess>(&plan, &registry, rules, &mut *store, &opts);
+        drop(opts);
+        (summary, handle.join())
+    });
+    let summary =
+        summary.with_context(|| format!("match {:?} in {location}", plan.config().name))?;
+    let tally = match tally {
+        Ok(t) => t?,
+        Err(_) => crate::invalid!("the match's event watcher failed"),
+    };
+    let decision = sprt.as_ref().map(|s| s.decide(tally.llr(s, paired)));
+    Ok(MatchRun {
+        names,
+        tally,
+        sprt,
+        decision,
+        decided_before,
+        summary,
+        location,
+    })
+}
+
+/// What the event watcher needs to know of the match.
+struct Watcher<'a> {
+    m: &'a MatchSettings,
+    plan: &'a Plan,
+    names: &'a [String],
+    sprt: Option<&'a Sprt>,
+    paired: bool,
+    session: &'a Session,
+}
+
+impl Watcher<'_> {
+    /// Counts the games as they finish, tells `on`, writes the PGN, and stops the match
+    /// when the SPRT is decided.
+    fn watch(
+        &self,
+        rx: crossbeam_channel::Receiver<Event>,
+        mut tally: MatchTally,
+        on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+    ) -> AppResult<MatchTally> {
+        let mut pgn = match &self.m.pgn_out {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("opening {} for the PGN", path.display()))?,
+            ),
+            None => None,
+        };
+        let mut recorded: HashMap<u32, (String, Vec<MoveNote>, Option<String>)> = HashMap::new();
+        let total = self.plan.jobs().len();
+        for event in rx {
+            match event {
+                Event::GameStarted { job, white, black } => on(MatchEvent::Started {
+                    game: job + 1,
+                    total,
+                    white: &self.names[white as usize],
+                    black: &self.names[black as usize],
+                }),
+                Event::GameRecorded {
+                    job,
+                    moves,
+                    notes,
+                    detail,
+                } => {
+                    recorded.insert(job, (moves, notes, detail));
+                }
+                Event::GameFinished {
+                    job,
+                    white,
+                    black,
+                    result,
+                    termination,
+                    plies,
+                } => {
+                    if termination == Termination::TimeForfeit {
+                        tally.forfeits += 1;
+                    }
+                    let white_points = result.first_score();
+                    let first_points = if white == 0 {
+                        white_points
+                    } else {
+                        1.0 - white_points
+                    };
+                    let spec = &self.plan.jobs()[job as usize];
+                    tally
+                        .score
+                        .add(first_points, self.paired.then_some(spec.round));
+                    if let (Some(file), Some(record)) = (&mut pgn, recorded.remove(&job)) {
+                        let text =
+                            self.pgn_of(job, white, black, result, termination, plies, record)?;
+                        file.write_all(text.as_bytes())
+                            .and_then(|()| file.flush())
+                            .context("writing the PGN")?;
+                    }
+                    on(MatchEvent::Finished {
+                        game: job + 1,
+                        white: &self.names[white as usize],
+                        black: &self.names[black as usize],
+                        result,
+                        termination,
+                        tally: &tally,
+                    });
+                    if let Some(sprt) = self.sprt {
+                        if sprt.decide(tally.llr(sprt, self.paired)) != SprtDecision::Continue {
+                            self.session.stop_flag().store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(tally)
+    }
+
+    /// A finished game as PGN, rebuilt from the runner's record of it.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the fields of one finished-game event"
+    )]
+    fn pgn_of(
+        &self,
+        job: u32,
+        white: u32,
+        black: u32,
+        result: GameResult,
+        termination: Termination,
+        plies: u32,
+        (moves, notes, detail): (String, Vec<MoveNote>, Option<String>),
+    ) -> AppResult<String> {
+        let spec = &self.plan.jobs()[job as usize];
+        let row = GameRow {
+            job_id: i64::from(job) + 1,
+            tournament: self.plan.config().name.clone(),
+            game: GameKind::Chess,
+            white: self.names[white as usize].clone(),
+            black: self.names[black as usize].clone(),
+            round: spec.round,
+            result,
+            termination,
+            plies,
+            moves,
+            opening: spec
+                .opening
+                .map(|o| self.plan.openings()[o as usize].clone()),
+            seed: spec.seed,
+            wall_ms: 0.0,
+            detail,
+            date: eloworld_tournament::pgn::pgn_date_today(),
+            notes,
+        };
+        game_to_pgn_annotated(
+            &row,
+            "eloworld match",
+            self.m.time_control.as_deref(),
+            &row.notes,
+        )
+        .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", job + 1)))
+    }
+}
+
+/// Makes the match's plan: `rounds × games` games with colours alternating, engine 1 White
+/// first. A round of two or more games plays each two games in a row from one opening with
+/// colours swapped (a game pair, cutechess's `-games N -repeat`); a round of one game takes a
+/// new opening each round. Openings come in file or shuffled order from `start`.
+fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
+    let name = m
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-vs-{}", players[0], players[1]));
+    let Some(total) = m.rounds.checked_mul(m.games) else {
+        crate::invalid!("-rounds × -games: too many games");
+    };
+    let mut config = TournamentConfig::new(&name, GameKind::Chess, players.to_vec());
+    config.games_per_pair = total.div_ceil(2);
+    config.seed = m.seed;
+    config.threads = Some(m.concurrency.max(1));
+    config.draw_rules = DrawRules::Claimed;
+    if let Some(moves) = m.max_moves {
+        config.max_plies = moves.saturating_mul(2);
+    }
+    config.db.clone_from(&m.db);
+    config.time_control.clone_from(&m.time_control);
+    config.game_pairs = m.paired();
+    config.tablebases.clone_from(&m.tablebases);
+    config.tablebase_pieces = m.tablebase_pieces;
+    config.sprt = m.sprt.map(Into::into);
+    config.adjudication = m.adjudication.clone();
+    let shape = PairedMatch {
+        games: total,
+        paired: m.paired(),
+        seed: m.seed,
+    };
+    let reached = shape.openings_needed();
+    let mut openings = match &m.openings {
+        Some(o) => {
+            let is_pgn = o
+                .file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            if is_pgn {
+                let mut list = eloworld_tournament::openings::load_openings_cut(
+                    &o.file,
+                    GameKind::Chess,
+                    o.plies,
+                )?;
+                pick_openings(&mut list, o.shuffled, o.start, m.seed, reached);
+                list
+            } else {
+                // An EPD book is taken line by line, and only the lines the match reaches
+                // are parsed (the same openings, in the same order, as parsing every line
+                // first: the shuffle depends only on the count of lines).
+                let mut list = eloworld_tournament::openings::load_epd_lines(&o.file)?;
+                pick_openings(&mut list, o.shuffled, o.start, m.seed, reached);
+                list.iter()
+                    .map(|(line, text)| {
+                        eloworld_tournament::openings::epd_opening(&o.file, *line, text)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+        }
+        None => Vec::new(),
+    };
+    if m.chess960 && openings.is_empty() {
+        openings = (0..reached as u64)
+            .map(|r| {
+                let n = (splitmix64(m.seed ^ r) % 960) as u16;
+                eloworld_games::chess::chess960_fen(n)
+            })
+            .collect();
+    }
+    Ok(Plan::paired_match(&config, openings, shape)?)
+}

@@ -1,0 +1,240 @@
+//! Placing a player on a ladder whose ratings stay fixed (Murphy's Elo World, section 4):
+//! batches of games against the rungs that tell most (`eloworld_ratings::placement`), each
+//! played through the runner and stored.
+//!
+//! Each batch against a rung is a small stored tournament named
+//! `place SPEC vs RUNG #J seed S`: its plan depends only on those, so a killed placement
+//! resumes, a second placement of the same spec (another precision, another ladder sharing
+//! the rung) reuses the games, and the seed makes it reproducible.
+
+use crate::error::{AppResult, Context};
+use crate::game::AppGame;
+use crate::ladders::LadderRules;
+use crate::session::Session;
+use crate::with_game;
+use eloworld_games::rng::{fnv1a, splitmix64};
+use eloworld_games::GameKind;
+use eloworld_ratings::ladder::Ladder;
+use eloworld_ratings::placement::{
+    next_rung, place, scoville, start_estimate, Placed, RungGames, Scoville, StoppingRule,
+};
+use eloworld_tournament::{Plan, TournamentConfig};
+use std::path::PathBuf;
+
+/// How to place a player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacementSettings {
+    /// The player to place (a spec).
+    pub spec: String,
+    /// The store the placement's games go to (and are reused from).
+    pub db: String,
+    /// Stop when the 95% interval is at most ± this many Elo.
+    pub precision: f64,
+    /// Stop after this many games whatever the interval.
+    pub max_games: u32,
+    /// Games per colour in each batch against one rung.
+    pub batch: u32,
+    /// The same seed, ladder and spec give the same games.
+    pub seed: u64,
+}
+
+/// What a placement found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// The placed player's canonical spec.
+    pub spec: String,
+    /// Its rating against the fixed rungs.
+    pub placed: Placed,
+    /// Its games against each rung, in the ladder's order.
+    pub rungs: Vec<RungGames>,
+    /// Rungs left out, with why (not runnable here, or the player itself).
+    pub skipped: Vec<String>,
+    /// True when the run was stopped before the placement was done.
+    pub interrupted: bool,
+}
+
+/// One batch played, for a front end's progress line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchDone {
+    /// The rating after the batch.
+    pub placed: Placed,
+    /// The rung the batch was played against.
+    pub rung: String,
+    /// Batches played against that rung so far.
+    pub batches: u32,
+    /// True when every game of the batch was stored by an earlier run.
+    pub reused: bool,
+}
+
+/// Places `settings.spec` on `ladder`, calling `on_batch` after each batch.
+///
+/// # Errors
+/// A bad setting, a player that cannot be made, no rung that runs here, or the store.
+pub fn place_on_ladder(
+    session: &Session,
+    ladder: &Ladder,
+    settings: &PlacementSettings,
+    on_batch: &mut dyn FnMut(&BatchDone),
+) -> AppResult<Placement> {
+    let rules = LadderRules::of(ladder)?;
+    crate::ensure!(
+        settings.precision > 0.0 && settings.precision.is_finite(),
+        "--precision must be a positive number of Elo"
+    );
+    crate::ensure!(settings.batch >= 1, "--batch must be at least 1");
+    with_game!(rules.game, G => place_as::<G>(session, ladder, rules, settings, on_batch))
+}
+
+fn place_as<G: AppGame>(
+    session: &Session,
+    ladder: &Ladder,
+    rules: LadderRules,
+    settings: &PlacementSettings,
+    on_batch: &mut dyn FnMut(&BatchDone),
+) -> AppResult<Placement> {
+    let registry = session.registry::<G>()?;
+    let spec: eloworld_players::PlayerSpec = settings.spec.parse()?;
+    let spec = spec.to_string();
+    registry
+        .resolve_str(&spec)
+        .with_context(|| format!("the player to place, {spec:?}"))?;
+    let game_rules = G::rules(rules.draw_rules);
+    // Rungs that cannot run here are skipped, each with a note.
+    let mut usable = vec![true; ladder.rungs.len()];
+    let mut skipped = Vec::new();
+    for (i, rung) in ladder.rungs.iter().enumerate() {
+        if rung.player == spec {
+            usable[i] = false;
+            skipped.push(format!(
+                "rung {} is the player being placed; it is skipped (give another spec, e.g. {}_r0, to place it again)",
+                rung.player, rung.player
+            ));
+        } else if let Err(e) = registry.resolve_str(&rung.player) {
+            usable[i] = false;
+            skipped.push(format!("rung {} skipped: {e}", rung.player));
+        }
+    }
+    crate::ensure!(
+        usable.iter().any(|&u| u),
+        "no rung of ladder {} can run here",
+        ladder.name
+    );
+    let mut store = session.open_store(&settings.db)?;
+    let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
+    let mut games: Vec<RungGames> = ratings
+        .iter()
+        .map(|&rating| RungGames {
+            rating,
+            ..RungGames::default()
+        })
+        .collect();
+    let mut batches = vec![0u32; ladder.rungs.len()];
+    let mut played = vec![0u32; ladder.rungs.len()];
+    let mut estimate = start_estimate(&ratings, &usable);
+    let stopping = StoppingRule::new(settings.precision, settings.max_games, 2 * settings.batch);
+    let mut interrupted = false;
+    loop {
+        if stopping.done(&place(&games, ladder.advantage)) {
+            break;
+        }
+        let Some(k) = next_rung(&ratings, &played, &usable, estimate) else {
+            break;
+        };
+        let rung = &ladder.rungs[k].player;
+        let config = batch_config(settings, ladder, rules, &spec, rung, batches[k], G::KIND);
+        let plan = Plan::new(&config)?;
+        let summary = session
+            .play::<G>(&plan, &registry, game_rules, &mut *store)
+            .with_context(|| format!("placement games {:?} in {}", config.name, settings.db))?;
+        if summary.interrupted {
+            interrupted = true;
+            break;
+        }
+        for row in store.results(Some(&config.name))? {
+            // The placed player's points, counted with its colour.
+            let white_points = row.result.first_score();
+            if row.white == spec {
+                games[k].as_white.add(white_points);
+            } else {
+                games[k].as_black.add(1.0 - white_points);
+            }
+            played[k] += 1;
+        }
+        batches[k] += 1;
+        let now = place(&games, ladder.advantage);
+        estimate = now.rating;
+        on_batch(&BatchDone {
+            placed: now,
+            rung: rung.clone(),
+            batches: batches[k],
+            reused: summary.stored == 0,
+        });
+    }
+    Ok(Placement {
+        spec,
+        placed: place(&games, ladder.advantage),
+        rungs: games,
+        skipped,
+        interrupted,
+    })
+}
+
+/// The settings of batch `index` of games between `spec` and `rung`.
+fn batch_config(
+    settings: &PlacementSettings,
+    ladder: &Ladder,
+    rules: LadderRules,
+    spec: &str,
+    rung: &str,
+    index: u32,
+    kind: GameKind,
+) -> TournamentConfig {
+    let name = format!("place {spec} vs {rung} #{index} seed {}", settings.seed);
+    let mut c = TournamentConfig::new(&name, kind, vec![spec.to_owned(), rung.to_owned()]);
+    c.games_per_pair = settings.batch;
+    // Below 2^63: the settings are stored as TOML, whose integers are signed 64-bit.
+    c.seed = splitmix64(settings.seed ^ fnv1a(&name)) >> 1;
+    c.openings = ladder.openings.as_ref().map(PathBuf::from);
+    if let Some(m) = ladder.max_plies {
+        c.max_plies = m;
+    }
+    c.draw_rules = rules.draw_rules;
+    c.db = Some(settings.db.clone());
+    c
+}
+
+/// A rung next to a rating: (name, rating, points scored against it, games).
+pub type NearRung = (String, f64, f64, u32);
+
+impl Placement {
+    /// The nearest rungs below and above the placed rating.
+    #[must_use]
+    pub fn nearest(&self, ladder: &Ladder) -> [Option<NearRung>; 2] {
+        let rating = self.placed.rating;
+        let row = |i: usize| {
+            (
+                ladder.rungs[i].player.clone(),
+                ladder.rungs[i].rating,
+                self.rungs[i].points(),
+                self.rungs[i].games(),
+            )
+        };
+        let below = (0..ladder.rungs.len())
+            .filter(|&i| ladder.rungs[i].rating <= rating)
+            .max_by(|&a, &b| ladder.rungs[a].rating.total_cmp(&ladder.rungs[b].rating))
+            .map(row);
+        let above = (0..ladder.rungs.len())
+            .filter(|&i| ladder.rungs[i].rating > rating)
+            .min_by(|&a, &b| ladder.rungs[a].rating.total_cmp(&ladder.rungs[b].rating))
+            .map(row);
+        [below, above]
+    }
+
+    /// Where the placed rating falls in each family of dilutions on the ladder.
+    #[must_use]
+    pub fn scovilles(&self, ladder: &Ladder) -> Vec<Scoville> {
+        let names: Vec<&str> = ladder.rungs.iter().map(|r| r.player.as_str()).collect();
+        let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
+        scoville(&names, &ratings, self.placed.rating)
+    }
+}

@@ -1,0 +1,140 @@
+//! Running a tournament: check its players, open its store, play the games not yet stored
+//! (resuming a killed run), and hand back what was stored; or store its plan for workers.
+
+use crate::error::{AppError, AppResult, Context};
+use crate::game::AppGame;
+use crate::session::Session;
+use crate::with_game;
+use eloworld_players::SpecError;
+use eloworld_tournament::{GameRow, Plan, ResultRow, RunSummary};
+
+/// What a tournament run did, and every result its store holds for it.
+#[derive(Debug)]
+pub struct TournamentRun {
+    /// The runner's summary of this run.
+    pub summary: RunSummary,
+    /// Every stored result of the tournament.
+    pub rows: Vec<ResultRow>,
+    /// Where they are stored.
+    pub location: String,
+}
+
+impl TournamentRun {
+    /// Games of the plan not stored yet (after an interruption).
+    #[must_use]
+    pub fn games_left(&self) -> u64 {
+        self.summary
+            .planned
+            .saturating_sub(self.summary.done_before + self.summary.stored)
+    }
+}
+
+/// Runs (or resumes) the tournament of `plan`: every player is resolved before the store
+/// is touched, so a misspelt player stores nothing.
+///
+/// # Errors
+/// A player that cannot be made, the store, or the run.
+pub fn run_tournament(session: &Session, plan: &Plan) -> AppResult<TournamentRun> {
+    with_game!(plan.game(), G => run_as::<G>(session, plan))
+}
+
+fn run_as<G: AppGame>(session: &Session, plan: &Plan) -> AppResult<TournamentRun> {
+    let rules = G::rules(plan.config().draw_rules);
+    let registry = session.registry::<G>()?;
+    for p in plan.players() {
+        registry.resolve_str(p)?;
+    }
+    let location = plan.config().db_path();
+    let mut store = session.open_store(&location)?;
+    let summary = session.play::<G>(plan, &registry, rules, &mut *store)?;
+    let rows = store.results(Some(&plan.config().name))?;
+    Ok(TournamentRun {
+        summary,
+        rows,
+        location,
+    })
+}
+
+/// A plan stored for workers to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredPlan {
+    /// The store's location.
+    pub location: String,
+    /// Games already done.
+    pub done: u64,
+    /// Games in the plan.
+    pub total: u64,
+    /// Players this machine cannot run (its engine is not installed here), with why: only
+    /// workers that have them will play their games.
+    pub not_here: Vec<String>,
+}
+
+/// Stores the plan for workers (`eloworld worker`) to play on any number of machines,
+/// playing none of it here. A misspelt player or a wrong parameter is an error before
+/// anything is stored; a player that only cannot run on this machine is listed.
+///
+/// # Errors
+/// A bad player spec, or the store.
+pub fn store_plan(session: &Session, plan: &Plan) -> AppResult<StoredPlan> {
+    let not_here = with_game!(plan.game(), G => players_not_here::<G>(session, plan))?;
+    let location = plan.config().db_path();
+    let mut store = session.open_store(&location)?;
+    store
+        .begin(plan)
+        .with_context(|| format!("storing tournament {:?}", plan.config().name))?;
+    let row = store
+        .tournaments()?
+        .into_iter()
+        .find(|t| t.name == plan.config().name);
+    let (done, total) = row.map_or((0, plan.jobs().len() as u64), |t| (t.done, t.total));
+    Ok(StoredPlan {
+        location: store.location(),
+        done,
+        total,
+        not_here,
+    })
+}
+
+fn players_not_here<G: AppGame>(session: &Session, plan: &Plan) -> AppResult<Vec<String>> {
+    let registry = session.registry::<G>()?;
+    let mut not_here = Vec::new();
+    for p in plan.players() {
+        match registry.resolve_str(p) {
+            Ok(_) => {}
+            Err(SpecError::Unavailable { player, reason }) => {
+                not_here.push(format!("{player} cannot run on this machine ({reason})"));
+            }
+            Err(e) => {
+                return Err(AppError::from(e))
+                    .with_context(|| format!("tournament {:?}", plan.config().name))
+            }
+        }
+    }
+    Ok(not_here)
+}
+
+/// Plays (or resumes) the tournament of `plan` to its end and returns its games in plan
+/// order, for use cases that read the games in their scheduled order (the Squava article's
+/// incremental ratings).
+///
+/// # Errors
+/// As [`run_tournament`]; also when the run was stopped or a game is missing.
+pub fn play_to_end(session: &Session, plan: &Plan) -> AppResult<Vec<GameRow>> {
+    let run = run_tournament(session, plan)?;
+    crate::ensure!(
+        !run.summary.interrupted,
+        "interrupted: run the same command again to finish"
+    );
+    let store = session.open_store(&run.location)?;
+    let mut rows = store.games(Some(&plan.config().name))?;
+    // Jobs are stored in plan order, so the job id orders the games as scheduled.
+    rows.sort_by_key(|r| r.job_id);
+    crate::ensure!(
+        rows.len() == plan.jobs().len(),
+        "{}: {} of {} games stored",
+        plan.config().name,
+        rows.len(),
+        plan.jobs().len()
+    );
+    Ok(rows)
+}
