@@ -586,11 +586,7 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
     let reached = shape.openings_needed();
     let mut openings = match &m.openings {
         Some(o) => {
-            let is_pgn = o
-                .file
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-            if is_pgn {
+            if eloworld_games::chess::input::is_pgn(&o.file) {
                 let mut list = eloworld_tournament::openings::load_openings_cut(
                     &o.file,
                     GameKind::Chess,

@@ -42,7 +42,7 @@ pub struct Args {
     /// The seed: the same seed, ladder and spec give the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Engine definitions (TOML, as in the README's "Engines") for your own program.
+    /// Engine definitions (TOML, as in `docs/engines.md`) for your own program.
     #[arg(long, value_name = "FILE")]
     engines: Option<PathBuf>,
     /// Worker threads (default: all cores).

@@ -54,7 +54,7 @@ pub struct Args {
     /// Store the plan and stop: workers (`eloworld worker --db …`) play it, on any number of machines.
     #[arg(long)]
     plan_only: bool,
-    /// Engine definitions (TOML, as in the README's "Engines") to add to the built-in players.
+    /// Engine definitions (TOML, as in `docs/engines.md`) to add to the built-in players.
     #[arg(long, value_name = "FILE")]
     engines: Option<PathBuf>,
 }
