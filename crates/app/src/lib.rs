@@ -12,6 +12,7 @@ pub mod matches;
 pub mod placement;
 pub mod report;
 pub mod session;
+pub mod squava;
 pub mod standing;
 pub mod tournament;
 pub mod worker;

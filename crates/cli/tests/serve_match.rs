@@ -5,6 +5,8 @@
 //! running, and once stopped its page shows the numbers of its final report.
 //! Set `ELOWORLD_SERVE_SCREENSHOT=FILE.png` to keep a screenshot of the decided match's page.
 
+#![expect(clippy::print_stderr, reason = "a test says what it skipped")]
+
 mod common;
 
 use common::serve::{chromium, Browser, Serving};
@@ -37,6 +39,18 @@ fn wdl_of(games_line: &str) -> String {
         field("Draws: "),
         field("Losses: ")
     )
+}
+
+/// Chromium, when it and Debian's Stockfish are there (CI installs both; elsewhere the test
+/// is skipped with a note).
+fn browser_and_stockfish() -> Option<std::path::PathBuf> {
+    let browser = chromium()?;
+    if !engines_installed() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs stockfish");
+        eprintln!("skipped: stockfish is not installed");
+        return None;
+    }
+    Some(browser)
 }
 
 fn engines_installed() -> bool {
@@ -104,12 +118,9 @@ fn decided_match(dir: &Path) -> String {
 
 #[test]
 fn a_decided_match_reads_as_finished_with_the_numbers_eloworld_match_printed() {
-    let Some(browser) = chromium() else { return };
-    if !engines_installed() {
-        assert!(std::env::var_os("CI").is_none(), "CI installs stockfish");
-        eprintln!("skipped: stockfish is not installed");
+    let Some(browser) = browser_and_stockfish() else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().expect("temp dir");
     let out = decided_match(dir.path());
     let stored: u64 = last_line(&out, "Finished match: ")
@@ -189,12 +200,9 @@ fn a_decided_match_reads_as_finished_with_the_numbers_eloworld_match_printed() {
 
 #[test]
 fn a_running_match_reads_as_running_and_once_stopped_shows_its_final_report() {
-    let Some(browser) = chromium() else { return };
-    if !engines_installed() {
-        assert!(std::env::var_os("CI").is_none(), "CI installs stockfish");
-        eprintln!("skipped: stockfish is not installed");
+    let Some(browser) = browser_and_stockfish() else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().expect("temp dir");
     // Two equal engines and an SPRT that takes thousands of games: it is still running when
     // it is stopped.

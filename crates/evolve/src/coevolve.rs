@@ -66,8 +66,8 @@ pub fn read_book(text: &str, source: &str) -> Result<Vec<Chess>, EvolveError> {
         .collect()
 }
 
-/// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`
-/// (the schedule's [`eloworld_tournament::schedule::coevolution::pair_openings`]).
+/// [`eloworld_tournament::schedule::coevolution::pair_openings`], with a book too small an
+/// error.
 ///
 /// # Errors
 /// [`EvolveError::Input`] when the book has fewer than `count` openings.

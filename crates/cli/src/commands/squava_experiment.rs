@@ -5,13 +5,10 @@
 
 use crate::rating_table::shortened;
 use crate::standings::column_width;
-use anyhow::Context;
-use eloworld_app::{tournament::play_to_end, Session};
-
+use eloworld_app::squava::{run_experiment, SquavaSettings};
 use eloworld_ratings::consistency::consistency;
-use eloworld_ratings::Wdl;
-use eloworld_ratings::{rate, Games, Method, Options};
-use eloworld_tournament::{GameRow, Plan, TournamentConfig};
+use eloworld_ratings::{Games, Wdl};
+use eloworld_tournament::GameRow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,100 +43,32 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.runs >= 1, "--runs must be at least 1");
-    anyhow::ensure!(args.games != Some(0), "--games must be at least 1");
-    anyhow::ensure!(
-        args.games_per_pair != Some(0),
-        "--games-per-pair must be at least 1"
-    );
     let session = crate::session::with_display(crate::session::start(None), args.quiet);
-    let mut base = TournamentConfig::from_file(&args.elo)?;
-    if let Some(n) = args.games {
-        // Another length is another tournament: it must not resume the file's games.
-        base.games = Some(n);
-        base.name = format!("{}-{n}", base.name);
-    }
-    let mut runs = Vec::new();
-    let mut first_player = OutcomeTally::default();
-    for k in 1..=args.runs {
-        let mut config = base.clone();
-        config.db = Some(base.db_path());
-        config.name = format!("{}-run{k}", base.name);
-        config.seed = base.seed.wrapping_add(k - 1);
-        if args.threads.is_some() {
-            config.threads = args.threads;
-        }
-        let (plan, rows) = play(&session, &config)?;
-        first_player.add_rows(&rows);
-        runs.push(rate_in_game_order(plan.players(), &rows)?);
-    }
-    let players = Plan::new(&base)?.players().to_vec();
+    let e = run_experiment(
+        &session,
+        &SquavaSettings {
+            elo: args.elo.clone(),
+            round_robin: args.round_robin.clone(),
+            runs: args.runs,
+            games: args.games,
+            games_per_pair: args.games_per_pair,
+            skip_round_robin: args.skip_round_robin,
+            threads: args.threads,
+        },
+    )?;
     println!(
         "\nUS Chess incremental ratings (1300 from 14 effective games), {} games a run",
-        base.games.unwrap_or(0)
+        e.games_per_run
     );
-    print!("{}", ratings_table(&players, &runs));
-    if args.skip_round_robin {
-        println!("\n{}", first_player.line());
-        return Ok(ExitCode::SUCCESS);
+    print!("{}", ratings_table(&e.players, &e.runs));
+    if let Some(rr) = &e.round_robin {
+        print!(
+            "{}",
+            round_robin_tables(&rr.players, &rr.rows, &rr.ratings, args.runs)
+        );
     }
-    let mut config = TournamentConfig::from_file(&args.round_robin)?;
-    if let Some(n) = args.games_per_pair {
-        config.games_per_pair = n;
-        config.name = format!("{}-{n}", config.name);
-    }
-    if args.threads.is_some() {
-        config.threads = args.threads;
-    }
-    let (plan, rows) = play(&session, &config)?;
-    first_player.add_rows(&rows);
-    let last = runs.last().map(Vec::as_slice).unwrap_or_default();
-    let ratings = ratings_for(plan.players(), &players, last)?;
-    print!(
-        "{}",
-        round_robin_tables(plan.players(), &rows, &ratings, args.runs)
-    );
-    println!("\n{}", first_player.line());
+    println!("\n{}", first_player_line(&e.first_player));
     Ok(ExitCode::SUCCESS)
-}
-
-/// Plays (or resumes) a squava tournament to its end: its plan and its games in plan order.
-fn play(session: &Session, config: &TournamentConfig) -> anyhow::Result<(Plan, Vec<GameRow>)> {
-    let plan = Plan::new(config)?;
-    anyhow::ensure!(
-        plan.game() == eloworld_games::GameKind::Squava,
-        "{}: the experiment is a squava tournament",
-        config.name
-    );
-    let session = session.clone().threads(config.threads);
-    let rows = play_to_end(&session, &plan)?;
-    Ok((plan, rows))
-}
-
-/// Rates the games in their scheduled order; the ratings follow `players`' order.
-fn rate_in_game_order(players: &[String], rows: &[GameRow]) -> anyhow::Result<Vec<f64>> {
-    let mut games = Games::case_sensitive();
-    for p in players {
-        games.player(p);
-    }
-    eloworld_tournament::add_results(&mut games, rows);
-    Ok(rate(&games, &Options::new(Method::Uscf))?.values)
-}
-
-/// Picks the ratings of `wanted` players out of a run over `rated` players.
-fn ratings_for(wanted: &[String], rated: &[String], ratings: &[f64]) -> anyhow::Result<Vec<f64>> {
-    wanted
-        .iter()
-        .map(|w| {
-            rated
-                .iter()
-                .position(|r| r == w)
-                .and_then(|i| ratings.get(i).copied())
-                .with_context(|| {
-                    format!("player {w} of the round robin has no rating from the rating runs")
-                })
-        })
-        .collect()
 }
 
 /// The side-by-side table of the runs' final ratings, like the Squava article's.
@@ -293,35 +222,24 @@ fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run
     out
 }
 
-/// The first player's wins, draws and losses over every game played.
-#[derive(Default)]
-struct OutcomeTally(Wdl);
-
-impl OutcomeTally {
-    fn add_rows(&mut self, rows: &[GameRow]) {
-        for r in rows {
-            self.0.add(r.result.first_score());
-        }
-    }
-
-    fn line(&self) -> String {
-        let Wdl {
-            wins: first,
-            draws,
-            losses: second,
-        } = self.0;
-        let n = self.0.games().max(1) as f64;
-        format!(
-            "first player (x) won {} of {} games ({:.1}%), second player {} ({:.1}%), draws {} ({:.1}%)",
-            first,
-            self.0.games(),
-            100.0 * first as f64 / n,
-            second,
-            100.0 * second as f64 / n,
-            draws,
-            100.0 * draws as f64 / n
-        )
-    }
+/// The first player's share of the games, as the article reports it.
+fn first_player_line(w: &Wdl) -> String {
+    let Wdl {
+        wins: first,
+        draws,
+        losses: second,
+    } = *w;
+    let n = w.games().max(1) as f64;
+    format!(
+        "first player (x) won {} of {} games ({:.1}%), second player {} ({:.1}%), draws {} ({:.1}%)",
+        first,
+        w.games(),
+        100.0 * first as f64 / n,
+        second,
+        100.0 * second as f64 / n,
+        draws,
+        100.0 * draws as f64 / n
+    )
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! pair never plays the same opening twice in a generation. Organisms with the same genome
 //! (the same spec) are one player of the plan.
 
+use super::job;
 use crate::plan::JobSpec;
-use eloworld_games::rng::{game_seed, splitmix64};
+use eloworld_games::rng::splitmix64;
 
 /// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`,
 /// drawn without replacement (Lemire's multiply-shift for the range); `None` when the book
@@ -92,14 +93,17 @@ pub fn generation(
                     }
                 };
                 let key = jobs.len() as u32;
-                jobs.push(JobSpec {
+                // An organism's spec is its player's: the seed is the one its spec makes.
+                let colours = (index[white], index[black]);
+                jobs.push(job(
                     key,
-                    white: index[white],
-                    black: index[black],
-                    round: key,
-                    opening: Some(opening as u32),
-                    seed: game_seed(seed, &specs[white], &specs[black], key, &openings[opening]),
-                });
+                    colours,
+                    key,
+                    Some(opening as u32),
+                    &players,
+                    &openings,
+                    seed,
+                ));
                 organisms.push((white, black));
             }
         }

@@ -3,8 +3,8 @@
 //! seeded players do not meet each other, nor do the others. With openings, round `k` of
 //! every pairing uses the same opening, so each opening is played with both colours.
 
+use super::job;
 use crate::plan::JobSpec;
-use eloworld_games::rng::game_seed;
 
 /// The jobs of a gauntlet of `seeds` seeded players against the rest of `players`.
 #[must_use]
@@ -20,25 +20,11 @@ pub fn jobs(
     let mut jobs = Vec::new();
     for round in 0..games_per_pair {
         let opening = (!openings.is_empty()).then(|| round % openings.len() as u32);
-        let text = opening.map_or("", |i| openings[i as usize].as_str());
         for s in 0..seeds {
             for o in seeds..n {
-                for (white, black) in [(s, o), (o, s)] {
+                for pair in [(s, o), (o, s)] {
                     let key = jobs.len() as u32;
-                    jobs.push(JobSpec {
-                        key,
-                        white,
-                        black,
-                        round,
-                        opening,
-                        seed: game_seed(
-                            seed,
-                            &players[white as usize],
-                            &players[black as usize],
-                            round,
-                            text,
-                        ),
-                    });
+                    jobs.push(job(key, pair, round, opening, players, openings, seed));
                 }
             }
         }

@@ -11,7 +11,37 @@ pub mod paired;
 pub mod random;
 pub mod round_robin;
 
-use eloworld_games::rng::splitmix64;
+use crate::plan::JobSpec;
+use eloworld_games::rng::{game_seed, splitmix64};
+
+/// Job `key`: `white` against `black` (indices into `players`) in round `round`, from
+/// `opening` (an index into `openings`), its seed derived from the tournament's `seed` and
+/// all of these, as every schedule derives it.
+pub(crate) fn job(
+    key: u32,
+    (white, black): (u32, u32),
+    round: u32,
+    opening: Option<u32>,
+    players: &[String],
+    openings: &[String],
+    seed: u64,
+) -> JobSpec {
+    let text = opening.map_or("", |o| openings[o as usize].as_str());
+    JobSpec {
+        key,
+        white,
+        black,
+        round,
+        opening,
+        seed: game_seed(
+            seed,
+            &players[white as usize],
+            &players[black as usize],
+            round,
+            text,
+        ),
+    }
+}
 
 /// How a shuffle draws its indices from a SplitMix64 chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,9 +4,8 @@
 //! a round, which keys the pair (pentanomial counting); otherwise each game takes the next
 //! opening. Used by `eloworld match` and by the evolution's report matches.
 
-use super::{shuffle, MATCH_OPENINGS};
+use super::{job, shuffle, MATCH_OPENINGS};
 use crate::plan::JobSpec;
-use eloworld_games::rng::game_seed;
 
 /// A paired match's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,25 +41,10 @@ impl PairedMatch {
         (0..self.games)
             .map(|i| {
                 let opening = (!openings.is_empty()).then(|| self.slot(i) % openings.len() as u32);
-                let text = opening.map_or("", |o| openings[o as usize].as_str());
-                let (white, black) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
+                let colours = if i % 2 == 0 { (0, 1) } else { (1, 0) };
                 // Each player's games as White are numbered in order; the two games of a
                 // pair share that number.
-                let round = i / 2;
-                JobSpec {
-                    key: i,
-                    white,
-                    black,
-                    round,
-                    opening,
-                    seed: game_seed(
-                        self.seed,
-                        &players[white as usize],
-                        &players[black as usize],
-                        round,
-                        text,
-                    ),
-                }
+                job(i, colours, i / 2, opening, players, openings, self.seed)
             })
             .collect()
     }

@@ -5,8 +5,9 @@
 //! the one the round robin would give that game. With openings, game `i` uses opening
 //! `i mod len`.
 
+use super::job;
 use crate::plan::JobSpec;
-use eloworld_games::rng::{fnv1a, game_seed, splitmix64};
+use eloworld_games::rng::{fnv1a, splitmix64};
 
 /// The jobs of `games` random pairings of `players` with `seed`.
 #[must_use]
@@ -33,22 +34,15 @@ pub fn jobs(
         let round = rounds[p];
         rounds[p] += 1;
         let opening = (!openings.is_empty()).then(|| key % openings.len() as u32);
-        let opening_text = opening.map_or("", |i| openings[i as usize].as_str());
-        let seed = game_seed(
-            seed,
-            &players[white as usize],
-            &players[black as usize],
-            round,
-            opening_text,
-        );
-        jobs.push(JobSpec {
+        jobs.push(job(
             key,
-            white,
-            black,
+            (white, black),
             round,
             opening,
+            players,
+            openings,
             seed,
-        });
+        ));
     }
     jobs
 }

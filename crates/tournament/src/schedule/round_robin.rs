@@ -2,8 +2,8 @@
 //! with `self_play`) `games_per_pair` times. With openings, round `k` of every pair uses the
 //! same opening, so each opening is played once with each colour by every pair.
 
+use super::job;
 use crate::plan::JobSpec;
-use eloworld_games::rng::game_seed;
 
 /// The jobs of a round robin of `players` with `seed`, in schedule order (round by round).
 #[must_use]
@@ -18,28 +18,21 @@ pub fn jobs(
     let n = players.len() as u32;
     for round in 0..games_per_pair {
         let opening = (!openings.is_empty()).then(|| round % openings.len() as u32);
-        let opening_text = opening.map_or("", |i| openings[i as usize].as_str());
         for white in 0..n {
             for black in 0..n {
                 if white == black && !self_play {
                     continue;
                 }
-                let seed = game_seed(
-                    seed,
-                    &players[white as usize],
-                    &players[black as usize],
-                    round,
-                    opening_text,
-                );
                 let key = jobs.len() as u32;
-                jobs.push(JobSpec {
+                jobs.push(job(
                     key,
-                    white,
-                    black,
+                    (white, black),
                     round,
                     opening,
+                    players,
+                    openings,
                     seed,
-                });
+                ));
             }
         }
     }
