@@ -65,6 +65,12 @@ struct GameFigures {
     /// mean length committed in the runner's batches, nothing played): the ceiling of any
     /// stored run.
     store_ceiling_games_per_s: f64,
+    /// The machine's own ceiling for two threads: games per second of two bare loops run
+    /// at once, each on its own thread over half the games (median of the rounds).
+    ceiling_games_per_s: f64,
+    /// The runner on two threads ÷ that ceiling (median of the rounds' ratios): the share
+    /// of what two cores can do that the runner gets.
+    runner_share_of_ceiling: f64,
     /// Mean plies per game.
     plies_per_game: f64,
     /// Games per measurement, rounds.
@@ -81,6 +87,8 @@ impl GameFigures {
             "runner_1_thread_games_per_s": self.runner_1_thread_games_per_s,
             "runner_2_threads_games_per_s": self.runner_2_threads_games_per_s,
             "store_ceiling_games_per_s": self.store_ceiling_games_per_s,
+            "ceiling_games_per_s": self.ceiling_games_per_s,
+            "runner_share_of_ceiling": self.runner_share_of_ceiling,
             "plies_per_game": self.plies_per_game,
             "games": self.games,
             "rounds": self.rounds,
@@ -149,6 +157,7 @@ where
     let plan = bench_plan(kind, n)?;
     let (mut bare_rates, mut one_rates, mut two_rates) = (Vec::new(), Vec::new(), Vec::new());
     let (mut one_ratios, mut two_ratios) = (Vec::new(), Vec::new());
+    let (mut ceilings, mut shares) = (Vec::new(), Vec::new());
     let mut plies = 0u64;
     for round in 0..rounds {
         let t = Instant::now();
@@ -162,15 +171,19 @@ where
             one_plies == plies,
             "the runner played {one_plies} plies, the bare loop {plies}: not the same games"
         );
+        let ceiling = bare_ceiling(&plan, 2, bare);
         let (two, _) = runner_rate::<G>(&plan, 2)?;
         if text {
             println!(
-                "  round {}: bare loop {bare_rate:>10.0} games/s  runner 1 thread {one:>10.0} ({:.2}x)  2 threads {two:>10.0} ({:.2}x)",
+                "  round {}: bare loop {bare_rate:>10.0} games/s  runner 1 thread {one:>10.0} ({:.2}x)  2 threads {two:>10.0} ({:.2}x); two bare loops at once {ceiling:>10.0} (runner's share {:.2})",
                 round + 1,
                 one / bare_rate,
-                two / bare_rate
+                two / bare_rate,
+                two / ceiling
             );
         }
+        ceilings.push(ceiling);
+        shares.push(two / ceiling);
         bare_rates.push(bare_rate);
         one_rates.push(one);
         two_rates.push(two);
@@ -186,6 +199,8 @@ where
         runner_1_thread_games_per_s: median(one_rates),
         runner_2_threads_games_per_s: median(two_rates),
         store_ceiling_games_per_s: ceiling,
+        ceiling_games_per_s: median(ceilings),
+        runner_share_of_ceiling: median(shares),
         plies_per_game,
         games: n,
         rounds,
@@ -196,10 +211,35 @@ where
             figures.bare_games_per_s, figures.runner_1_thread_ratio, figures.runner_2_threads_ratio
         );
         println!(
+            "  the machine's ceiling on 2 threads (two bare loops at once): {:.0} games/s; the runner's share {:.2} (goal >= 0.9)",
+            figures.ceiling_games_per_s, figures.runner_share_of_ceiling
+        );
+        println!(
             "  the store alone takes {ceiling:.0} games/s of this length: no stored run goes faster"
         );
     }
     Ok(figures)
+}
+
+/// Games per second of `threads` bare loops run at once, thread `t` playing every
+/// `threads`-th game of the plan from the `t`-th: the most this machine's cores can play,
+/// with nothing stored or coordinated.
+fn bare_ceiling(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> f64 {
+    let seeds: Vec<u64> = plan.jobs().iter().map(|j| j.seed).collect();
+    let t = Instant::now();
+    std::thread::scope(|scope| {
+        for first in 0..threads {
+            let seeds = &seeds;
+            scope.spawn(move || {
+                let mut plies = 0u64;
+                for seed in seeds.iter().skip(first).step_by(threads) {
+                    plies += u64::from(bare(*seed));
+                }
+                std::hint::black_box(plies)
+            });
+        }
+    });
+    seeds.len() as f64 / t.elapsed().as_secs_f64()
 }
 
 fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
