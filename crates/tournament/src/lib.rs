@@ -23,10 +23,11 @@ mod work;
 pub use config::{Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
-pub use plan::{JobSpec, Plan};
+pub use plan::Plan;
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
 pub use rating_games::{add_results, games_to_rate, score, RatedGame};
 pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};
+pub use schedule::JobSpec;
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,
     Store, TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,

@@ -1,27 +1,9 @@
 use crate::openings::load_openings;
-use crate::schedule::{self, paired::PairedMatch, Draw};
+use crate::schedule::{self, paired::PairedMatch, Draw, JobSpec};
 use crate::{ConfigError, Schedule, TournamentConfig};
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
 use eloworld_players::PlayerSpec;
-
-/// One game to play: who plays White (the first side) and Black, which round of the pair,
-/// from which opening, with which seed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JobSpec {
-    /// The job's key, its position in the plan (0-based).
-    pub key: u32,
-    /// White's index into `Plan::players`.
-    pub white: u32,
-    /// Black's index.
-    pub black: u32,
-    /// The game's index within its ordered pair.
-    pub round: u32,
-    /// The opening's index into `Plan::openings`, if the tournament has openings.
-    pub opening: Option<u32>,
-    /// The game's seed.
-    pub seed: u64,
-}
 
 /// A deterministic schedule of game jobs from a tournament's settings: the players, the
 /// openings and the jobs, made by one of the schedules of [`crate::schedule`] and fixed

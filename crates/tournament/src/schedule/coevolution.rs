@@ -5,8 +5,7 @@
 //! pair never plays the same opening twice in a generation. Organisms with the same genome
 //! (the same spec) are one player of the plan.
 
-use super::job;
-use crate::plan::JobSpec;
+use super::{job, JobSpec};
 use eloworld_games::rng::splitmix64;
 
 /// Returns `count` distinct book indices for the games of pair `(a, b)` in `generation`,

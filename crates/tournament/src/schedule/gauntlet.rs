@@ -3,8 +3,7 @@
 //! seeded players do not meet each other, nor do the others. With openings, round `k` of
 //! every pairing uses the same opening, so each opening is played with both colours.
 
-use super::job;
-use crate::plan::JobSpec;
+use super::{job, JobSpec};
 
 /// The jobs of a gauntlet of `seeds` seeded players against the rest of `players`.
 #[must_use]

@@ -11,8 +11,25 @@ pub mod paired;
 pub mod random;
 pub mod round_robin;
 
-use crate::plan::JobSpec;
 use eloworld_games::rng::{game_seed, splitmix64};
+
+/// One game to play: who plays White (the first side) and Black, which round of the pair,
+/// from which opening, with which seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobSpec {
+    /// The job's key, its position in the plan (0-based).
+    pub key: u32,
+    /// White's index into `Plan::players`.
+    pub white: u32,
+    /// Black's index.
+    pub black: u32,
+    /// The game's index within its ordered pair.
+    pub round: u32,
+    /// The opening's index into `Plan::openings`, if the tournament has openings.
+    pub opening: Option<u32>,
+    /// The game's seed.
+    pub seed: u64,
+}
 
 /// Job `key`: `white` against `black` (indices into `players`) in round `round`, from
 /// `opening` (an index into `openings`), its seed derived from the tournament's `seed` and

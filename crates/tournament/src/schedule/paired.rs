@@ -4,8 +4,7 @@
 //! a round, which keys the pair (pentanomial counting); otherwise each game takes the next
 //! opening. Used by `eloworld match` and by the evolution's report matches.
 
-use super::{job, shuffle, MATCH_OPENINGS};
-use crate::plan::JobSpec;
+use super::{job, shuffle, JobSpec, MATCH_OPENINGS};
 
 /// A paired match's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

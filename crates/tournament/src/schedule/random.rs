@@ -5,8 +5,7 @@
 //! the one the round robin would give that game. With openings, game `i` uses opening
 //! `i mod len`.
 
-use super::job;
-use crate::plan::JobSpec;
+use super::{job, JobSpec};
 use eloworld_games::rng::{fnv1a, splitmix64};
 
 /// The jobs of `games` random pairings of `players` with `seed`.

@@ -2,8 +2,7 @@
 //! with `self_play`) `games_per_pair` times. With openings, round `k` of every pair uses the
 //! same opening, so each opening is played once with each colour by every pair.
 
-use super::job;
-use crate::plan::JobSpec;
+use super::{job, JobSpec};
 
 /// The jobs of a round robin of `players` with `seed`, in schedule order (round by round).
 #[must_use]
