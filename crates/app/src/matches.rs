@@ -9,7 +9,7 @@ use crate::session::Session;
 use crate::AppGame;
 use eloworld_games::rng::splitmix64;
 use eloworld_games::{Chess, DrawRules, GameKind, GameResult, Termination};
-use eloworld_players::engine::{add_definitions, EngineDef};
+use eloworld_players::engine::{add_definitions, check_starts, EngineDef};
 use eloworld_players::{PlayableGame as _, PlayerSpec};
 use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
@@ -345,6 +345,17 @@ pub fn run_match(
     add_definitions(&mut registry, m.engines.clone());
     for n in &names {
         registry.resolve_str(n)?;
+    }
+    // A broken engine stops the match before it decides anything: nothing is stored and no
+    // SPRT computed from games it would forfeit.
+    for def in &m.engines {
+        if let Err(fault) = check_starts(def) {
+            crate::invalid!(
+                "engine {} ({}) cannot start: {fault}; nothing was played or stored",
+                def.name,
+                def.command
+            );
+        }
     }
     let plan = match_plan(m, &names)?;
     let location = plan.config().db_path();

@@ -129,6 +129,20 @@ impl Session {
     }
 }
 
+/// Starts the program of `def`, performs the protocol's handshake with every option of the
+/// definition set (an option the engine does not declare is a fault), waits until it is
+/// ready, and ends it: a check before a run that a broken engine would otherwise turn into
+/// lost games.
+///
+/// # Errors
+/// [`Fault`] naming why the engine cannot start: the program is missing or not an engine,
+/// it does not answer the handshake in time, lacks an option, or dies on one's value.
+pub fn check_starts(def: &EngineDef) -> Result<(), Fault> {
+    let mut session = Session::start(def)?;
+    // A value the engine rejects often shows only once it is asked to be ready again.
+    session.new_game(&def.budget, def.time_control)
+}
+
 /// An engine process kept by a worker: `None` after a fault, until the next game restarts it.
 pub type Slot = Arc<Mutex<Option<Session>>>;
 
