@@ -45,6 +45,15 @@ pub enum AppError {
     /// Reading or writing a file.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// Players that could not start (an engine that does not start): their games were left
+    /// unplayed, never counted as losses; the games that could be played are stored.
+    #[error("{}", cannot_start_text(.players, *.stored))]
+    CannotStart {
+        /// (player, why) for each.
+        players: Vec<(String, String)>,
+        /// Games stored in the run before it stopped.
+        stored: u64,
+    },
     /// Any of these, in a context that says what was being done.
     #[error("{context}")]
     Context {
@@ -105,4 +114,15 @@ macro_rules! ensure {
             $crate::invalid!($($arg)*);
         }
     };
+}
+
+fn cannot_start_text(players: &[(String, String)], stored: u64) -> String {
+    let each: Vec<String> = players
+        .iter()
+        .map(|(p, why)| format!("{} cannot start: {why}", eloworld_ratings::shown_name(p)))
+        .collect();
+    format!(
+        "{}; its games were left unplayed, not counted as losses ({stored} other games stored this run); fix it and run the same command again",
+        each.join("; ")
+    )
 }

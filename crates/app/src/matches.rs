@@ -403,8 +403,11 @@ pub fn run_match(
         drop(opts);
         (summary, handle.join())
     });
-    let summary =
-        summary.with_context(|| format!("match {:?} in {location}", plan.config().name))?;
+    // An engine that crashed and then could not be restarted stops the match the same way a
+    // broken one does before it.
+    let summary = crate::session::cannot_start(
+        summary.with_context(|| format!("match {:?} in {location}", plan.config().name))?,
+    )?;
     let tally = match tally {
         Ok(t) => t?,
         Err(_) => crate::invalid!("the match's event watcher failed"),

@@ -2,7 +2,7 @@
 //! stops a run (Ctrl-C raises it), the threads, the engine definitions, a shared store's
 //! lease, and where progress goes.
 
-use crate::error::{AppResult, Context};
+use crate::error::{AppError, AppResult, Context};
 use crate::game::AppGame;
 use crossbeam_channel::{Receiver, Sender};
 use eloworld_players::Registry;
@@ -11,6 +11,22 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// A run in which a player could not start is an error (its games were left unplayed);
+/// otherwise its summary.
+///
+/// # Errors
+/// [`AppError::CannotStart`].
+pub fn cannot_start(summary: RunSummary) -> AppResult<RunSummary> {
+    if summary.cannot_start.is_empty() {
+        Ok(summary)
+    } else {
+        Err(AppError::CannotStart {
+            players: summary.cannot_start,
+            stored: summary.stored,
+        })
+    }
+}
 
 /// Where a run's events go while it plays: a front end's live display.
 pub trait Progress: Send + Sync {
@@ -213,8 +229,9 @@ impl Session {
         let mut opts = self.run_options();
         opts.events = events;
         let location = store.location();
-        eloworld_tournament::run::<G>(plan, registry, rules, store, &opts)
-            .with_context(|| format!("tournament {:?} in {location}", plan.config().name))
+        let summary = eloworld_tournament::run::<G>(plan, registry, rules, store, &opts)
+            .with_context(|| format!("tournament {:?} in {location}", plan.config().name))?;
+        cannot_start(summary)
     }
 }
 

@@ -76,9 +76,18 @@ fn play_claimable<G: AppGame>(
         drive::<G>(t, &factories, rules, store, &opts, Until::NothingClaimable)
     });
     let summary = summary.with_context(|| format!("tournament {:?} in {location}", t.name))?;
+    // Players that could not start are reported like those this machine cannot run at all:
+    // their jobs are left for another worker, never counted as losses.
+    let mut cannot_run = cannot;
+    cannot_run.extend(
+        summary
+            .cannot_start
+            .iter()
+            .map(|(p, why)| format!("{p}: cannot start: {why}")),
+    );
     Ok(Pass {
         stored: summary.stored,
-        cannot_run: cannot,
+        cannot_run,
         interrupted: summary.interrupted,
     })
 }

@@ -106,6 +106,7 @@ impl Progress {
                 }
             }
             Event::EngineRestarted { .. }
+            | Event::PlayerCannotStart { .. }
             | Event::GameRecorded { .. }
             | Event::Checkpoint { .. }
             | Event::Interrupted { .. }

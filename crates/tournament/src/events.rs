@@ -15,6 +15,14 @@ pub enum Event {
         /// Worker threads.
         threads: usize,
     },
+    /// A player could not be made (an engine that does not start): its games are left
+    /// unplayed in this run, never counted as losses.
+    PlayerCannotStart {
+        /// Its index into the tournament's players.
+        player: u32,
+        /// Why.
+        reason: String,
+    },
     /// A game started.
     GameStarted {
         /// The job's key in the plan.

@@ -7,7 +7,7 @@ use crate::{
     TournamentConfig,
 };
 use crossbeam_channel::{unbounded, RecvTimeoutError, Sender};
-use eloworld_games::{Game, GameKind, GameResult, Outcome, Side, Termination};
+use eloworld_games::{Game, GameKind, GameResult};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry, Worker};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -69,6 +69,9 @@ pub struct RunSummary {
     pub elapsed: Duration,
     /// Wall time spent playing, after the plan was stored.
     pub playing: Duration,
+    /// Players that could not start in this run (an engine that does not start), with why:
+    /// their games were left unplayed, never counted as losses.
+    pub cannot_start: Vec<(String, String)>,
 }
 
 enum Msg {
@@ -78,6 +81,9 @@ enum Msg {
     Finished(Vec<FinishedGame>),
     Aborted(i64),
     Panicked(i64, String),
+    /// A player of the job could not be made (an engine that does not start): the job goes
+    /// back to pending, and no game of that player is played in this run.
+    CannotStart(i64, u32, String),
 }
 
 /// A game shorter than this (milliseconds of wall time) is handed to the coordinator with
@@ -275,6 +281,10 @@ pub fn play_stored<G: PlayableGame>(
     };
     let (job_tx, job_rx) = unbounded::<ClaimedJob>();
     let (msg_tx, msg_rx) = unbounded::<Msg>();
+    // Players found unable to start in this run: their jobs are handed back unplayed.
+    let unstartable: Vec<AtomicBool> = factories.iter().map(|_| AtomicBool::new(false)).collect();
+    let mut cannot_start: Vec<(u32, String)> = Vec::new();
+    let mut runnable_now = runnable.clone();
     let stop = Arc::clone(&opts.stop);
     let mut in_flight: HashMap<i64, ClaimedJob> = HashMap::new();
     let mut batch: Vec<FinishedGame> = Vec::with_capacity(opts.checkpoint_games);
@@ -301,6 +311,7 @@ pub fn play_stored<G: PlayableGame>(
             let stop = &*stop;
             let events = opts.events.clone();
             let tablebases = tablebases.as_ref();
+            let unstartable = &unstartable;
             scope.spawn(move || {
                 let mut worker = Worker::new(index);
                 let mut moves: Vec<G::Move> = Vec::with_capacity(1024);
@@ -321,7 +332,12 @@ pub fn play_stored<G: PlayableGame>(
                     unsent.is_empty() || msg_tx.send(Msg::Finished(std::mem::take(unsent))).is_ok()
                 };
                 while let Ok(job) = job_rx.recv() {
-                    if stop.load(Ordering::Relaxed) {
+                    let blocked = |i: u32| {
+                        unstartable
+                            .get(i as usize)
+                            .is_some_and(|b| b.load(Ordering::Relaxed))
+                    };
+                    if stop.load(Ordering::Relaxed) || blocked(job.white) || blocked(job.black) {
                         if !flush(&mut unsent) {
                             break;
                         }
@@ -351,7 +367,13 @@ pub fn play_stored<G: PlayableGame>(
                         )
                     }));
                     let msg = match played {
-                        Ok(Some(mut g)) => {
+                        Ok(Played::CannotStart(player, reason)) => {
+                            if let Some(b) = unstartable.get(player as usize) {
+                                b.store(true, Ordering::Relaxed);
+                            }
+                            Msg::CannotStart(job.id, player, reason)
+                        }
+                        Ok(Played::Game(mut g)) => {
                             // Kept when a player reported something (engines), not for
                             // built-in players whose notes would hold only times.
                             if notes
@@ -397,7 +419,7 @@ pub fn play_stored<G: PlayableGame>(
                             }
                             continue;
                         }
-                        Ok(None) => Msg::Aborted(job.id),
+                        Ok(Played::Aborted) => Msg::Aborted(job.id),
                         Err(p) => {
                             let text = p
                                 .downcast_ref::<String>()
@@ -425,6 +447,11 @@ pub fn play_stored<G: PlayableGame>(
                 && !exhausted
                 && in_flight.len() < target.div_ceil(2)
             {
+                let filter = if cannot_start.is_empty() {
+                    filter
+                } else {
+                    Some(runnable_now.as_slice())
+                };
                 match store.claim(
                     tournament.id,
                     &opts.worker,
@@ -458,6 +485,35 @@ pub fn play_stored<G: PlayableGame>(
                 Ok(Msg::Aborted(id)) => {
                     if let Some(j) = in_flight.remove(&id) {
                         if let Err(e) = store.release(&[j]) {
+                            failure.get_or_insert(e.into());
+                        }
+                    }
+                }
+                Ok(Msg::CannotStart(id, player, reason)) => {
+                    if let Some(j) = in_flight.remove(&id) {
+                        if let Err(e) = store.release(&[j]) {
+                            failure.get_or_insert(e.into());
+                        }
+                    }
+                    if !cannot_start.iter().any(|(p, _)| *p == player) {
+                        runnable_now.retain(|&p| p != player);
+                        emit(Event::PlayerCannotStart {
+                            player,
+                            reason: reason.clone(),
+                        });
+                        cannot_start.push((player, reason));
+                        let names: Vec<String> = cannot_start
+                            .iter()
+                            .map(|(p, r)| format!("{}: {r}", tournament.players[*p as usize]))
+                            .collect();
+                        let mut why = opts.cannot_run.clone();
+                        for n in names {
+                            if !why.is_empty() {
+                                why.push_str("; ");
+                            }
+                            why.push_str(&n);
+                        }
+                        if let Err(e) = store.heartbeat(&opts.worker, &why) {
                             failure.get_or_insert(e.into());
                         }
                     }
@@ -537,6 +593,10 @@ pub fn play_stored<G: PlayableGame>(
         interrupted,
         elapsed,
         playing: elapsed,
+        cannot_start: cannot_start
+            .into_iter()
+            .map(|(p, r)| (tournament.players[p as usize].clone(), r))
+            .collect(),
     })
 }
 
@@ -555,7 +615,7 @@ fn play_job<G: Game>(
     moves: &mut Vec<G::Move>,
     notes: &mut Vec<MoveNote>,
     record: bool,
-) -> Option<FinishedGame> {
+) -> Played {
     let t0 = Instant::now();
     let finished = |result, termination, plies, moves: String, detail| FinishedGame {
         job_id: job.id,
@@ -570,11 +630,14 @@ fn play_job<G: Game>(
     };
     let mut game = match &job.opening {
         // Openings were checked before the run started.
-        Some(text) => G::from_position(text, rules).ok()?,
+        Some(text) => match G::from_position(text, rules) {
+            Ok(g) => g,
+            Err(_) => return Played::Aborted,
+        },
         None => start.clone(),
     };
     let mut players = Vec::with_capacity(2);
-    for (side, idx) in [(Side::First, job.white), (Side::Second, job.black)] {
+    for idx in [job.white, job.black] {
         let created = match &factories[idx as usize] {
             Some(f) => f.create(worker),
             None => Err(eloworld_players::PlayerError::Setup(format!(
@@ -583,24 +646,17 @@ fn play_job<G: Game>(
         };
         match created {
             Ok(p) => players.push(p),
-            Err(e) => {
-                let outcome = Outcome::win(side.other(), Termination::EngineCrashed);
-                return Some(finished(
-                    outcome.result,
-                    outcome.termination,
-                    0,
-                    String::new(),
-                    Some(e.to_string()),
-                ));
-            }
+            // A player that cannot start is a configuration error, not a lost game.
+            Err(e) => return Played::CannotStart(idx, e.to_string()),
         }
     }
-    let mut black = players.pop()?;
-    let mut white = players.pop()?;
+    let (Some(mut black), Some(mut white)) = (players.pop(), players.pop()) else {
+        return Played::Aborted;
+    };
     // Notes need every move timed: only for a live record or a player that reports.
     let keep_notes = record || white.reports_searches() || black.reports_searches();
     moves.clear();
-    let played = play_game_with(
+    let Some(played) = play_game_with(
         &mut game,
         &mut *white,
         &mut *black,
@@ -609,7 +665,9 @@ fn play_job<G: Game>(
         stop,
         moves,
         keep_notes.then_some(notes),
-    )?;
+    ) else {
+        return Played::Aborted;
+    };
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, &m) in moves.iter().enumerate() {
         if i > 0 {
@@ -619,11 +677,21 @@ fn play_job<G: Game>(
         game.write_move_code(m, &mut text);
     }
     let result: GameResult = played.outcome.result;
-    Some(finished(
+    Played::Game(finished(
         result,
         played.outcome.termination,
         played.plies,
         text,
         played.detail,
     ))
+}
+
+/// What became of a job a worker took.
+enum Played {
+    /// The game was played.
+    Game(FinishedGame),
+    /// Stopped before the end (the run was stopped): the job goes back to pending.
+    Aborted,
+    /// Player `.0` (an index into the tournament's players) could not be made: why.
+    CannotStart(u32, String),
 }
