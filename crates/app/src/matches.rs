@@ -268,6 +268,47 @@ fn elo_line(pairs: Option<&PairStats>, bounds: &MatchStats, unit: &str) -> Strin
     }
 }
 
+/// Why a game ended, in fastchess's words on its `Finished game N (A vs B): RESULT {reason}`
+/// line ("White mates", "Draw by 3-fold repetition", "Black loses on time", "White
+/// disconnects", "Black's connection stalls", "White makes an illegal move", "White wins by
+/// adjudication", "Draw by adjudication: SyzygyTB"), the words by which the tools that drive
+/// fastchess (OpenBench's client, fishtest's worker) count crashes, stalls, time losses and
+/// illegal moves.
+#[must_use]
+pub fn reason(result: GameResult, termination: Termination) -> String {
+    use eloworld_games::Side;
+    let colour = |side: Side| match side {
+        Side::First => "White",
+        Side::Second => "Black",
+    };
+    let (winner, loser) = match result {
+        GameResult::Win(s) => (colour(s), colour(s.other())),
+        GameResult::Draw => ("", ""),
+    };
+    match termination {
+        Termination::Checkmate => format!("{winner} mates"),
+        Termination::Stalemate => "Draw by stalemate".to_owned(),
+        Termination::ThreefoldRepetition => "Draw by 3-fold repetition".to_owned(),
+        Termination::FivefoldRepetition => "Draw by 5-fold repetition".to_owned(),
+        Termination::FiftyMoveRule => "Draw by fifty moves rule".to_owned(),
+        Termination::SeventyFiveMoveRule => "Draw by 75 moves rule".to_owned(),
+        Termination::InsufficientMaterial => "Draw by insufficient mating material".to_owned(),
+        Termination::FourInARow => format!("{winner} makes four in a row"),
+        Termination::ThreeInARow => format!("{loser} makes three in a row"),
+        Termination::BoardFull => "Draw by full board".to_owned(),
+        Termination::MaxPlies | Termination::DrawAdjudication => "Draw by adjudication".to_owned(),
+        Termination::EngineCrashed => format!("{loser} disconnects"),
+        Termination::EngineTimeout => format!("{loser}'s connection stalls"),
+        Termination::IllegalMove => format!("{loser} makes an illegal move"),
+        Termination::TimeForfeit => format!("{loser} loses on time"),
+        Termination::ResignAdjudication => format!("{winner} wins by adjudication"),
+        Termination::TablebaseAdjudication => match result {
+            GameResult::Draw => "Draw by adjudication: SyzygyTB".to_owned(),
+            GameResult::Win(_) => format!("{winner} wins by adjudication: SyzygyTB"),
+        },
+    }
+}
+
 /// What a match tells its front end while it plays.
 #[derive(Debug)]
 pub enum MatchEvent<'a> {
@@ -632,4 +673,46 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
             .collect();
     }
     Ok(Plan::paired_match(&config, openings, shape)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eloworld_games::Side;
+
+    #[test]
+    fn reasons_read_as_fastchess_writes_them() {
+        let white = GameResult::Win(Side::First);
+        let black = GameResult::Win(Side::Second);
+        assert_eq!(reason(white, Termination::Checkmate), "White mates");
+        assert_eq!(reason(black, Termination::Checkmate), "Black mates");
+        assert_eq!(
+            reason(GameResult::Draw, Termination::ThreefoldRepetition),
+            "Draw by 3-fold repetition"
+        );
+        assert_eq!(
+            reason(white, Termination::TimeForfeit),
+            "Black loses on time"
+        );
+        assert_eq!(
+            reason(black, Termination::EngineCrashed),
+            "White disconnects"
+        );
+        assert_eq!(
+            reason(white, Termination::EngineTimeout),
+            "Black's connection stalls"
+        );
+        assert_eq!(
+            reason(black, Termination::IllegalMove),
+            "White makes an illegal move"
+        );
+        assert_eq!(
+            reason(white, Termination::ResignAdjudication),
+            "White wins by adjudication"
+        );
+        assert_eq!(
+            reason(GameResult::Draw, Termination::TablebaseAdjudication),
+            "Draw by adjudication: SyzygyTB"
+        );
+    }
 }

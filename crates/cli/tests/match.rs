@@ -250,6 +250,22 @@ fn sprt_strong_against_weak_stops_early_with_h1() {
         out.contains("Started game 1 of 400 (strong vs weak)"),
         "{out}"
     );
+    // Each game's line reads as fastchess writes it, the reason in its words.
+    let finished: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert!(!finished.is_empty(), "{out}");
+    assert!(
+        finished
+            .iter()
+            .any(|l| l.ends_with("{White mates}") || l.ends_with("{Black mates}")),
+        "{out}"
+    );
+    assert!(
+        finished.iter().all(|l| !l.contains("{checkmate}")),
+        "no store codes on the Finished game lines: {out}"
+    );
     // The games are in the store, where `results` finds them.
     let results = Command::new(env!("CARGO_BIN_EXE_eloworld"))
         .args(["results", "--db", "m.sqlite"])
@@ -403,7 +419,7 @@ fn cecp_engines_play_on_a_clock() {
     let (o, out, err) = run_line(dir.path(), line);
     assert!(o.status.success(), "{out}\n{err}");
     assert!(out.contains("time forfeits: 0"), "{out}");
-    for bad in ["engine-crashed", "illegal-move", "engine-timeout"] {
+    for bad in ["disconnects", "illegal move", "connection stalls"] {
         assert!(!out.contains(bad), "{out}");
     }
     let pgn = std::fs::read_to_string(dir.path().join("f.pgn")).expect("pgn");
@@ -491,7 +507,7 @@ fn fischer_random_games_start_from_chess960_positions() {
          -pgnout file=960.pgn -db 960.sqlite",
     );
     assert!(o.status.success(), "{out}\n{err}");
-    for bad in ["engine-crashed", "illegal-move", "engine-timeout"] {
+    for bad in ["disconnects", "illegal move", "connection stalls"] {
         assert!(!out.contains(bad), "{out}");
     }
     let pgn = std::fs::read_to_string(dir.path().join("960.pgn")).expect("pgn");

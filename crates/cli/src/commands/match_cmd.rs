@@ -4,7 +4,7 @@
 use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder};
 use anyhow::bail;
 use eloworld_app::matches::{
-    run_match, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
+    reason, run_match, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
 };
 use eloworld_players::engine::{Budget, EngineDef, OptionValue, Protocol};
 use eloworld_ratings::sprt::{Sprt, SprtDecision};
@@ -283,8 +283,9 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
                 tally,
             } => {
                 println!(
-                    "Finished game {game} ({white} vs {black}): {} {{{termination}}}",
-                    result.pgn()
+                    "Finished game {game} ({white} vs {black}): {} {{{}}}",
+                    result.pgn(),
+                    reason(result, termination)
                 );
                 if m.rating_interval > 0 && tally.games().is_multiple_of(m.rating_interval) {
                     print!("{}", results_block(m, &names, tally, sprt.as_ref(), paired));
