@@ -767,3 +767,35 @@ fn an_epd_book_is_read_as_far_as_the_match_reaches() {
     assert!(err.contains("early.epd:1:"), "{err}");
     assert!(!dir.path().join("early.sqlite.pgn").exists());
 }
+
+/// The flags fishtest's worker and OpenBench's client pass that have no effect here
+/// (`-testEnv`, `-crc32 pgn=true`, `-site`, `-check-mate-pvs`, and `-log`, `-report`…) are
+/// accepted, so their command lines run, and each is named in one note: none is silently
+/// ignored.
+#[test]
+fn flags_without_effect_are_accepted_each_with_a_note() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (o, out, err) = run_line(
+        dir.path(),
+        "-engine cmd=stockfish name=a nodes=10 -engine cmd=stockfish name=b nodes=10 \
+         -games 2 -rounds 1 -repeat -testEnv -crc32 pgn=true -site https://tests.example \
+         -check-mate-pvs -log file=x.log level=info -report penta=true -db n.sqlite",
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    for flag in [
+        "-testEnv",
+        "-crc32 pgn=true",
+        "-site https://tests.example",
+        "-check-mate-pvs",
+        "-log file=x.log level=info",
+        "-report penta=true",
+    ] {
+        assert_eq!(
+            err.matches(&format!("note: {flag} is accepted and has no effect"))
+                .count(),
+            1,
+            "{flag}: {err}"
+        );
+    }
+    assert!(out.contains("Finished match: 2 games stored"), "{out}");
+}

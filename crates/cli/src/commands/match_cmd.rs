@@ -29,6 +29,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let options = match_options::parse(&args.options)?;
+    for o in &options.without_effect {
+        eprintln!("note: {o} is accepted and has no effect in eloworld match");
+    }
     play_match(&options)
 }
 

@@ -134,6 +134,9 @@ pub struct MatchOptions {
     pub recover: bool,
     /// Whether to print less (`-quiet`).
     pub quiet: bool,
+    /// Options accepted, as the tools that drive fastchess and cutechess-cli pass them, that
+    /// have no effect here: each is named in a note, never silently ignored.
+    pub without_effect: Vec<String>,
 }
 
 /// Splits the command line into `(option, values)` groups: an option is a word starting with
@@ -353,6 +356,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
         name: None,
         recover: false,
         quiet: false,
+        without_effect: Vec::new(),
     };
     for (option, values) in groups(args)? {
         let o = option.as_str();
@@ -406,8 +410,14 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
                 // Both tools' default, and the only way eloworld adjudicates with tables.
             }
             "output" | "log" | "config" | "wait" | "autosaveinterval" | "scoreinterval"
-            | "report" => {
+            | "report" | "testEnv" | "crc32" | "site" | "check-mate-pvs" => {
                 // Display and bookkeeping settings of the other tools; eloworld has its own.
+                let shown = if values.is_empty() {
+                    format!("-{o}")
+                } else {
+                    format!("-{o} {}", values.join(" "))
+                };
+                m.without_effect.push(shown);
             }
             _ => bail!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -variant, -recover, -ratinginterval, -srand, plus -db)"),
         }
