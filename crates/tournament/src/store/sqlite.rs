@@ -46,7 +46,10 @@ CREATE TABLE IF NOT EXISTS jobs (
     lease_until INTEGER,
     UNIQUE (tournament_id, key)
 );
-CREATE INDEX IF NOT EXISTS jobs_state ON jobs (tournament_id, state, id);
+-- Only pending jobs are indexed by state: a claim takes them from this index, and marking a
+-- running job done then touches no index (an index of every state cost two B-tree writes a game).
+DROP INDEX IF EXISTS jobs_state;
+CREATE INDEX IF NOT EXISTS jobs_pending ON jobs (tournament_id, id) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS games (
     job_id INTEGER PRIMARY KEY REFERENCES jobs(id),
     tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
@@ -70,6 +73,8 @@ CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id);
 const PENDING: i64 = 0;
 const RUNNING: i64 = 1;
 const DONE: i64 = 2;
+// The claim's SQL and the partial index `jobs_pending` spell the pending state as 0.
+const _: () = assert!(PENDING == 0);
 
 /// An SQLite file holding tournaments and their games.
 pub struct SqliteStore {
@@ -386,16 +391,18 @@ impl Store for SqliteStore {
         let jobs = {
             let mut st = tx
                 .prepare_cached(
+                    // `state = 0` (PENDING) is written out: the planner uses the partial
+                    // index `jobs_pending` only for a literal that matches its condition.
                     "UPDATE jobs SET state = ?1, worker = ?2, attempt = attempt + 1 \
-                     WHERE id IN (SELECT id FROM jobs WHERE tournament_id = ?3 AND state = ?4 \
-                       AND (?6 IS NULL OR (white IN (SELECT value FROM json_each(?6)) AND black IN (SELECT value FROM json_each(?6)))) \
-                       ORDER BY id LIMIT ?5) \
+                     WHERE id IN (SELECT id FROM jobs WHERE tournament_id = ?3 AND state = 0 \
+                       AND (?5 IS NULL OR (white IN (SELECT value FROM json_each(?5)) AND black IN (SELECT value FROM json_each(?5)))) \
+                       ORDER BY id LIMIT ?4) \
                      RETURNING id, key, attempt, white, black, round, opening, seed",
                 )
                 .map_err(|e| classify(&path, e))?;
             let rows = st
                 .query_map(
-                    params![RUNNING, worker, tournament, PENDING, max as i64, allowed],
+                    params![RUNNING, worker, tournament, max as i64, allowed],
                     |r| {
                         Ok(ClaimedJob {
                             id: r.get(0)?,
@@ -428,36 +435,33 @@ impl Store for SqliteStore {
             let mut seq: i64 = tx
                 .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
                 .map_err(|e| classify(&path, e))?;
+            // No RETURNING: SQLite answers it through a temporary table each time, which
+            // cost more than the update; the game row takes the tournament from the job.
             let mut mark = tx
                 .prepare_cached(
-                    "UPDATE jobs SET state = ?1 WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5 \
-                     RETURNING tournament_id",
+                    "UPDATE jobs SET state = ?1 WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5",
                 )
                 .map_err(|e| classify(&path, e))?;
             let mut ins = tx
                 .prepare_cached(
                     "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                     SELECT ?1, tournament_id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12 FROM jobs WHERE id = ?1",
                 )
                 .map_err(|e| classify(&path, e))?;
             let now_ms = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as i64);
             for g in games {
-                let t: Option<i64> = mark
-                    .query_row(params![DONE, g.job_id, RUNNING, g.attempt, worker], |r| {
-                        r.get(0)
-                    })
-                    .optional()
+                let marked = mark
+                    .execute(params![DONE, g.job_id, RUNNING, g.attempt, worker])
                     .map_err(|e| classify(&path, e))?;
-                let Some(t) = t else {
+                if marked == 0 {
                     done.rejected.push((g.job_id, g.attempt));
                     continue;
-                };
+                }
                 seq += 1;
                 ins.execute(params![
                     g.job_id,
-                    t,
                     g.result.pgn(),
                     g.termination.code(),
                     g.plies,
