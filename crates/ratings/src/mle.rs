@@ -199,6 +199,24 @@ impl MleRatings {
         normal_cdf(diff / variance.sqrt())
     }
 
+    /// Returns the covariance of the ratings of `i` and `j` as shown (relative to the average
+    /// or the anchor; Elo²), from the inverse of the observed information; NaN across groups
+    /// or for a player whose rating is a bound (it has no finite maximum).
+    #[must_use]
+    pub fn covariance(&self, i: usize, j: usize) -> f64 {
+        let Some(fit) = self
+            .groups
+            .iter()
+            .find(|g| g.members.contains(&i) && g.members.contains(&j))
+        else {
+            return f64::NAN;
+        };
+        let m = fit.members.len();
+        let a = fit.members.iter().position(|&x| x == i).unwrap_or(0);
+        let b = fit.members.iter().position(|&x| x == j).unwrap_or(0);
+        fit.covariance[a * m + b]
+    }
+
     /// Returns the number of groups rated separately.
     #[must_use]
     pub fn group_count(&self) -> usize {

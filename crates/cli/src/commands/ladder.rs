@@ -166,6 +166,42 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Plays (or resumes) a ladder schedule and prints where every player stands: rating and
+/// 95% half-width, widest first, on standard output; the summary on standard error.
+pub fn play_and_report(
+    session: &eloworld_app::Session,
+    config: &TournamentConfig,
+) -> anyhow::Result<ExitCode> {
+    let run = eloworld_app::ladder_schedule::play_ladder(session, config)?;
+    let mut order: Vec<usize> = (0..config.players.len().min(run.status.ratings.len())).collect();
+    order.sort_by(|&a, &b| run.status.ratings[a].total_cmp(&run.status.ratings[b]));
+    for i in order {
+        println!(
+            "{:<32} {:>7.1} ±{:.1}",
+            config.players[i], run.status.ratings[i], run.status.half_widths[i]
+        );
+    }
+    eprintln!(
+        "ladder schedule {:?}: {} batches, {} games of at most {} in {} ({} this run); widest 95% interval ±{:.1} (target ±{:.1})",
+        config.name,
+        run.batches,
+        run.games,
+        run.budget,
+        run.location,
+        run.stored,
+        run.status.worst(),
+        run.precision
+    );
+    if run.interrupted {
+        eprintln!("interrupted: run the same command again to go on");
+        return Ok(ExitCode::from(130));
+    }
+    if !run.precise() {
+        eprintln!("note: the game budget was spent before every player was within ±{:.1}", run.precision);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Returns the engine definition a rung's player runs on, if it is an engine.
 fn definition_of(player: &str, defs: &[EngineDef]) -> Option<EngineDef> {
     let spec: PlayerSpec = player.parse().ok()?;
