@@ -129,10 +129,7 @@ pub fn play_ladder(session: &Session, config: &TournamentConfig) -> AppResult<La
             "tournament {:?}: no pair left to play in batch {batch}",
             config.name
         );
-        let pairs: Vec<(u32, u32)> = chosen
-            .iter()
-            .map(|&(w, b)| (w as u32, b as u32))
-            .collect();
+        let pairs: Vec<(u32, u32)> = chosen.iter().map(|&(w, b)| (w as u32, b as u32)).collect();
         let plan = Plan::ladder_batch(config, batch, &pairs, &played)?;
         let run = run_tournament(session, &plan)
             .with_context(|| format!("batch {batch} of ladder schedule {:?}", config.name))?;

@@ -176,7 +176,12 @@ fn candidate_pairs(ratings: &[f64]) -> Vec<(usize, usize)> {
 /// with each colour), chosen as the module's doc says to bring every player's 95%
 /// half-width to `precision` soonest. `now` is [`status`] of `counts`.
 #[must_use]
-pub fn next_batch(counts: &PairCounts, now: &Status, precision: f64, games: u32) -> Vec<(usize, usize)> {
+pub fn next_batch(
+    counts: &PairCounts,
+    now: &Status,
+    precision: f64,
+    games: u32,
+) -> Vec<(usize, usize)> {
     let n = counts.n();
     let picks = games / 2;
     if n < 2 || picks == 0 {
@@ -250,7 +255,13 @@ mod tests {
     use crate::{PlayerId, Score};
 
     fn add(counts: &mut PairCounts, white: usize, black: usize, score: Score, n: u32) {
-        counts.add(PlayerId(white as u32), PlayerId(black as u32), score, true, n);
+        counts.add(
+            PlayerId(white as u32),
+            PlayerId(black as u32),
+            score,
+            true,
+            n,
+        );
     }
 
     #[test]
@@ -263,11 +274,17 @@ mod tests {
         let m = design_inverse(&counts, &[1000.0, 1000.0]).unwrap_or_default();
         let difference = 1.0 / (100.0 * C * C * 0.25);
         let variance = m[0] - 0.5;
-        assert!((variance / (difference / 4.0) - 1.0).abs() < 1e-3, "{variance}");
+        assert!(
+            (variance / (difference / 4.0) - 1.0).abs() < 1e-3,
+            "{variance}"
+        );
         // And the fitted interval agrees with it.
         let now = status(&counts);
         let fitted = (now.half_widths[0] / Z95).powi(2);
-        assert!((fitted / variance - 1.0).abs() < 0.01, "{fitted} {variance}");
+        assert!(
+            (fitted / variance - 1.0).abs() < 0.01,
+            "{fitted} {variance}"
+        );
     }
 
     #[test]

@@ -225,7 +225,12 @@ pub struct Combined {
 /// variance is the placement's own σ² plus gᵀΣg, Σ the rungs' covariance (`covariance`,
 /// row-major, rows in the order of `games`).
 #[must_use]
-pub fn combined(games: &[RungGames], placed: &Placed, advantage: f64, covariance: &[f64]) -> Combined {
+pub fn combined(
+    games: &[RungGames],
+    placed: &Placed,
+    advantage: f64,
+    covariance: &[f64],
+) -> Combined {
     let k = games.len();
     let weights: Vec<f64> = games
         .iter()
@@ -444,6 +449,41 @@ mod tests {
         assert!((p.error - se).abs() < 1e-6);
         assert!((p.half_width() - Z95 * se).abs() < 1e-6);
         assert!(!p.flagged);
+    }
+
+    #[test]
+    fn the_combined_interval_adds_the_rungs_covariance() {
+        // One rung: the placed rating moves one for one with it, so the variances add.
+        let g = [RungGames {
+            rating: 1200.0,
+            as_white: Wdl::new(3, 1, 1),
+            as_black: Wdl::new(4, 0, 1),
+        }];
+        let p = place(&g, 0.0);
+        let c = combined(&g, &p, 0.0, &[30.0 * 30.0]);
+        assert!((c.error - (p.error.powi(2) + 900.0).sqrt()).abs() < 1e-9);
+        assert!((c.high - c.low - 2.0 * Z95 * c.error).abs() < 1e-9);
+        // Two rungs with equal weight (even scores against both at equal distance): the
+        // scale's part is a quarter of the summed covariance, so perfectly anticorrelated
+        // rungs add nothing.
+        let g = [
+            RungGames {
+                rating: 900.0,
+                as_white: Wdl::new(5, 0, 5),
+                as_black: Wdl::new(5, 0, 5),
+            },
+            RungGames {
+                rating: 1100.0,
+                as_white: Wdl::new(5, 0, 5),
+                as_black: Wdl::new(5, 0, 5),
+            },
+        ];
+        let p = place(&g, 0.0);
+        assert!((p.rating - 1000.0).abs() < 1e-6);
+        let independent = combined(&g, &p, 0.0, &[400.0, 0.0, 0.0, 400.0]);
+        assert!((independent.error.powi(2) - p.error.powi(2) - 200.0).abs() < 1e-6);
+        let opposite = combined(&g, &p, 0.0, &[400.0, -400.0, -400.0, 400.0]);
+        assert!((opposite.error - p.error).abs() < 1e-9);
     }
 
     #[test]

@@ -37,8 +37,13 @@ impl Field {
     fn play(&mut self, white: usize, black: usize) {
         let d = self.strengths[white] - self.strengths[black] + ADVANTAGE;
         let score = draw_result(d, DRAW_NU, &mut self.rng);
-        self.counts
-            .add(PlayerId(white as u32), PlayerId(black as u32), score, true, 1);
+        self.counts.add(
+            PlayerId(white as u32),
+            PlayerId(black as u32),
+            score,
+            true,
+            1,
+        );
         self.games += 1;
     }
 
@@ -108,7 +113,10 @@ fn the_adaptive_schedule_needs_half_the_games_of_random_pairings_and_fewer_than_
          adaptive {a} games (worst ±{a_worst:.1}), random pairings {r} (±{r_worst:.1}), \
          round robin {rr} (±{rr_worst:.1})"
     );
-    assert!(a_worst <= PRECISION, "the adaptive schedule did not get there");
+    assert!(
+        a_worst <= PRECISION,
+        "the adaptive schedule did not get there"
+    );
     assert!(2 * a <= r, "adaptive {a} games, random {r}");
     assert!(a < rr, "adaptive {a} games, round robin {rr}");
     assert!(a <= 8_000, "adaptive {a} games");

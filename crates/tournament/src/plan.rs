@@ -154,13 +154,8 @@ impl Plan {
     ) -> Result<Plan, ConfigError> {
         let mut plan = Plan::new(config)?;
         plan.config.name = ladder_batch_name(&config.name, batch);
-        plan.jobs = schedule::ladder::jobs(
-            &plan.players,
-            pairs,
-            played,
-            &plan.openings,
-            config.seed,
-        );
+        plan.jobs =
+            schedule::ladder::jobs(&plan.players, pairs, played, &plan.openings, config.seed);
         Ok(plan)
     }
 

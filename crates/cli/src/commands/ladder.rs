@@ -197,7 +197,10 @@ pub fn play_and_report(
         return Ok(ExitCode::from(130));
     }
     if !run.precise() {
-        eprintln!("note: the game budget was spent before every player was within ±{:.1}", run.precision);
+        eprintln!(
+            "note: the game budget was spent before every player was within ±{:.1}",
+            run.precision
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

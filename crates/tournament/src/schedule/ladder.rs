@@ -52,7 +52,10 @@ mod tests {
         let jobs = jobs(&players, &[(0, 1), (1, 0), (0, 1)], &played, &[], 7);
         let rounds: Vec<u32> = jobs.iter().map(|j| j.round).collect();
         assert_eq!(rounds, vec![3, 0, 4]);
-        assert_eq!(jobs.iter().map(|j| j.key).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(
+            jobs.iter().map(|j| j.key).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
         // The seed of a's fourth game against b is the round robin's.
         let rr = crate::schedule::round_robin::jobs(&players, 5, false, &[], 7);
         let fourth = rr.iter().find(|j| (j.white, j.black, j.round) == (0, 1, 3));
