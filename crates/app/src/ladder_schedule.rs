@@ -9,7 +9,7 @@
 
 use crate::error::{AppResult, Context};
 use crate::session::Session;
-use crate::tournament::run_tournament;
+use crate::tournament::{run_tournament, store_plan};
 use eloworld_ratings::adaptive::{next_batch, status, Status};
 use eloworld_ratings::{PairCounts, PlayerId};
 use eloworld_tournament::{ladder_batch_name, score, Plan, ResultRow, TournamentConfig};
@@ -36,6 +36,19 @@ pub struct LadderRun {
     pub location: String,
     /// True when the run was stopped: run it again to go on.
     pub interrupted: bool,
+    /// With [`Mode::StoreNextBatch`]: the batch stored for workers (none when the schedule
+    /// is done), and the players this machine cannot run.
+    pub stored_batch: Option<(String, Vec<String>)>,
+}
+
+/// Whether the schedule is played here or its next batch stored for workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Play batch after batch here (on a shared store, with whatever workers join in).
+    Play,
+    /// Store the next batch and return, playing nothing (`--plan-only`): workers play it,
+    /// and the same command then stores the one after.
+    StoreNextBatch,
 }
 
 impl LadderRun {
@@ -69,7 +82,11 @@ fn count(counts: &mut PairCounts, played: &mut [u32], players: &[String], rows: 
 /// # Errors
 /// A config that is not a ladder schedule or has no budget, a player that cannot be made,
 /// the store, or a batch's run.
-pub fn play_ladder(session: &Session, config: &TournamentConfig) -> AppResult<LadderRun> {
+pub fn play_ladder(
+    session: &Session,
+    config: &TournamentConfig,
+    mode: Mode,
+) -> AppResult<LadderRun> {
     crate::ensure!(
         config.schedule == eloworld_tournament::Schedule::Ladder,
         "tournament {:?} is not a ladder schedule",
@@ -112,6 +129,7 @@ pub fn play_ladder(session: &Session, config: &TournamentConfig) -> AppResult<La
                 budget,
                 location,
                 interrupted: false,
+                stored_batch: None,
             });
         }
         batch += 1;
@@ -131,6 +149,20 @@ pub fn play_ladder(session: &Session, config: &TournamentConfig) -> AppResult<La
         );
         let pairs: Vec<(u32, u32)> = chosen.iter().map(|&(w, b)| (w as u32, b as u32)).collect();
         let plan = Plan::ladder_batch(config, batch, &pairs, &played)?;
+        if mode == Mode::StoreNextBatch {
+            let stored_plan = store_plan(session, &plan)?;
+            return Ok(LadderRun {
+                batches: batch,
+                games: games + stored_plan.done,
+                stored,
+                status: now,
+                precision,
+                budget,
+                location,
+                interrupted: false,
+                stored_batch: Some((plan.config().name.clone(), stored_plan.not_here)),
+            });
+        }
         let run = run_tournament(session, &plan)
             .with_context(|| format!("batch {batch} of ladder schedule {:?}", config.name))?;
         stored += run.summary.stored;
@@ -146,6 +178,7 @@ pub fn play_ladder(session: &Session, config: &TournamentConfig) -> AppResult<La
                 budget,
                 location,
                 interrupted: true,
+                stored_batch: None,
             });
         }
         games += run.rows.len() as u64;

@@ -1,5 +1,6 @@
 //! Tests of the adaptive ladder schedule (`schedule = "ladder"`): it stores every game, batch
-//! by batch, a killed run resumes to exactly the games an unbroken run plays, and the ladder
+//! by batch, a killed run resumes to exactly the games an unbroken run plays, workers play
+//! the batches `--plan-only` stores to the same games, and the ladder
 //! built from it ships its covariance and the rungs' intervals against their neighbours.
 
 use std::process::Stdio;
@@ -96,6 +97,25 @@ fn a_ladder_schedule_plays_its_budget_in_batches_and_resumes_after_a_kill() {
         all,
         "the resumed run plays the unbroken run's games"
     );
+
+    // Stored batch by batch for workers (`--plan-only`, then `eloworld worker`): the same
+    // games again.
+    let shared = tempfile::tempdir().expect("tmp");
+    write(shared.path(), "steps.toml", FIELD);
+    for batch in 1..=5 {
+        let out = ok(shared.path(), &["tournament", "steps.toml", "--plan-only"]);
+        assert!(out.contains(&format!("steps/batch-{batch:04}")), "{out}");
+        ok(
+            shared.path(),
+            &["worker", "--db", "steps.sqlite", "--quiet"],
+        );
+    }
+    let out = ok_with_notes(shared.path(), &["tournament", "steps.toml", "--quiet"]);
+    assert!(
+        out.contains("5 batches, 120 games") && out.contains("(0 this run)"),
+        "{out}"
+    );
+    assert_eq!(games(&shared.path().join("steps.sqlite")), all);
 
     // The ladder built from it: its covariance, and every rung's interval against its
     // neighbours.

@@ -171,8 +171,25 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 pub fn play_and_report(
     session: &eloworld_app::Session,
     config: &TournamentConfig,
+    plan_only: bool,
 ) -> anyhow::Result<ExitCode> {
-    let run = eloworld_app::ladder_schedule::play_ladder(session, config)?;
+    use eloworld_app::ladder_schedule::{play_ladder, Mode};
+    let mode = if plan_only {
+        Mode::StoreNextBatch
+    } else {
+        Mode::Play
+    };
+    let run = play_ladder(session, config, mode)?;
+    if let Some((batch, not_here)) = &run.stored_batch {
+        for note in not_here {
+            eprintln!("note: {note}; only workers that have it will play its games");
+        }
+        println!(
+            "ladder schedule {:?}: batch {batch:?} stored in {} ({} games before it); play it with: eloworld worker --db {}, then run this command again for the next batch",
+            config.name, run.location, run.games, run.location
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut order: Vec<usize> = (0..config.players.len().min(run.status.ratings.len())).collect();
     order.sort_by(|&a, &b| run.status.ratings[a].total_cmp(&run.status.ratings[b]));
     for i in order {

@@ -125,16 +125,12 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
     if config.schedule == eloworld_tournament::Schedule::Ladder {
-        anyhow::ensure!(
-            !args.plan_only,
-            "--plan-only: a ladder schedule chooses each batch from the last one's games; run it here (workers play each batch as it is stored)"
-        );
         let session = crate::session::start(None)
             .threads(config.threads)
             .engines(args.engines.clone())
             .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
         let session = crate::session::with_display(session, args.quiet);
-        return super::ladder::play_and_report(&session, &config);
+        return super::ladder::play_and_report(&session, &config, args.plan_only);
     }
     let plan = Plan::new(&config)?;
     let session = crate::session::start(None)
