@@ -22,6 +22,16 @@ enum Command {
     /// Write a ladder file from a results database: maximum-likelihood ratings with 95%
     /// intervals, White's advantage, the engines' versions, the W/D/L per ordered pair.
     Build(BuildArgs),
+    /// Refit a ladder from the games it ships (W/D/L per ordered pair) and write it in this
+    /// version's format: the rungs' covariance and their intervals against their neighbours
+    /// added to an older file, its command, note and engines kept.
+    Refit {
+        /// The ladder (a file or a shipped name).
+        ladder: String,
+        /// The ladder file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List the shipped ladders.
     List,
     /// Print a ladder (a file or a shipped name) as its file text.
@@ -77,6 +87,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Command::Compare(c) => {
             super::ladder_compare::run(&c)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Refit { ladder, out } => {
+            let old = ladders::load(&ladder)?;
+            let mut new = Ladder::from_games(&old.name, &old.game, &old.game_list())
+                .with_context(|| format!("refitting ladder {ladder}"))?;
+            new.draw_rules.clone_from(&old.draw_rules);
+            new.max_plies = old.max_plies;
+            new.openings.clone_from(&old.openings);
+            new.command.clone_from(&old.command);
+            new.note.clone_from(&old.note);
+            new.engines.clone_from(&old.engines);
+            new.write(&out)
+                .with_context(|| format!("writing the ladder {}", out.display()))?;
+            eprintln!(
+                "ladder {}: {} rungs from {} games refitted, widest 95% interval ±{:.1}, written to {}",
+                new.name,
+                new.rungs.len(),
+                new.game_count(),
+                new.widest_half_width(),
+                out.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { ladder } => {
