@@ -114,23 +114,24 @@ pub fn play_ladder(
     let mut games = 0u64;
     let mut stored = 0u64;
     let mut batch = 0u32;
+    let end = |batches, games, stored, status, interrupted, stored_batch| LadderRun {
+        batches,
+        games,
+        stored,
+        status,
+        precision,
+        budget,
+        location: location.clone(),
+        interrupted,
+        stored_batch,
+    };
     loop {
         let now = status(&counts);
         let stored_rows = session.open_store(&location)?.tournaments()?;
         let next_name = ladder_batch_name(&config.name, batch + 1);
         let begun = stored_rows.iter().find(|t| t.name == next_name);
         if begun.is_none() && (now.precise(precision) || games + 2 > budget) {
-            return Ok(LadderRun {
-                batches: batch,
-                games,
-                stored,
-                status: now,
-                precision,
-                budget,
-                location,
-                interrupted: false,
-                stored_batch: None,
-            });
+            return Ok(end(batch, games, stored, now, false, None));
         }
         batch += 1;
         if let Some(done) = begun.filter(|t| t.total > 0 && t.done == t.total) {
@@ -151,17 +152,16 @@ pub fn play_ladder(
         let plan = Plan::ladder_batch(config, batch, &pairs, &played)?;
         if mode == Mode::StoreNextBatch {
             let stored_plan = store_plan(session, &plan)?;
-            return Ok(LadderRun {
-                batches: batch,
-                games: games + stored_plan.done,
+            let name = plan.config().name.clone();
+            let games = games + stored_plan.done;
+            return Ok(end(
+                batch,
+                games,
                 stored,
-                status: now,
-                precision,
-                budget,
-                location,
-                interrupted: false,
-                stored_batch: Some((plan.config().name.clone(), stored_plan.not_here)),
-            });
+                now,
+                false,
+                Some((name, stored_plan.not_here)),
+            ));
         }
         let run = run_tournament(session, &plan)
             .with_context(|| format!("batch {batch} of ladder schedule {:?}", config.name))?;
@@ -169,17 +169,8 @@ pub fn play_ladder(
         if run.summary.interrupted || run.games_left() > 0 {
             let mut partial = counts.clone();
             count(&mut partial, &mut played, &players, &run.rows);
-            return Ok(LadderRun {
-                batches: batch,
-                games: games + run.rows.len() as u64,
-                stored,
-                status: status(&partial),
-                precision,
-                budget,
-                location,
-                interrupted: true,
-                stored_batch: None,
-            });
+            let games = games + run.rows.len() as u64;
+            return Ok(end(batch, games, stored, status(&partial), true, None));
         }
         games += run.rows.len() as u64;
         count(&mut counts, &mut played, &players, &run.rows);
