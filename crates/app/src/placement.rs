@@ -16,7 +16,8 @@ use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
 use eloworld_ratings::ladder::Ladder;
 use eloworld_ratings::placement::{
-    next_rung, place, scoville, start_estimate, Placed, RungGames, Scoville, StoppingRule,
+    combined, next_rung, place, scoville, start_estimate, Combined, Placed, RungGames, Scoville,
+    StoppingRule,
 };
 use eloworld_tournament::{Plan, TournamentConfig};
 use std::path::PathBuf;
@@ -43,8 +44,11 @@ pub struct PlacementSettings {
 pub struct Placement {
     /// The placed player's canonical spec.
     pub spec: String,
-    /// Its rating against the fixed rungs.
+    /// Its rating against the fixed rungs, and its interval with the rungs held fixed.
     pub placed: Placed,
+    /// Its interval on the scale: its games and the rungs' own uncertainty together (the
+    /// ladder's covariance).
+    pub combined: Combined,
     /// Its games against each rung, in the ladder's order.
     pub rungs: Vec<RungGames>,
     /// Rungs left out, with why (not runnable here, or the player itself).
@@ -170,9 +174,16 @@ fn place_as<G: AppGame>(
             reused: summary.stored == 0,
         });
     }
+    let placed = place(&games, ladder.advantage);
     Ok(Placement {
         spec,
-        placed: place(&games, ladder.advantage),
+        placed,
+        combined: combined(
+            &games,
+            &placed,
+            ladder.advantage,
+            &ladder.covariance_matrix(),
+        ),
         rungs: games,
         skipped,
         interrupted,

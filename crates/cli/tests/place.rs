@@ -119,8 +119,8 @@ fn players_placed_again_agree_with_their_round_robin_ratings() {
         );
         let placed = v["rating"].as_f64().expect("rating");
         let (pl, ph) = (
-            v["low"].as_f64().expect("low"),
-            v["high"].as_f64().expect("high"),
+            v["fixed_low"].as_f64().expect("fixed_low"),
+            v["fixed_high"].as_f64().expect("fixed_high"),
         );
         assert!(v["games"].as_u64().expect("games") <= quarter as u64, "{v}");
         let z = 1.959_964;

@@ -30,8 +30,9 @@ use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The version of the ladder file format this code writes.
-pub const FORMAT: u32 = 1;
+/// The version of the ladder file format this code writes (2: the rungs' covariance and
+/// their intervals against their neighbours).
+pub const FORMAT: u32 = 2;
 
 /// What can go wrong with a ladder file.
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +78,13 @@ pub struct Rung {
     pub low: f64,
     /// The high end of its 95% interval.
     pub high: f64,
+    /// Half the 95% interval of its rating's difference from the rung below (none for the
+    /// lowest rung, or in a file of format 1).
+    #[serde(default)]
+    pub vs_below: Option<f64>,
+    /// Half the 95% interval of its rating's difference from the rung above.
+    #[serde(default)]
+    pub vs_above: Option<f64>,
 }
 
 impl Rung {
@@ -162,6 +170,11 @@ pub struct Ladder {
     pub engines: Vec<EngineVersion>,
     /// The rungs, weakest first.
     pub rungs: Vec<Rung>,
+    /// The covariance of the rungs' ratings (Elo², rows and columns in rung order; the
+    /// inverse of the fit's observed information, see [`crate::mle`]): what a placement needs
+    /// to add the scale's own uncertainty to its interval. Empty in a file of format 1.
+    #[serde(default)]
+    pub covariance: Vec<Vec<f64>>,
     /// The W/D/L counts per ordered pair the ratings rest on.
     #[serde(default)]
     pub games: Vec<PairGames>,
@@ -199,16 +212,51 @@ impl Ladder {
         let counts = games.counts();
         let fit = crate::method::fit_mle(&counts, *config)?;
         let names = games.names();
-        let mut rungs: Vec<Rung> = (0..names.len())
+        let mut order: Vec<usize> = (0..names.len())
             .filter(|&i| fit.group[i] == 0 && fit.ratings[i].is_finite())
-            .map(|i| Rung {
+            .collect();
+        order.sort_by(|&a, &b| {
+            tenth(fit.ratings[a])
+                .total_cmp(&tenth(fit.ratings[b]))
+                .then(names[a].cmp(&names[b]))
+        });
+        // A rung whose rating is a bound has no covariance: its own interval's variance,
+        // independent of the others.
+        let own = |i: usize| ((fit.high[i] - fit.low[i]) / (2.0 * crate::convert::Z95)).powi(2);
+        let covariance: Vec<Vec<f64>> = order
+            .iter()
+            .map(|&i| {
+                order
+                    .iter()
+                    .map(|&j| {
+                        let c = fit.covariance(i, j);
+                        if c.is_finite() {
+                            tenth(c)
+                        } else if i == j {
+                            tenth(own(i))
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let difference = |a: usize, b: usize| {
+            let v = covariance[a][a] + covariance[b][b] - 2.0 * covariance[a][b];
+            tenth(crate::convert::Z95 * v.max(0.0).sqrt())
+        };
+        let rungs: Vec<Rung> = order
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| Rung {
                 player: names[i].clone(),
                 rating: tenth(fit.ratings[i]),
                 low: tenth(fit.low[i]),
                 high: tenth(fit.high[i]),
+                vs_below: (k > 0).then(|| difference(k, k - 1)),
+                vs_above: (k + 1 < order.len()).then(|| difference(k, k + 1)),
             })
             .collect();
-        rungs.sort_by(|a, b| a.rating.total_cmp(&b.rating).then(a.player.cmp(&b.player)));
         let member = |i: usize| fit.group[i] == 0 && fit.ratings[i].is_finite();
         let mut pairs = Vec::new();
         for w in 0..names.len() {
@@ -238,8 +286,33 @@ impl Ladder {
             note: String::new(),
             engines: Vec::new(),
             rungs,
+            covariance,
             games: pairs,
         })
+    }
+
+    /// Returns the rungs' covariance as a row-major matrix in rung order: the file's, or
+    /// (format 1) each rung's variance from its interval, taken as independent.
+    #[must_use]
+    pub fn covariance_matrix(&self) -> Vec<f64> {
+        let n = self.rungs.len();
+        if self.covariance.len() == n && self.covariance.iter().all(|row| row.len() == n) {
+            return self.covariance.iter().flatten().copied().collect();
+        }
+        let mut m = vec![0.0; n * n];
+        for (i, r) in self.rungs.iter().enumerate() {
+            m[i * n + i] = r.error().powi(2);
+        }
+        m
+    }
+
+    /// Returns the widest 95% half-width of a rung on the scale.
+    #[must_use]
+    pub fn widest_half_width(&self) -> f64 {
+        self.rungs
+            .iter()
+            .map(|r| 0.5 * (r.high - r.low))
+            .fold(0.0, f64::max)
     }
 
     /// Returns the rung of a player, if it is on the ladder.
@@ -357,6 +430,14 @@ impl Ladder {
                 ));
             }
         }
+        let n = self.rungs.len();
+        if !self.covariance.is_empty()
+            && (self.covariance.len() != n || self.covariance.iter().any(|row| row.len() != n))
+        {
+            return Err(format!(
+                "covariance must have {n} rows of {n} numbers, one per rung"
+            ));
+        }
         for p in &self.games {
             for name in [&p.white, &p.black] {
                 if !seen.contains(name.as_str()) {
@@ -454,16 +535,33 @@ impl Ladder {
         let _ = writeln!(out, "]");
         let _ = writeln!(out, "rungs = [");
         for r in &self.rungs {
+            let neighbour = |name: &str, x: Option<f64>| {
+                x.map(|x| format!(", {name} = {x:.1}")).unwrap_or_default()
+            };
             let _ = writeln!(
                 out,
-                "  {{ player = {}, rating = {:.1}, low = {:.1}, high = {:.1} }},",
+                "  {{ player = {}, rating = {:.1}, low = {:.1}, high = {:.1}{}{} }},",
                 q(&r.player),
                 r.rating,
                 r.low,
-                r.high
+                r.high,
+                neighbour("vs_below", r.vs_below),
+                neighbour("vs_above", r.vs_above)
             );
         }
         let _ = writeln!(out, "]");
+        if !self.covariance.is_empty() {
+            let _ = writeln!(
+                out,
+                "# The rungs' covariance (Elo², rung order): a placement adds it to its interval."
+            );
+            let _ = writeln!(out, "covariance = [");
+            for row in &self.covariance {
+                let cells: Vec<String> = row.iter().map(|c| format!("{c:.1}")).collect();
+                let _ = writeln!(out, "  [{}],", cells.join(", "));
+            }
+            let _ = writeln!(out, "]");
+        }
         let _ = writeln!(out, "games = [");
         for p in &self.games {
             let _ = writeln!(

@@ -33,6 +33,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod adaptive;
 pub mod consistency;
 pub mod convert;
 pub mod elo_world;

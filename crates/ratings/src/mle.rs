@@ -174,18 +174,10 @@ impl MleRatings {
             (Some(Unbounded::Above), _) | (_, Some(Unbounded::Below)) => return 1.0,
             (Some(Unbounded::Below), _) | (_, Some(Unbounded::Above)) => return 0.0,
         }
-        let Some(fit) = self
-            .groups
-            .iter()
-            .find(|g| g.members.contains(&i) && g.members.contains(&j))
-        else {
+        let variance = self.covariance(i, i) + self.covariance(j, j) - 2.0 * self.covariance(i, j);
+        if variance.is_nan() {
             return f64::NAN;
-        };
-        let m = fit.members.len();
-        let a = fit.members.iter().position(|&x| x == i).unwrap_or(0);
-        let b = fit.members.iter().position(|&x| x == j).unwrap_or(0);
-        let c = &fit.covariance;
-        let variance = c[a * m + a] + c[b * m + b] - 2.0 * c[a * m + b];
+        }
         let diff = self.ratings[i] - self.ratings[j];
         if variance <= 0.0 {
             return if diff > 0.0 {
@@ -197,6 +189,24 @@ impl MleRatings {
             };
         }
         normal_cdf(diff / variance.sqrt())
+    }
+
+    /// Returns the covariance of the ratings of `i` and `j` as shown (relative to the average
+    /// or the anchor; Elo²), from the inverse of the observed information; NaN across groups
+    /// or for a player whose rating is a bound (it has no finite maximum).
+    #[must_use]
+    pub fn covariance(&self, i: usize, j: usize) -> f64 {
+        let Some(fit) = self
+            .groups
+            .iter()
+            .find(|g| g.members.contains(&i) && g.members.contains(&j))
+        else {
+            return f64::NAN;
+        };
+        let m = fit.members.len();
+        let a = fit.members.iter().position(|&x| x == i).unwrap_or(0);
+        let b = fit.members.iter().position(|&x| x == j).unwrap_or(0);
+        fit.covariance[a * m + b]
     }
 
     /// Returns the number of groups rated separately.

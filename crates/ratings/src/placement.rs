@@ -207,6 +207,61 @@ pub fn place(games: &[RungGames], advantage: f64) -> Placed {
     }
 }
 
+/// A placed rating's interval with the rungs' own uncertainty added.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Combined {
+    /// The standard error: the placement's games and the rungs' ratings together.
+    pub error: f64,
+    /// Low end of the 95% interval.
+    pub low: f64,
+    /// High end of the 95% interval.
+    pub high: f64,
+}
+
+/// Returns the interval of a placed rating on the scale, counting the uncertainty of the
+/// rungs it was measured against as well as its own games (the delta method): the rating
+/// solves Σ_j n_j(S_j − p_j(r − R_j)) = 0, so a shift δR_j of rung j moves it by
+/// g_j·δR_j with g_j = w_j/Σw, w_j = Σ n·p(1 − p) over rung j's games (both colours); the
+/// variance is the placement's own σ² plus gᵀΣg, Σ the rungs' covariance (`covariance`,
+/// row-major, rows in the order of `games`).
+#[must_use]
+pub fn combined(
+    games: &[RungGames],
+    placed: &Placed,
+    advantage: f64,
+    covariance: &[f64],
+) -> Combined {
+    let k = games.len();
+    let weights: Vec<f64> = games
+        .iter()
+        .map(|g| {
+            [(g.as_white, advantage), (g.as_black, -advantage)]
+                .iter()
+                .map(|&(wdl, a)| {
+                    let p = expected(placed.rating - g.rating + a);
+                    wdl.games() as f64 * p * (1.0 - p)
+                })
+                .sum::<f64>()
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut scale_variance = 0.0;
+    if total > 0.0 && covariance.len() == k * k {
+        for a in 0..k {
+            for b in 0..k {
+                scale_variance += weights[a] * weights[b] * covariance[a * k + b];
+            }
+        }
+        scale_variance /= total * total;
+    }
+    let error = (placed.error.powi(2) + scale_variance.max(0.0)).sqrt();
+    Combined {
+        error,
+        low: placed.rating - Z95 * error,
+        high: placed.rating + Z95 * error,
+    }
+}
+
 /// How many of the most informative rungs [`next_rung`] spreads the games over: with 5
 /// rather than 3, 9 of 10 players of the shipped in-process ladder placed again land within
 /// the combined 95% interval of their round-robin rating (8 of 10 with 3), because a player's
@@ -394,6 +449,41 @@ mod tests {
         assert!((p.error - se).abs() < 1e-6);
         assert!((p.half_width() - Z95 * se).abs() < 1e-6);
         assert!(!p.flagged);
+    }
+
+    #[test]
+    fn the_combined_interval_adds_the_rungs_covariance() {
+        // One rung: the placed rating moves one for one with it, so the variances add.
+        let g = [RungGames {
+            rating: 1200.0,
+            as_white: Wdl::new(3, 1, 1),
+            as_black: Wdl::new(4, 0, 1),
+        }];
+        let p = place(&g, 0.0);
+        let c = combined(&g, &p, 0.0, &[30.0 * 30.0]);
+        assert!((c.error - (p.error.powi(2) + 900.0).sqrt()).abs() < 1e-9);
+        assert!((c.high - c.low - 2.0 * Z95 * c.error).abs() < 1e-9);
+        // Two rungs with equal weight (even scores against both at equal distance): the
+        // scale's part is a quarter of the summed covariance, so perfectly anticorrelated
+        // rungs add nothing.
+        let g = [
+            RungGames {
+                rating: 900.0,
+                as_white: Wdl::new(5, 0, 5),
+                as_black: Wdl::new(5, 0, 5),
+            },
+            RungGames {
+                rating: 1100.0,
+                as_white: Wdl::new(5, 0, 5),
+                as_black: Wdl::new(5, 0, 5),
+            },
+        ];
+        let p = place(&g, 0.0);
+        assert!((p.rating - 1000.0).abs() < 1e-6);
+        let independent = combined(&g, &p, 0.0, &[400.0, 0.0, 0.0, 400.0]);
+        assert!((independent.error.powi(2) - p.error.powi(2) - 200.0).abs() < 1e-6);
+        let opposite = combined(&g, &p, 0.0, &[400.0, -400.0, -400.0, 400.0]);
+        assert!((opposite.error - p.error).abs() < 1e-9);
     }
 
     #[test]

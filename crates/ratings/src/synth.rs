@@ -115,16 +115,7 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
             .take(usize::try_from(left).unwrap_or(usize::MAX))
         {
             let d = strengths[w as usize] - strengths[b as usize] + config.advantage;
-            let x = 10f64.powf(d / 800.0);
-            let z = x + 1.0 / x + config.draw_nu;
-            let u: f64 = rng.random::<f64>() * z;
-            let score = if u < x {
-                Score::Win
-            } else if u < x + config.draw_nu {
-                Score::Draw
-            } else {
-                Score::Loss
-            };
+            let score = draw_result(d, config.draw_nu, &mut rng);
             games.push(GameRecord {
                 first: PlayerId(w),
                 second: PlayerId(b),
@@ -136,6 +127,21 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
         }
     }
     Ok(Synthetic { games, strengths })
+}
+
+/// Draws one game's result from Davidson's model (the module's doc) for White `d` Elo
+/// stronger than Black, advantage included, with draw parameter `draw_nu`.
+pub fn draw_result<R: Rng>(d: f64, draw_nu: f64, rng: &mut R) -> Score {
+    let x = 10f64.powf(d / 800.0);
+    let z = x + 1.0 / x + draw_nu;
+    let u: f64 = rng.random::<f64>() * z;
+    if u < x {
+        Score::Win
+    } else if u < x + draw_nu {
+        Score::Draw
+    } else {
+        Score::Loss
+    }
 }
 
 #[cfg(test)]

@@ -74,9 +74,15 @@ pub struct TournamentConfig {
     /// How many of the first players a `gauntlet` seeds (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seeds: Option<u32>,
-    /// The number of games of a `random` schedule.
+    /// The number of games of a `random` schedule; the game budget of a `ladder` schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games: Option<u32>,
+    /// A `ladder` schedule stops once every player's 95% half-width is within this (Elo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
+    /// Games per batch of a `ladder` schedule (default: four per player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
     /// Resign and draw adjudication from the engines' scores (`eloworld match -resign -draw`).
     #[serde(default, skip_serializing_if = "Adjudication::is_empty")]
     pub adjudication: Adjudication,
@@ -179,6 +185,10 @@ pub enum Schedule {
     /// The first `seeds` players each meet every other player `games_per_pair` times with
     /// each colour (cutechess-cli's gauntlet); the others do not meet each other.
     Gauntlet,
+    /// Batch after batch, the pairs whose next games make the ratings precise soonest
+    /// (`eloworld_ratings::adaptive`), until every player is within `precision` or `games`
+    /// are played; each batch is a tournament of its own in the store (`NAME/batch-0001`, …).
+    Ladder,
 }
 
 impl Schedule {
@@ -209,6 +219,8 @@ impl TournamentConfig {
             schedule: Schedule::Pairs,
             seeds: None,
             games: None,
+            precision: None,
+            batch: None,
             adjudication: Adjudication::default(),
             tablebases: Vec::new(),
             tablebase_pieces: None,

@@ -23,7 +23,7 @@ mod work;
 pub use config::{Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
-pub use plan::Plan;
+pub use plan::{ladder_batch_name, Plan};
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
 pub use rating_games::{add_results, games_to_rate, score, RatedGame};
 pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};

@@ -47,9 +47,17 @@ impl Plan {
         if let Some(limit) = config.openings_limit {
             openings.truncate(limit.max(1));
         }
-        if config.games.is_some() && config.schedule != Schedule::Random {
+        if config.games.is_some() && !matches!(config.schedule, Schedule::Random | Schedule::Ladder)
+        {
             return Err(ConfigError::Invalid(
-                "games = N is only read with schedule = \"random\"".to_owned(),
+                "games = N is only read with schedule = \"random\" or \"ladder\"".to_owned(),
+            ));
+        }
+        if (config.precision.is_some() || config.batch.is_some())
+            && config.schedule != Schedule::Ladder
+        {
+            return Err(ConfigError::Invalid(
+                "precision and batch are only read with schedule = \"ladder\"".to_owned(),
             ));
         }
         if config.seeds.is_some() && config.schedule != Schedule::Gauntlet {
@@ -91,6 +99,8 @@ impl Plan {
                     config.seed,
                 )
             }
+            // The first batch: no games yet. Later batches come from `Plan::ladder_batch`.
+            Schedule::Ladder => Vec::new(),
         };
         Ok(Plan {
             config: config.clone(),
@@ -127,6 +137,26 @@ impl Plan {
             openings,
             jobs,
         })
+    }
+
+    /// Batch `batch` (1-based) of a `ladder` schedule: the tournament `NAME/batch-NNNN` in the
+    /// store, playing `pairs` (White, Black; indices into the players) with rounds counted
+    /// from `played` (games per ordered pair before it, row-major); see
+    /// [`schedule::ladder`].
+    ///
+    /// # Errors
+    /// As [`Plan::new`].
+    pub fn ladder_batch(
+        config: &TournamentConfig,
+        batch: u32,
+        pairs: &[(u32, u32)],
+        played: &[u32],
+    ) -> Result<Plan, ConfigError> {
+        let mut plan = Plan::new(config)?;
+        plan.config.name = ladder_batch_name(&config.name, batch);
+        plan.jobs =
+            schedule::ladder::jobs(&plan.players, pairs, played, &plan.openings, config.seed);
+        Ok(plan)
     }
 
     /// A coevolution generation's round robin (see [`schedule::coevolution`]); the players
@@ -204,6 +234,12 @@ impl Plan {
         }
         format!("{h:016x}-{}", self.jobs.len())
     }
+}
+
+/// The store's name of batch `batch` (1-based) of the ladder schedule `name`.
+#[must_use]
+pub fn ladder_batch_name(name: &str, batch: u32) -> String {
+    format!("{name}/batch-{batch:04}")
 }
 
 /// The players' specs in canonical form; a spec listed twice is an error.

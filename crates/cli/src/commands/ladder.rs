@@ -22,6 +22,16 @@ enum Command {
     /// Write a ladder file from a results database: maximum-likelihood ratings with 95%
     /// intervals, White's advantage, the engines' versions, the W/D/L per ordered pair.
     Build(BuildArgs),
+    /// Refit a ladder from the games it ships (W/D/L per ordered pair) and write it in this
+    /// version's format: the rungs' covariance and their intervals against their neighbours
+    /// added to an older file, its command, note and engines kept.
+    Refit {
+        /// The ladder (a file or a shipped name).
+        ladder: String,
+        /// The ladder file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List the shipped ladders.
     List,
     /// Print a ladder (a file or a shipped name) as its file text.
@@ -77,6 +87,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Command::Compare(c) => {
             super::ladder_compare::run(&c)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Refit { ladder, out } => {
+            let old = ladders::load(&ladder)?;
+            let mut new = Ladder::from_games(&old.name, &old.game, &old.game_list())
+                .with_context(|| format!("refitting ladder {ladder}"))?;
+            new.draw_rules.clone_from(&old.draw_rules);
+            new.max_plies = old.max_plies;
+            new.openings.clone_from(&old.openings);
+            new.command.clone_from(&old.command);
+            new.note.clone_from(&old.note);
+            new.engines.clone_from(&old.engines);
+            new.write(&out)
+                .with_context(|| format!("writing the ladder {}", out.display()))?;
+            eprintln!(
+                "ladder {}: {} rungs from {} games refitted, widest 95% interval ±{:.1}, written to {}",
+                new.name,
+                new.rungs.len(),
+                new.game_count(),
+                new.widest_half_width(),
+                out.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { ladder } => {
@@ -163,6 +195,62 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         ladder.advantage,
         args.out.display()
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays (or resumes) a ladder schedule and prints where every player stands: rating and
+/// 95% half-width, widest first, on standard output; the summary on standard error.
+pub fn play_and_report(
+    session: &eloworld_app::Session,
+    config: &TournamentConfig,
+    plan_only: bool,
+) -> anyhow::Result<ExitCode> {
+    use eloworld_app::ladder_schedule::{play_ladder, Mode};
+    let mode = if plan_only {
+        Mode::StoreNextBatch
+    } else {
+        Mode::Play
+    };
+    let run = play_ladder(session, config, mode)?;
+    if let Some((batch, not_here)) = &run.stored_batch {
+        for note in not_here {
+            eprintln!("note: {note}; only workers that have it will play its games");
+        }
+        println!(
+            "ladder schedule {:?}: batch {batch:?} stored in {} ({} games before it); play it with: eloworld worker --db {}, then run this command again for the next batch",
+            config.name, run.location, run.games, run.location
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut order: Vec<usize> = (0..config.players.len().min(run.status.ratings.len())).collect();
+    order.sort_by(|&a, &b| run.status.ratings[a].total_cmp(&run.status.ratings[b]));
+    for i in order {
+        println!(
+            "{:<32} {:>7.1} ±{:.1}",
+            config.players[i], run.status.ratings[i], run.status.half_widths[i]
+        );
+    }
+    eprintln!(
+        "ladder schedule {:?}: {} batches, {} games of at most {} in {} ({} this run); widest 95% interval ±{:.1} (target ±{:.1})",
+        config.name,
+        run.batches,
+        run.games,
+        run.budget,
+        run.location,
+        run.stored,
+        run.status.worst(),
+        run.precision
+    );
+    if run.interrupted {
+        eprintln!("interrupted: run the same command again to go on");
+        return Ok(ExitCode::from(130));
+    }
+    if !run.precise() {
+        eprintln!(
+            "note: the game budget was spent before every player was within ±{:.1}",
+            run.precision
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

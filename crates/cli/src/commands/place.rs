@@ -105,15 +105,16 @@ fn table(ladder: &Ladder, o: &Placement, precision: f64) -> String {
     let spec = &o.spec;
     use std::fmt::Write as _;
     let p = &o.placed;
+    let c = &o.combined;
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{spec} on ladder {}: {:.0} ± {:.0} (95%: {:.0} to {:.0}), {} games{}",
         ladder.name,
         p.rating,
-        p.half_width(),
-        p.low,
-        p.high,
+        0.5 * (c.high - c.low),
+        c.low,
+        c.high,
         p.games,
         if p.flagged {
             "; every game won or every game lost: beyond the ladder's reach, the rating rests on a prior"
@@ -122,6 +123,15 @@ fn table(ladder: &Ladder, o: &Placement, precision: f64) -> String {
         } else {
             ""
         }
+    );
+    let _ = writeln!(
+        out,
+        "  interval {:.0} to {:.0} counts the rungs' own uncertainty; with the rungs held fixed it is {:.0} to {:.0} (± {:.0})",
+        c.low,
+        c.high,
+        p.low,
+        p.high,
+        p.half_width()
     );
     for s in o.scovilles(ladder) {
         let _ = writeln!(out, "  Scoville: {}", s.describe());
@@ -185,8 +195,11 @@ fn json(ladder: &Ladder, o: &Placement) -> serde_json::Value {
         "player": spec,
         "ladder": ladder.name,
         "rating": p.rating,
-        "low": p.low,
-        "high": p.high,
+        "low": o.combined.low,
+        "high": o.combined.high,
+        "fixed_low": p.low,
+        "fixed_high": p.high,
+        "interval": "low/high: 95% with the rungs' own uncertainty (the ladder's covariance); fixed_low/fixed_high: with the rungs held fixed",
         "games": p.games,
         "between": families.first().map(eloworld_ratings::placement::Scoville::describe),
         "flagged": p.flagged,

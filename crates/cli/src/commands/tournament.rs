@@ -45,6 +45,13 @@ pub struct Args {
     /// The database (default: NAME.sqlite).
     #[arg(long)]
     db: Option<String>,
+    /// A `ladder` schedule's target: stop once every player's 95% half-width is within this
+    /// many Elo (default 50).
+    #[arg(long, value_name = "ELO")]
+    precision: Option<f64>,
+    /// A `ladder` schedule's game budget, or a `random` schedule's games.
+    #[arg(long, value_name = "N")]
+    max_games: Option<u32>,
     /// Show no progress.
     #[arg(long, short)]
     quiet: bool,
@@ -106,11 +113,25 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
     if let Some(v) = &args.db {
         c.db = Some(v.clone());
     }
+    if let Some(v) = args.precision {
+        c.precision = Some(v);
+    }
+    if let Some(v) = args.max_games {
+        c.games = Some(v);
+    }
     Ok(c)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
+    if config.schedule == eloworld_tournament::Schedule::Ladder {
+        let session = crate::session::start(None)
+            .threads(config.threads)
+            .engines(args.engines.clone())
+            .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
+        let session = crate::session::with_display(session, args.quiet);
+        return super::ladder::play_and_report(&session, &config, args.plan_only);
+    }
     let plan = Plan::new(&config)?;
     let session = crate::session::start(None)
         .threads(plan.config().threads)

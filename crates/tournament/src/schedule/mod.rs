@@ -7,6 +7,7 @@
 
 pub mod coevolution;
 pub mod gauntlet;
+pub mod ladder;
 pub mod paired;
 pub mod random;
 pub mod round_robin;

@@ -1,0 +1,178 @@
+//! Playing a tournament with `schedule = "ladder"`: batch after batch, the pairs whose next
+//! games make every player's rating precise soonest (`eloworld_ratings::adaptive`), until
+//! every 95% half-width is within `precision` or the `games` budget is spent.
+//!
+//! Each batch is a tournament of its own in the store (`NAME/batch-0001`, …), so a batch is
+//! stored, resumed after a kill and played by workers like any tournament. Batch k is
+//! chosen from the games of batches 1…k−1 only, so a killed batch is chosen again the same
+//! way (same fingerprint) and resumed.
+
+use crate::error::{AppResult, Context};
+use crate::session::Session;
+use crate::tournament::{run_tournament, store_plan};
+use eloworld_ratings::adaptive::{next_batch, status, Status};
+use eloworld_ratings::{PairCounts, PlayerId};
+use eloworld_tournament::{ladder_batch_name, score, Plan, ResultRow, TournamentConfig};
+
+/// The precision a ladder schedule aims at when the file gives none (Elo, 95% half-width).
+pub const DEFAULT_PRECISION: f64 = 50.0;
+
+/// What a ladder schedule did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderRun {
+    /// Batches stored (finished or not).
+    pub batches: u32,
+    /// Games stored in all batches.
+    pub games: u64,
+    /// Games this run stored.
+    pub stored: u64,
+    /// Where the ratings stand after the last batch.
+    pub status: Status,
+    /// The precision aimed at.
+    pub precision: f64,
+    /// The game budget.
+    pub budget: u64,
+    /// The store.
+    pub location: String,
+    /// True when the run was stopped: run it again to go on.
+    pub interrupted: bool,
+    /// With [`Mode::StoreNextBatch`]: the batch stored for workers (none when the schedule
+    /// is done), and the players this machine cannot run.
+    pub stored_batch: Option<(String, Vec<String>)>,
+}
+
+/// Whether the schedule is played here or its next batch stored for workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Play batch after batch here (on a shared store, with whatever workers join in).
+    Play,
+    /// Store the next batch and return, playing nothing (`--plan-only`): workers play it,
+    /// and the same command then stores the one after.
+    StoreNextBatch,
+}
+
+impl LadderRun {
+    /// True when every player is within the precision.
+    #[must_use]
+    pub fn precise(&self) -> bool {
+        self.status.precise(self.precision)
+    }
+}
+
+/// Adds a batch's results to the counts (players by their index in `players`).
+fn count(counts: &mut PairCounts, played: &mut [u32], players: &[String], rows: &[ResultRow]) {
+    let n = players.len();
+    let index = |spec: &str| players.iter().position(|p| p == spec);
+    for r in rows {
+        if let (Some(w), Some(b)) = (index(&r.white), index(&r.black)) {
+            counts.add(
+                PlayerId(w as u32),
+                PlayerId(b as u32),
+                score(r.result),
+                true,
+                1,
+            );
+            played[w * n + b] += 1;
+        }
+    }
+}
+
+/// Plays (or resumes) the ladder schedule of `config` (see the module's doc).
+///
+/// # Errors
+/// A config that is not a ladder schedule or has no budget, a player that cannot be made,
+/// the store, or a batch's run.
+pub fn play_ladder(
+    session: &Session,
+    config: &TournamentConfig,
+    mode: Mode,
+) -> AppResult<LadderRun> {
+    crate::ensure!(
+        config.schedule == eloworld_tournament::Schedule::Ladder,
+        "tournament {:?} is not a ladder schedule",
+        config.name
+    );
+    let budget = u64::from(config.games.filter(|&g| g > 0).ok_or_else(|| {
+        crate::AppError::Invalid(format!(
+            "tournament {:?}: schedule = \"ladder\" needs games = N, its game budget",
+            config.name
+        ))
+    })?);
+    let precision = config.precision.unwrap_or(DEFAULT_PRECISION);
+    crate::ensure!(
+        precision.is_finite() && precision > 0.0,
+        "tournament {:?}: precision must be a positive number of Elo, not {precision}",
+        config.name
+    );
+    let first = Plan::new(config)?;
+    let players = first.players().to_vec();
+    let n = players.len();
+    let batch_games = config.batch.unwrap_or(4 * n as u32).max(2);
+    let location = config.db_path();
+    let mut counts = PairCounts::new(n);
+    let mut played = vec![0u32; n * n];
+    let mut games = 0u64;
+    let mut stored = 0u64;
+    let mut batch = 0u32;
+    let end = |batches, games, stored, status, interrupted, stored_batch| LadderRun {
+        batches,
+        games,
+        stored,
+        status,
+        precision,
+        budget,
+        location: location.clone(),
+        interrupted,
+        stored_batch,
+    };
+    loop {
+        let now = status(&counts);
+        let stored_rows = session.open_store(&location)?.tournaments()?;
+        let next_name = ladder_batch_name(&config.name, batch + 1);
+        let begun = stored_rows.iter().find(|t| t.name == next_name);
+        if begun.is_none() && (now.precise(precision) || games + 2 > budget) {
+            return Ok(end(batch, games, stored, now, false, None));
+        }
+        batch += 1;
+        if let Some(done) = begun.filter(|t| t.total > 0 && t.done == t.total) {
+            // A finished batch is read back as stored, whatever chose it.
+            let rows = session.open_store(&location)?.results(Some(&done.name))?;
+            games += rows.len() as u64;
+            count(&mut counts, &mut played, &players, &rows);
+            continue;
+        }
+        let size = u32::try_from((budget - games).min(u64::from(batch_games))).unwrap_or(2);
+        let chosen = next_batch(&counts, &now, precision, size);
+        crate::ensure!(
+            !chosen.is_empty(),
+            "tournament {:?}: no pair left to play in batch {batch}",
+            config.name
+        );
+        let pairs: Vec<(u32, u32)> = chosen.iter().map(|&(w, b)| (w as u32, b as u32)).collect();
+        let plan = Plan::ladder_batch(config, batch, &pairs, &played)?;
+        if mode == Mode::StoreNextBatch {
+            let stored_plan = store_plan(session, &plan)?;
+            let name = plan.config().name.clone();
+            let games = games + stored_plan.done;
+            return Ok(end(
+                batch,
+                games,
+                stored,
+                now,
+                false,
+                Some((name, stored_plan.not_here)),
+            ));
+        }
+        let run = run_tournament(session, &plan)
+            .with_context(|| format!("batch {batch} of ladder schedule {:?}", config.name))?;
+        stored += run.summary.stored;
+        if run.summary.interrupted || run.games_left() > 0 {
+            let mut partial = counts.clone();
+            count(&mut partial, &mut played, &players, &run.rows);
+            let games = games + run.rows.len() as u64;
+            return Ok(end(batch, games, stored, status(&partial), true, None));
+        }
+        games += run.rows.len() as u64;
+        count(&mut counts, &mut played, &players, &run.rows);
+    }
+}

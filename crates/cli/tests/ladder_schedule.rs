@@ -1,0 +1,175 @@
+//! Tests of the adaptive ladder schedule (`schedule = "ladder"`): it stores every game, batch
+//! by batch, a killed run resumes to exactly the games an unbroken run plays, workers play
+//! the batches `--plan-only` stores to the same games, and the ladder
+//! built from it ships its covariance and the rungs' intervals against their neighbours.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+mod common;
+use common::{command, count, fails, ok, ok_with_notes, signal, wait_until, write};
+
+const FIELD: &str = "name = \"steps\"
+players = [\"random_move\", \"pacifist\", \"swarm\", \"cccp\", \"min_oppt_moves\", \"generous\"]
+schedule = \"ladder\"
+games = 120
+precision = 1
+batch = 24
+seed = 5
+max_plies = 300
+db = \"steps.sqlite\"
+";
+
+/// Every stored game as (White, Black, result), sorted.
+fn games(db: &std::path::Path) -> Vec<(String, String, String)> {
+    let c = rusqlite::Connection::open(db).expect("open db");
+    let mut st = c
+        .prepare(
+            "SELECT pw.spec, pb.spec, g.result FROM games g JOIN jobs j ON g.job_id = j.id \
+             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black",
+        )
+        .expect("query");
+    let mut rows: Vec<(String, String, String)> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_ladder_schedule_plays_its_budget_in_batches_and_resumes_after_a_kill() {
+    let whole = tempfile::tempdir().expect("tmp");
+    write(whole.path(), "steps.toml", FIELD);
+    let out = ok_with_notes(whole.path(), &["tournament", "steps.toml", "--quiet"]);
+    assert!(out.contains("5 batches, 120 games of at most 120"), "{out}");
+    assert!(out.contains("budget was spent"), "{out}");
+    let db = whole.path().join("steps.sqlite");
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM games"), 120);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT COUNT(*) FROM tournaments WHERE name LIKE 'steps/batch-%'"
+        ),
+        5
+    );
+    // Both colours of every chosen pair.
+    let all = games(&db);
+    for (w, b, _) in &all {
+        let there = all.iter().filter(|g| (&g.0, &g.1) == (w, b)).count();
+        let back = all.iter().filter(|g| (&g.0, &g.1) == (b, w)).count();
+        assert_eq!(there, back, "{w} vs {b}");
+    }
+
+    // Killed in the middle, then run again: the same games as the unbroken run.
+    let broken = tempfile::tempdir().expect("tmp");
+    write(broken.path(), "steps.toml", FIELD);
+    let mut child = command()
+        .args(["tournament", "steps.toml", "--quiet", "--threads", "1"])
+        .current_dir(broken.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let db2 = broken.path().join("steps.sqlite");
+    wait_until("the second batch", Duration::from_secs(120), || {
+        db2.exists()
+            && rusqlite::Connection::open(&db2)
+                .and_then(|c| {
+                    c.query_row(
+                        "SELECT COUNT(*) FROM tournaments WHERE name = 'steps/batch-0002'",
+                        [],
+                        |r| r.get::<_, i64>(0),
+                    )
+                })
+                .is_ok_and(|n| n == 1)
+    });
+    signal(&child, "-KILL");
+    let _ = child.wait();
+    let before = count(&db2, "SELECT COUNT(*) FROM games");
+    assert!(before < 120, "killed after {before} games");
+    ok(broken.path(), &["tournament", "steps.toml", "--quiet"]);
+    assert_eq!(
+        games(&db2),
+        all,
+        "the resumed run plays the unbroken run's games"
+    );
+
+    // Stored batch by batch for workers (`--plan-only`, then `eloworld worker`): the same
+    // games again.
+    let shared = tempfile::tempdir().expect("tmp");
+    write(shared.path(), "steps.toml", FIELD);
+    for batch in 1..=5 {
+        let out = ok(shared.path(), &["tournament", "steps.toml", "--plan-only"]);
+        assert!(out.contains(&format!("steps/batch-{batch:04}")), "{out}");
+        ok(
+            shared.path(),
+            &["worker", "--db", "steps.sqlite", "--quiet"],
+        );
+    }
+    let out = ok_with_notes(shared.path(), &["tournament", "steps.toml", "--quiet"]);
+    assert!(
+        out.contains("5 batches, 120 games") && out.contains("(0 this run)"),
+        "{out}"
+    );
+    assert_eq!(games(&shared.path().join("steps.sqlite")), all);
+
+    // The ladder built from it: its covariance, and every rung's interval against its
+    // neighbours.
+    ok(
+        whole.path(),
+        &[
+            "ladder",
+            "build",
+            "--db",
+            "steps.sqlite",
+            "--out",
+            "steps-ladder.toml",
+        ],
+    );
+    let text = std::fs::read_to_string(whole.path().join("steps-ladder.toml")).expect("ladder");
+    let doc: toml::Table = text.parse().expect("toml");
+    let rungs = doc["rungs"].as_array().expect("rungs");
+    assert_eq!(rungs.len(), 6);
+    let covariance = doc["covariance"].as_array().expect("covariance");
+    assert_eq!(covariance.len(), 6);
+    for (k, r) in rungs.iter().enumerate() {
+        let f = |key: &str| r[key].as_float().expect(key);
+        let own = covariance[k].as_array().expect("row")[k]
+            .as_float()
+            .expect("cell");
+        // The rung's own interval is ±1.96√C_kk.
+        let half = 0.5 * (f("high") - f("low"));
+        assert!((half - 1.959_964 * own.sqrt()).abs() < 0.2, "{half} {own}");
+        assert_eq!(r.get("vs_below").is_some(), k > 0, "{r}");
+        assert_eq!(r.get("vs_above").is_some(), k < 5, "{r}");
+    }
+}
+
+#[test]
+fn a_ladder_schedule_without_a_budget_or_a_precision_elsewhere_is_refused() {
+    let dir = tempfile::tempdir().expect("tmp");
+    write(
+        dir.path(),
+        "nobudget.toml",
+        &FIELD.replace("games = 120\n", ""),
+    );
+    let err = fails(dir.path(), &["tournament", "nobudget.toml"]);
+    assert!(err.contains("needs games = N, its game budget"), "{err}");
+    write(
+        dir.path(),
+        "pairs.toml",
+        &FIELD
+            .replace("schedule = \"ladder\"\n", "")
+            .replace("games = 120\n", ""),
+    );
+    let err = fails(dir.path(), &["tournament", "pairs.toml"]);
+    assert!(
+        err.contains("only read with schedule = \"ladder\""),
+        "{err}"
+    );
+    assert!(!dir.path().join("steps.sqlite").exists(), "nothing stored");
+}
