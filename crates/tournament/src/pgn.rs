@@ -47,7 +47,7 @@ pub fn pgn_date_today() -> String {
 /// # Errors
 /// A message naming the game and the move when a stored move does not replay.
 pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
-    game_to_pgn_annotated(g, site, None, &g.notes)
+    game_to_pgn_annotated(g, site, &PgnTags::default(), &g.notes)
 }
 
 /// Writes the comment cutechess puts after a move: `+0.32/12 0.153s` (score in pawns from
@@ -71,6 +71,15 @@ pub fn move_comment(note: &MoveNote) -> String {
     }
 }
 
+/// The tags a game's store row does not carry: its tournament's clock and variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnTags<'a> {
+    /// The `TimeControl` tag, when the players played on a clock.
+    pub time_control: Option<&'a str>,
+    /// A Chess960 game: the `Variant` tag.
+    pub chess960: bool,
+}
+
 /// Writes a game as [`game_to_pgn`] does, with the `TimeControl` tag when given and a
 /// [`move_comment`] after each move that has a note.
 ///
@@ -79,9 +88,10 @@ pub fn move_comment(note: &MoveNote) -> String {
 pub fn game_to_pgn_annotated(
     g: &GameRow,
     site: &str,
-    time_control: Option<&str>,
+    tags: &PgnTags<'_>,
     notes: &[MoveNote],
 ) -> Result<String, String> {
+    let time_control = tags.time_control;
     let mut pos: Chess = match &g.opening {
         Some(fen) => eloworld_games::chess::parse_fen(fen)
             .map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
@@ -107,6 +117,10 @@ pub fn game_to_pgn_annotated(
     if let Some(fen) = &g.opening {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", fen);
+    }
+    if tags.chess960 {
+        // fastchess's word (cutechess-cli writes "fischerandom"; PGN readers take both).
+        tag(&mut out, "Variant", "Chess960");
     }
     tag(&mut out, "Seed", &g.seed.to_string());
     out.push('\n');
