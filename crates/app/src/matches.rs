@@ -19,7 +19,8 @@ use eloworld_tournament::pgn::{game_to_pgn_annotated, PgnTags};
 pub use eloworld_tournament::schedule::paired::Colours;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::{
-    Event, GameRow, MoveNote, Plan, ResultRow, RunSummary, Schedule, TournamentConfig,
+    Event, GameRow, MoveNote, Plan, ResultRow, RunSummary, Schedule, Store, StoreError,
+    TournamentConfig,
 };
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -377,6 +378,15 @@ pub enum MatchEvent<'a> {
         /// The score so far.
         tally: &'a MatchTally,
     },
+    /// The store holds a match of the asked name with another plan (fishtest's SPSA batches
+    /// rerun one `-event` with new openings and option values): this run plays a new match,
+    /// `name`, in the same store.
+    NewName {
+        /// The name asked for.
+        asked: &'a str,
+        /// The name this match is stored under.
+        name: &'a str,
+    },
     /// A game was written to the PGN file: its CRC-32 (zlib's, as fastchess prints it for
     /// fishtest's worker) now, whole file.
     PgnWritten {
@@ -460,14 +470,12 @@ pub fn run_match(
     let plan = match_plan(m, &names)?;
     let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
+    let plan = begin_under_free_name(&mut *store, plan, &location, on)?;
     let rules = <Chess as AppGame>::rules(plan.config().draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let paired = m.paired();
     // Games stored by an earlier run of the same match count towards the test.
     let mut tally = MatchTally::default();
-    store
-        .begin(&plan)
-        .with_context(|| format!("match {:?} in {location}", plan.config().name))?;
     for g in store.games(Some(&plan.config().name))? {
         let first_points = if g.white == names[0] {
             g.result.first_score()
@@ -525,6 +533,40 @@ pub fn run_match(
         summary,
         location,
     })
+}
+
+/// Begins the match in the store: resumes a stored match of its name and plan, else takes
+/// the first of `NAME`, `NAME #2`, `NAME #3`, … that is free or holds this plan. fastchess
+/// plays a fresh match on every run, and fishtest's worker reruns one `-event` for each SPSA
+/// batch with other openings (`start=`) and option values, so a rerun with another plan is a
+/// new match, never a plan-mismatch error.
+fn begin_under_free_name(
+    store: &mut dyn Store,
+    plan: Plan,
+    location: &str,
+    on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+) -> AppResult<Plan> {
+    let asked = plan.config().name.clone();
+    let mut plan = plan;
+    for number in 2_u32.. {
+        match store.begin(&plan) {
+            Ok(_) => break,
+            Err(StoreError::PlanMismatch { .. }) => {
+                plan = plan.renamed(&format!("{asked} #{number}"));
+            }
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("match {:?} in {location}", plan.config().name));
+            }
+        }
+    }
+    if plan.config().name != asked {
+        on(MatchEvent::NewName {
+            asked: &asked,
+            name: &plan.config().name,
+        });
+    }
+    Ok(plan)
 }
 
 /// What the event watcher needs to know of the match.

@@ -446,3 +446,98 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     words
 }
+
+/// fishtest's worker (`worker/games.py`, `launch_fastchess`, commit
+/// b8eecff220b562a0dc2c4e68d1fa02521e06d72c) tunes by SPSA in batches: it reruns one command
+/// line, the same `-event "Batch {task_id}: …"`, each batch with the openings from another
+/// `start=` and other `option.X=` values, and reads each run as a fresh match, as fastchess
+/// plays one. Each batch here plays all its games into the same store, and its results block
+/// counts only its own; the same batch run again resumes it and plays nothing more.
+#[test]
+fn fishtest_spsa_batches_rerun_one_event_as_new_matches() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let event = "Batch 7: New-spsa vs Base-spsa";
+    let batch = |start: u32, hash: u32| -> Vec<String> {
+        [
+            "match",
+            "-recover",
+            "-repeat",
+            "-games",
+            "2",
+            "-rounds",
+            "2",
+            "-ratinginterval",
+            "1",
+            "-report",
+            "penta=true",
+            "-event",
+            event,
+            "-srand",
+            "4242",
+            "-concurrency",
+            "2",
+            "-openings",
+            &format!("file={}", book()),
+            "format=epd",
+            "order=random",
+            &format!("start={start}"),
+            "-engine",
+            "name=New-spsa",
+            "nodes=1500",
+            "cmd=/usr/games/stockfish",
+            &format!("option.Hash={hash}"),
+            "-engine",
+            "name=Base-spsa",
+            "nodes=1500",
+            "cmd=/usr/games/stockfish",
+            "option.Hash=16",
+            "-each",
+            "proto=uci",
+            "option.Threads=1",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect()
+    };
+    let db = dir.path().join(format!("{event}.sqlite"));
+    let tournaments = || {
+        common::count(
+            &db,
+            &format!("SELECT COUNT(*) FROM tournaments WHERE name LIKE '{event}%'"),
+        )
+    };
+    let games_of = |name: &str| {
+        common::count(
+            &db,
+            &format!(
+                "SELECT COUNT(*) FROM games g JOIN jobs j ON j.id = g.job_id \
+                 JOIN tournaments t ON t.id = j.tournament_id WHERE t.name = '{name}'"
+            ),
+        )
+    };
+    for (n, (start, hash)) in [(1, 16), (5, 8)].into_iter().enumerate() {
+        let o = run(dir.path(), &batch(start, hash));
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "batch {n}: {out}\n{err}");
+        let lines: Vec<&str> = out.lines().chain(err.lines()).collect();
+        let f = fishtest_reads(&lines, 4);
+        assert!(f.finished_cleanly, "{out}");
+        assert_eq!(f.wins + f.losses + f.draws, 4, "only this batch's games: {out}");
+        assert_eq!(f.pentanomial.iter().sum::<u64>(), 2, "{out}");
+        assert!(out.contains("4 games stored"), "{out}");
+        assert_eq!(tournaments(), n as i64 + 1);
+        if n == 1 {
+            assert!(err.contains(&format!("{event} #2")), "one note: {err}");
+            assert_eq!(err.matches("plays a new match").count(), 1, "{err}");
+        } else {
+            assert!(!err.contains("new match"), "{err}");
+        }
+    }
+    assert_eq!((games_of(event), games_of(&format!("{event} #2"))), (4, 4));
+    // The second batch's command again: its match is found under its number and resumed.
+    let o = run(dir.path(), &batch(5, 8));
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("(0 this run"), "{out}");
+    assert_eq!(tournaments(), 2);
+}

@@ -176,6 +176,13 @@ impl Plan {
         &self.config
     }
 
+    /// The same plan under another name (the name is not part of the plan's fingerprint).
+    #[must_use]
+    pub fn renamed(mut self, name: &str) -> Plan {
+        name.clone_into(&mut self.config.name);
+        self
+    }
+
     /// The game.
     #[must_use]
     pub fn game(&self) -> GameKind {

@@ -308,6 +308,13 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
     let session = crate::session::start(None);
     let (mut pairs_shown, mut games_shown) = (0, 0);
     let mut show = |event: MatchEvent<'_>| {
+        if let MatchEvent::NewName { asked, name } = event {
+            eprintln!(
+                "note: the store holds match {asked:?} with other openings or settings; \
+                 this run plays a new match, {name:?}"
+            );
+            return;
+        }
         if m.quiet {
             return;
         }
@@ -349,6 +356,7 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
                     print!("{}", results_block(m, &names, tally, sprt.as_ref(), paired));
                 }
             }
+            MatchEvent::NewName { .. } => {}
             MatchEvent::PgnWritten { path, crc32: crc } => {
                 if crc32 {
                     println!("File {} has CRC32: {crc:#x}", path.display());
