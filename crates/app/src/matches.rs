@@ -15,7 +15,7 @@ use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
 use eloworld_ratings::{PairedScore, Wdl};
 use eloworld_tournament::adjudication::Adjudication;
-use eloworld_tournament::pgn::{game_to_pgn_annotated, PgnTags};
+use eloworld_tournament::pgn::{game_to_pgn_annotated, PgnTags, TerminationWords};
 pub use eloworld_tournament::schedule::paired::Colours;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::{
@@ -730,6 +730,8 @@ impl Watcher<'_> {
         let tags = PgnTags {
             time_control: self.m.time_control.as_deref(),
             chess960: self.m.chess960,
+            // In fastchess's words, which OpenBench's client reads for engine errors.
+            termination: TerminationWords::Fastchess,
         };
         let site = self.m.site.as_deref().unwrap_or("eloworld match");
         game_to_pgn_annotated(&row, site, &tags, &row.notes)

@@ -522,7 +522,11 @@ fn fishtest_spsa_batches_rerun_one_event_as_new_matches() {
         let lines: Vec<&str> = out.lines().chain(err.lines()).collect();
         let f = fishtest_reads(&lines, 4);
         assert!(f.finished_cleanly, "{out}");
-        assert_eq!(f.wins + f.losses + f.draws, 4, "only this batch's games: {out}");
+        assert_eq!(
+            f.wins + f.losses + f.draws,
+            4,
+            "only this batch's games: {out}"
+        );
         assert_eq!(f.pentanomial.iter().sum::<u64>(), 2, "{out}");
         assert!(out.contains("4 games stored"), "{out}");
         assert_eq!(tournaments(), n as i64 + 1);
@@ -540,4 +544,143 @@ fn fishtest_spsa_batches_rerun_one_event_as_new_matches() {
     assert!(o.status.success(), "{out}\n{err}");
     assert!(out.contains("(0 this run"), "{out}");
     assert_eq!(tournaments(), 2);
+}
+
+/// `PGNHelper.slice_pgn_file` and `get_error_reason` of OpenBench's `Client/worker.py` at
+/// commit 9906bad18e044c4b455539317b8cf037393a7218: the PGN is cut into games at empty lines
+/// (headers, then moves), and a game whose `Termination` tag contains `abandoned`, `stalled`
+/// or `illegal` is reported to the server as an engine error of that kind.
+fn openbench_pgn_errors(pgn: &str) -> Vec<&'static str> {
+    let mut errors = Vec::new();
+    let mut lines = pgn.lines().map(str::trim_end);
+    loop {
+        let headers: Vec<&str> = lines.by_ref().take_while(|l| !l.is_empty()).collect();
+        let moves: Vec<&str> = lines.by_ref().take_while(|l| !l.is_empty()).collect();
+        if headers.is_empty() || moves.is_empty() {
+            break;
+        }
+        let reason = headers
+            .iter()
+            .find_map(|l| l.strip_prefix("[Termination "))
+            .and_then(|v| v.split('"').nth(1));
+        match reason {
+            Some(r) if r.contains("abandoned") => errors.push("Disconnect"),
+            Some(r) if r.contains("stalled") => errors.push("Stalled"),
+            Some(r) if r.contains("illegal") => errors.push("Illegal Move"),
+            _ => {}
+        }
+    }
+    errors
+}
+
+/// A UCI engine (a small script) that answers `go` with `ANSWER`: a move that is never legal,
+/// an exit (a crash), or a legal first move too late.
+fn scripted_uci(dir: &Path, name: &str, answer: &str) {
+    let script = format!(
+        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    \
+         uci) echo 'id name {name}'; echo uciok ;;\n    \
+         isready) echo readyok ;;\n    \
+         go) {answer} ;;\n    \
+         quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, script).expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// The match's PGN carries fastchess's `Termination` values (`abandoned`, `illegal move`,
+/// `time forfeit`), so OpenBench's client reports a crash and an illegal move as engine
+/// errors and a time loss as none, as it does for fastchess; its per-game line counts agree.
+/// The store keeps its own codes. Against Debian's Stockfish, games end `normal` or by
+/// `adjudication` and nothing is reported.
+#[test]
+fn openbench_reads_engine_errors_from_the_pgn_termination() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    scripted_uci(dir.path(), "illegal", "echo 'bestmove e1e8'");
+    scripted_uci(dir.path(), "crasher", "exit 3");
+    scripted_uci(dir.path(), "sleeper", "sleep 1; echo 'bestmove e2e4'");
+    let cases = [
+        (
+            "illegal",
+            "illegal move",
+            "Illegal Move",
+            "illegal-move",
+            (0, 0, 2),
+        ),
+        (
+            "crasher",
+            "abandoned",
+            "Disconnect",
+            "engine-crashed",
+            (2, 0, 0),
+        ),
+        ("sleeper", "time forfeit", "", "time-forfeit", (0, 2, 0)),
+    ];
+    for (engine, tag, error, code, counts) in cases {
+        let args: Vec<String> = [
+            "match",
+            "-engine",
+            &format!("cmd=./{engine}"),
+            &format!("name={engine}"),
+            "tc=0.3+0",
+            "-engine",
+            "cmd=stockfish",
+            "name=sf",
+            "tc=0.3+0",
+            "-rounds",
+            "1",
+            "-games",
+            "2",
+            "-pgnout",
+            &format!("file={engine}.pgn"),
+            "-db",
+            &format!("{engine}.sqlite"),
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let o = run(dir.path(), &args);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{out}\n{err}");
+        let r = openbench_reads(&o.stdout);
+        assert_eq!((r.crashes, r.time_losses, r.illegals), counts, "{out}");
+        let pgn = std::fs::read_to_string(dir.path().join(format!("{engine}.pgn"))).expect("pgn");
+        assert_eq!(
+            pgn.matches(&format!("[Termination \"{tag}\"]")).count(),
+            2,
+            "{pgn}"
+        );
+        let expected: Vec<&str> = if error.is_empty() {
+            Vec::new()
+        } else {
+            vec![error, error]
+        };
+        assert_eq!(openbench_pgn_errors(&pgn), expected, "{pgn}");
+        let db = dir.path().join(format!("{engine}.sqlite"));
+        assert_eq!(
+            common::count(
+                &db,
+                &format!("SELECT COUNT(*) FROM games WHERE termination = '{code}'")
+            ),
+            2
+        );
+    }
+    // Real Stockfish, with adjudication: every game normal or adjudicated, no error reported.
+    let o = run(
+        dir.path(),
+        &shell_words(
+            "match -engine cmd=stockfish name=a nodes=20000 -engine cmd=stockfish name=b \
+             nodes=1 -resign movecount=3 score=400 -rounds 2 -games 2 -pgnout file=sf.pgn \
+             -db sf.sqlite",
+        ),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let pgn = std::fs::read_to_string(dir.path().join("sf.pgn")).expect("pgn");
+    let normal = pgn.matches("[Termination \"normal\"]").count();
+    let adjudicated = pgn.matches("[Termination \"adjudication\"]").count();
+    assert_eq!(normal + adjudicated, 4, "{pgn}");
+    assert!(adjudicated > 0, "{pgn}");
+    assert!(openbench_pgn_errors(&pgn).is_empty(), "{pgn}");
 }

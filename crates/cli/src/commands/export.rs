@@ -54,6 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map_or_else(PgnTags::default, |(tc, chess960)| PgnTags {
                     time_control: tc.as_deref(),
                     chess960: *chess960,
+                    ..PgnTags::default()
                 });
         let text =
             game_to_pgn_annotated(g, &args.db, &tags, &g.notes).map_err(anyhow::Error::msg)?;
