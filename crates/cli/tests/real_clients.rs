@@ -458,46 +458,17 @@ fn fishtest_spsa_batches_rerun_one_event_as_new_matches() {
     let dir = tempfile::tempdir().expect("tempdir");
     let event = "Batch 7: New-spsa vs Base-spsa";
     let batch = |start: u32, hash: u32| -> Vec<String> {
-        [
-            "match",
-            "-recover",
-            "-repeat",
-            "-games",
-            "2",
-            "-rounds",
-            "2",
-            "-ratinginterval",
-            "1",
-            "-report",
-            "penta=true",
-            "-event",
-            event,
-            "-srand",
-            "4242",
-            "-concurrency",
-            "2",
-            "-openings",
-            &format!("file={}", book()),
-            "format=epd",
-            "order=random",
-            &format!("start={start}"),
-            "-engine",
-            "name=New-spsa",
-            "nodes=1500",
-            "cmd=/usr/games/stockfish",
-            &format!("option.Hash={hash}"),
-            "-engine",
-            "name=Base-spsa",
-            "nodes=1500",
-            "cmd=/usr/games/stockfish",
-            "option.Hash=16",
-            "-each",
-            "proto=uci",
-            "option.Threads=1",
-        ]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect()
+        let mut args = shell_words(&format!(
+            "match -recover -repeat -games 2 -rounds 2 -ratinginterval 1 -report penta=true \
+             -srand 4242 -concurrency 2 \
+             -openings file={} format=epd order=random start={start} \
+             -engine name=New-spsa nodes=1500 cmd=/usr/games/stockfish option.Hash={hash} \
+             -engine name=Base-spsa nodes=1500 cmd=/usr/games/stockfish option.Hash=16 \
+             -each proto=uci option.Threads=1",
+            book()
+        ));
+        args.extend(["-event".to_owned(), event.to_owned()]);
+        args
     };
     let db = dir.path().join(format!("{event}.sqlite"));
     let tournaments = || {
