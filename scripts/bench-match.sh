@@ -4,20 +4,30 @@
 # engines: read from /proc while it runs) and of time forfeits.
 #
 # usage: scripts/bench-match.sh FASTCHESS [ROUNDS] [CONCURRENCY] [LIMIT]
+#        scripts/bench-match.sh --fishtest FASTCHESS [ROUNDS] [CONCURRENCY] [TC]
 #   FASTCHESS    the fastchess binary (built by you from its public source, outside this repo)
-#   ROUNDS       game pairs (default 50)
+#   ROUNDS       game pairs (default 50; 10 with --fishtest)
 #   CONCURRENCY  games at once (default 2)
 #   LIMIT        the engines' limit, as both tools write it (default nodes=2000; e.g. tc=2+0.02)
+#   TC           --fishtest: the time control (default 10+0.1, fishtest's short one)
 # Both play Debian's Stockfish against itself from the same openings (the first ROUNDS of
 # data/books/UHO_4060_v4.first2000.epd, in order, each with both colours) with the same seed.
+# With --fishtest both run the command line fishtest's worker builds (worker/games.py: a
+# random order of the book, 8-move openings, resign and draw adjudication, a PGN with its
+# CRC, ratings after every pair).
 # eloworld is the quick-profile build (cargo build --profile quick -p eloworld), or the binary
 # named by the ELOWORLD environment variable.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-fastchess="${1:?usage: $0 FASTCHESS [ROUNDS] [CONCURRENCY] [LIMIT]}"
-rounds="${2:-50}"
+fishtest=false
+if [ "${1:-}" = "--fishtest" ]; then
+  fishtest=true
+  shift
+fi
+fastchess="${1:?usage: $0 [--fishtest] FASTCHESS [ROUNDS] [CONCURRENCY] [LIMIT]}"
+if $fishtest; then rounds="${2:-10}"; else rounds="${2:-50}"; fi
 concurrency="${3:-2}"
-limit="${4:-nodes=2000}"
+if $fishtest; then limit="tc=${4:-10+0.1}"; else limit="${4:-nodes=2000}"; fi
 eloworld="${ELOWORLD:-$here/target/quick/eloworld}"
 [ -x "$eloworld" ] || { echo "build it first: cargo build --profile quick -p eloworld" >&2; exit 2; }
 [ -x "$fastchess" ] || { echo "$fastchess: not an executable" >&2; exit 2; }
@@ -26,10 +36,25 @@ book="$here/data/books/UHO_4060_v4.first2000.epd"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-common=(-engine "cmd=$stockfish" name=sf_a -engine "cmd=$stockfish" name=sf_b
-  -each "$limit" option.Hash=16 option.Threads=1
-  -openings "file=$book" format=epd order=sequential
-  -games 2 -rounds "$rounds" -repeat -concurrency "$concurrency" -srand 1 -ratinginterval 0)
+if $fishtest; then
+  # The PGN's name is filled in per tool (PGN).
+  common=(-testEnv -recover -repeat -games 2 -rounds "$rounds"
+    -ratinginterval 1 -scoreinterval 1 -autosaveinterval 0 -report penta=true
+    -pgnout file=PGN append=false -crc32 pgn=true
+    -site https://tests.stockfishchess.org/tests/view/bench -event "Batch 0: New vs Base"
+    -srand 1 -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20
+    -variant standard -concurrency "$concurrency"
+    -openings "file=$book" format=epd order=random plies=16 start=1 -check-mate-pvs
+    -engine name=New-bench "$limit" "cmd=$stockfish" dir=. option.Hash=16
+    -engine name=Base-bench "$limit" "cmd=$stockfish" dir=. option.Hash=16
+    -each proto=uci option.Threads=1)
+else
+  common=(-engine "cmd=$stockfish" name=sf_a -engine "cmd=$stockfish" name=sf_b
+    -each "$limit" option.Hash=16 option.Threads=1
+    -openings "file=$book" format=epd order=sequential
+    -games 2 -rounds "$rounds" -repeat -concurrency "$concurrency" -srand 1 -ratinginterval 0
+    -pgnout file=PGN)
+fi
 
 python3 - "$work" "$eloworld" "$fastchess" "${common[@]}" <<'PY'
 import os, re, subprocess, sys, time
@@ -70,8 +95,11 @@ def plies_and_forfeits(pgn_path):
         plies += sum(1 for t in body.split() if t not in ("1-0", "0-1", "1/2-1/2", "*"))
     return plies, forfeits, len([g for g in games if g.strip()])
 
-ours = run("eloworld", [eloworld, "match", *common, "-pgnout", "file=eloworld.pgn", "-db", "bench.sqlite", "-quiet"])
-theirs = run("fastchess", [fastchess, *common, "-pgnout", "file=fastchess.pgn", "-recover"])
+def line(pgn):
+    return [a.replace("file=PGN", f"file={pgn}") for a in common]
+
+ours = run("eloworld", [eloworld, "match", *line("eloworld.pgn"), "-db", "bench.sqlite"])
+theirs = run("fastchess", [fastchess, *line("fastchess.pgn"), "-recover"])
 op, of, og = plies_and_forfeits(os.path.join(work, "eloworld.pgn"))
 tp, tf, tg = plies_and_forfeits(os.path.join(work, "fastchess.pgn"))
 print(f"{'':10} {'games':>6} {'plies':>7} {'wall s':>8} {'own CPU s':>10} {'CPU ms/ply':>11} {'forfeits':>9}")

@@ -15,9 +15,13 @@ use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
 use eloworld_ratings::{PairedScore, Wdl};
 use eloworld_tournament::adjudication::Adjudication;
-use eloworld_tournament::pgn::game_to_pgn_annotated;
+use eloworld_tournament::pgn::{game_to_pgn_annotated, PgnTags, TerminationWords};
+pub use eloworld_tournament::schedule::paired::Colours;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
-use eloworld_tournament::{Event, GameRow, MoveNote, Plan, RunSummary, TournamentConfig};
+use eloworld_tournament::{
+    Event, GameRow, MoveNote, Plan, ResultRow, RunSummary, Schedule, Store, StoreError,
+    TournamentConfig,
+};
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -36,13 +40,38 @@ pub struct MatchOpenings {
     pub plies: Option<u32>,
 }
 
+/// How the engines of a match meet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pairing {
+    /// Two engines, in game pairs from one opening with colours swapped.
+    #[default]
+    Match,
+    /// Every engine meets every other (fastchess's and cutechess-cli's `-tournament
+    /// roundrobin`), each pairing's round `k` from opening `k` with both colours.
+    RoundRobin,
+    /// The first `seeds` engines each meet every other engine (cutechess-cli's `-tournament
+    /// gauntlet -seeds N`); the others do not meet each other.
+    Gauntlet {
+        /// Engines under test, the first ones given.
+        seeds: u32,
+    },
+}
+
 /// A match's settings.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
-    /// Its name in the store (default `A-vs-B`).
+    /// Its name in the store (default `A-vs-B`, or `A-B-C…` for a tournament).
     pub name: Option<String>,
-    /// The two engines, the first one White in the first game.
+    /// The engines (two for a match), the first one White in the first game.
     pub engines: Vec<EngineDef>,
+    /// How they meet.
+    pub pairing: Pairing,
+    /// Who is White in which game of a match (`-noswap`, `-reverse`).
+    pub colours: Colours,
+    /// Each game's wait after it ends (`-wait`).
+    pub pause_after_game: std::time::Duration,
+    /// The PGN `Site` tag (`-site`; default "eloworld match").
+    pub site: Option<String>,
     /// Rounds, each of `games` games.
     pub rounds: u32,
     /// Games a round: two or more play pairs from one opening with colours swapped.
@@ -69,15 +98,18 @@ pub struct MatchSettings {
     pub openings: Option<MatchOpenings>,
     /// Chess960 from positions drawn by the seed when no book is given.
     pub chess960: bool,
-    /// Append every game's PGN (with clocks and evaluations) to this file.
+    /// Write every game's PGN (with clocks and evaluations) to this file.
     pub pgn_out: Option<PathBuf>,
+    /// Add to what the PGN file holds (else start it anew, unless the match resumes: its
+    /// earlier games are in the file, as fastchess keeps them).
+    pub pgn_append: bool,
 }
 
 impl MatchSettings {
     /// True when rounds are game pairs: the score is then counted in pentanomial pairs.
     #[must_use]
     pub fn paired(&self) -> bool {
-        self.games >= 2
+        self.games >= 2 && self.pairing == Pairing::Match
     }
 }
 
@@ -153,7 +185,13 @@ impl Headline {
     /// The headline of `score` (`paired`: counted in game pairs), with `sprt`'s state.
     #[must_use]
     pub fn of(score: &PairedScore, sprt: Option<&Sprt>, paired: bool) -> Headline {
-        let wdl = score.wdl;
+        // In pairs, the games of finished pairs (as fastchess reports them), so that
+        // `Games:` is always twice the pentanomial's pairs.
+        let wdl = if paired && score.pairs.pairs() > 0 {
+            score.paired_wdl
+        } else {
+            score.wdl
+        };
         let points = wdl.points();
         let games = (wdl.games() as f64).max(1.0);
         let percent = 100.0 * points / games;
@@ -302,6 +340,8 @@ pub fn reason(result: GameResult, termination: Termination) -> String {
         Termination::IllegalMove => format!("{loser} makes an illegal move"),
         Termination::TimeForfeit => format!("{loser} loses on time"),
         Termination::ResignAdjudication => format!("{winner} wins by adjudication"),
+        Termination::Resignation => format!("{loser} resigns"),
+        Termination::InvalidClaim => format!("{loser} forfeits by invalid result claim"),
         Termination::TablebaseAdjudication => match result {
             GameResult::Draw => "Draw by adjudication: SyzygyTB".to_owned(),
             GameResult::Win(_) => format!("{winner} wins by adjudication: SyzygyTB"),
@@ -338,6 +378,23 @@ pub enum MatchEvent<'a> {
         /// The score so far.
         tally: &'a MatchTally,
     },
+    /// The store holds a match of the asked name with another plan (fishtest's SPSA batches
+    /// rerun one `-event` with new openings and option values): this run plays a new match,
+    /// `name`, in the same store.
+    NewName {
+        /// The name asked for.
+        asked: &'a str,
+        /// The name this match is stored under.
+        name: &'a str,
+    },
+    /// A game was written to the PGN file: its CRC-32 (zlib's, as fastchess prints it for
+    /// fishtest's worker) now, whole file.
+    PgnWritten {
+        /// The file.
+        path: &'a std::path::Path,
+        /// The CRC-32 of everything in it.
+        crc32: u32,
+    },
 }
 
 /// What a match did.
@@ -357,6 +414,8 @@ pub struct MatchRun {
     pub summary: RunSummary,
     /// Where the games are stored.
     pub location: String,
+    /// Every game the store holds for the match, this run's and earlier runs'.
+    pub rows: Vec<ResultRow>,
 }
 
 impl MatchRun {
@@ -377,7 +436,17 @@ pub fn run_match(
     on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
 ) -> AppResult<MatchRun> {
     let names: Vec<String> = m.engines.iter().map(|d| d.name.clone()).collect();
-    crate::ensure!(names.len() == 2, "a match plays two engines");
+    match m.pairing {
+        Pairing::Match => crate::ensure!(names.len() == 2, "a match plays two engines"),
+        Pairing::RoundRobin | Pairing::Gauntlet { .. } => {
+            crate::ensure!(names.len() >= 2, "a tournament plays two engines or more");
+            crate::ensure!(
+                m.sprt.is_none(),
+                "an SPRT tests two engines, this tournament has {}",
+                names.len()
+            );
+        }
+    }
     for n in &names {
         n.parse::<PlayerSpec>()
             .with_context(|| format!("engine name {n:?}"))?;
@@ -401,14 +470,12 @@ pub fn run_match(
     let plan = match_plan(m, &names)?;
     let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
+    let plan = begin_under_free_name(&mut *store, plan, &location, on)?;
     let rules = <Chess as AppGame>::rules(plan.config().draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let paired = m.paired();
     // Games stored by an earlier run of the same match count towards the test.
     let mut tally = MatchTally::default();
-    store
-        .begin(&plan)
-        .with_context(|| format!("match {:?} in {location}", plan.config().name))?;
     for g in store.games(Some(&plan.config().name))? {
         let first_points = if g.white == names[0] {
             g.result.first_score()
@@ -439,6 +506,7 @@ pub fn run_match(
         let mut opts = session.run_options();
         opts.events = Some(tx);
         opts.record_games = m.pgn_out.is_some();
+        opts.pause_after_game = m.pause_after_game;
         let summary =
             eloworld_tournament::run::<Chess>(&plan, &registry, rules, &mut *store, &opts);
         drop(opts);
@@ -454,7 +522,9 @@ pub fn run_match(
         Err(_) => crate::invalid!("the match's event watcher failed"),
     };
     let decision = sprt.as_ref().map(|s| s.decide(tally.llr(s, paired)));
+    let rows = store.results(Some(&plan.config().name))?;
     Ok(MatchRun {
+        rows,
         names,
         tally,
         sprt,
@@ -463,6 +533,40 @@ pub fn run_match(
         summary,
         location,
     })
+}
+
+/// Begins the match in the store: resumes a stored match of its name and plan, else takes
+/// the first of `NAME`, `NAME #2`, `NAME #3`, … that is free or holds this plan. fastchess
+/// plays a fresh match on every run, and fishtest's worker reruns one `-event` for each SPSA
+/// batch with other openings (`start=`) and option values, so a rerun with another plan is a
+/// new match, never a plan-mismatch error.
+fn begin_under_free_name(
+    store: &mut dyn Store,
+    plan: Plan,
+    location: &str,
+    on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+) -> AppResult<Plan> {
+    let asked = plan.config().name.clone();
+    let mut plan = plan;
+    for number in 2_u32.. {
+        match store.begin(&plan) {
+            Ok(_) => break,
+            Err(StoreError::PlanMismatch { .. }) => {
+                plan = plan.renamed(&format!("{asked} #{number}"));
+            }
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("match {:?} in {location}", plan.config().name));
+            }
+        }
+    }
+    if plan.config().name != asked {
+        on(MatchEvent::NewName {
+            asked: &asked,
+            name: &plan.config().name,
+        });
+    }
+    Ok(plan)
 }
 
 /// What the event watcher needs to know of the match.
@@ -485,13 +589,7 @@ impl Watcher<'_> {
         on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
     ) -> AppResult<MatchTally> {
         let mut pgn = match &self.m.pgn_out {
-            Some(path) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| format!("opening {} for the PGN", path.display()))?,
-            ),
+            Some(path) => Some(self.open_pgn(path, tally.games() > 0)?),
             None => None,
         };
         let mut recorded: HashMap<u32, (String, Vec<MoveNote>, Option<String>)> = HashMap::new();
@@ -533,12 +631,15 @@ impl Watcher<'_> {
                     tally
                         .score
                         .add(first_points, self.paired.then_some(spec.round));
-                    if let (Some(file), Some(record)) = (&mut pgn, recorded.remove(&job)) {
+                    let mut written = None;
+                    if let (Some((file, crc)), Some(record)) = (&mut pgn, recorded.remove(&job)) {
                         let text =
                             self.pgn_of(job, white, black, result, termination, plies, record)?;
                         file.write_all(text.as_bytes())
                             .and_then(|()| file.flush())
                             .context("writing the PGN")?;
+                        crc.update(text.as_bytes());
+                        written = Some(crc.clone().finalize());
                     }
                     on(MatchEvent::Finished {
                         game: job + 1,
@@ -548,6 +649,9 @@ impl Watcher<'_> {
                         termination,
                         tally: &tally,
                     });
+                    if let (Some(path), Some(crc32)) = (&self.m.pgn_out, written) {
+                        on(MatchEvent::PgnWritten { path, crc32 });
+                    }
                     if let Some(sprt) = self.sprt {
                         if sprt.decide(tally.llr(sprt, self.paired)) != SprtDecision::Continue {
                             self.session.stop_flag().store(true, Ordering::Relaxed);
@@ -558,6 +662,33 @@ impl Watcher<'_> {
             }
         }
         Ok(tally)
+    }
+
+    /// Opens the PGN file — added to when asked or when the match resumes (`resumed`),
+    /// else emptied — with the CRC-32 of what it holds.
+    fn open_pgn(
+        &self,
+        path: &std::path::Path,
+        resumed: bool,
+    ) -> AppResult<(std::fs::File, crc32fast::Hasher)> {
+        let append = self.m.pgn_append || resumed;
+        let context = || format!("opening {} for the PGN", path.display());
+        let mut crc = crc32fast::Hasher::new();
+        if append {
+            match std::fs::read(path) {
+                Ok(held) => crc.update(&held),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e).with_context(context),
+            }
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(append)
+            .truncate(!append)
+            .open(path)
+            .with_context(context)?;
+        Ok((file, crc))
     }
 
     /// A finished game as PGN, rebuilt from the runner's record of it.
@@ -596,13 +727,15 @@ impl Watcher<'_> {
             date: eloworld_tournament::pgn::pgn_date_today(),
             notes,
         };
-        game_to_pgn_annotated(
-            &row,
-            "eloworld match",
-            self.m.time_control.as_deref(),
-            &row.notes,
-        )
-        .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", job + 1)))
+        let tags = PgnTags {
+            time_control: self.m.time_control.as_deref(),
+            chess960: self.m.chess960,
+            // In fastchess's words, which OpenBench's client reads for engine errors.
+            termination: TerminationWords::Fastchess,
+        };
+        let site = self.m.site.as_deref().unwrap_or("eloworld match");
+        game_to_pgn_annotated(&row, site, &tags, &row.notes)
+            .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", job + 1)))
     }
 }
 
@@ -611,14 +744,15 @@ impl Watcher<'_> {
 /// colours swapped (a game pair, cutechess's `-games N -repeat`); a round of one game takes a
 /// new opening each round. Openings come in file or shuffled order from `start`.
 fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
-    let name = m
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{}-vs-{}", players[0], players[1]));
+    let name = m.name.clone().unwrap_or_else(|| match m.pairing {
+        Pairing::Match => format!("{}-vs-{}", players[0], players[1]),
+        _ => players.join("-"),
+    });
     let Some(total) = m.rounds.checked_mul(m.games) else {
         crate::invalid!("-rounds × -games: too many games");
     };
     let mut config = TournamentConfig::new(&name, GameKind::Chess, players.to_vec());
+    // Each pairing plays `total` games, both colours a round: `total / 2` rounds, rounded up.
     config.games_per_pair = total.div_ceil(2);
     config.seed = m.seed;
     config.threads = Some(m.concurrency.max(1));
@@ -628,6 +762,7 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
     }
     config.db.clone_from(&m.db);
     config.time_control.clone_from(&m.time_control);
+    config.chess960 = m.chess960;
     config.game_pairs = m.paired();
     config.tablebases.clone_from(&m.tablebases);
     config.tablebase_pieces = m.tablebase_pieces;
@@ -637,8 +772,13 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
         games: total,
         paired: m.paired(),
         seed: m.seed,
+        colours: m.colours,
     };
-    let reached = shape.openings_needed();
+    let reached = match m.pairing {
+        Pairing::Match => shape.openings_needed(),
+        // Round k of every pairing starts from opening k.
+        Pairing::RoundRobin | Pairing::Gauntlet { .. } => config.games_per_pair as usize,
+    };
     let mut openings = match &m.openings {
         Some(o) => {
             if eloworld_games::chess::input::is_pgn(&o.file) {
@@ -672,7 +812,19 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
             })
             .collect();
     }
-    Ok(Plan::paired_match(&config, openings, shape)?)
+    match m.pairing {
+        Pairing::Match => Ok(Plan::paired_match(&config, openings, shape)?),
+        Pairing::RoundRobin => {
+            config.game_pairs = false;
+            Ok(Plan::with_openings(&config, openings)?)
+        }
+        Pairing::Gauntlet { seeds } => {
+            config.game_pairs = false;
+            config.schedule = Schedule::Gauntlet;
+            config.seeds = Some(seeds);
+            Ok(Plan::with_openings(&config, openings)?)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -449,7 +449,9 @@ fn adjudication_rules_end_games_with_their_termination() {
          -resign movecount=3 score=400 -games 2 -rounds 2 -pgnout file=r.pgn -db r.sqlite",
     );
     assert!(o.status.success(), "{out}\n{err}");
-    let pgn = std::fs::read_to_string(dir.path().join("r.pgn")).expect("pgn");
+    // The match's PGN says `adjudication` as fastchess writes it; the store keeps which rule.
+    let pgn = exported_pgn(dir.path(), "r.sqlite");
+    let live = std::fs::read_to_string(dir.path().join("r.pgn")).expect("pgn");
     // The weak side must agree it is lost for three moves running; where it never does, the
     // game is mated instead. Every adjudicated game is a win for the strong engine.
     let resigned: Vec<&str> = pgn_games(&pgn)
@@ -457,6 +459,11 @@ fn adjudication_rules_end_games_with_their_termination() {
         .filter(|g| g.contains("[Termination \"resign-adjudication\"]"))
         .collect();
     assert!(!resigned.is_empty(), "{pgn}");
+    assert_eq!(
+        live.matches("[Termination \"adjudication\"]").count(),
+        resigned.len(),
+        "{live}"
+    );
     for g in resigned {
         let strong_white = g.contains("[White \"strong\"]");
         let result = if strong_white { "1-0" } else { "0-1" };
@@ -475,12 +482,14 @@ fn adjudication_rules_end_games_with_their_termination() {
         ),
     );
     assert!(o.status.success(), "{out}\n{err}");
-    let pgn = std::fs::read_to_string(dir.path().join("d.pgn")).expect("pgn");
+    let pgn = exported_pgn(dir.path(), "d.sqlite");
     assert_eq!(
         pgn.matches("[Termination \"draw-adjudication\"]").count(),
         2,
         "{pgn}"
     );
+    let live = std::fs::read_to_string(dir.path().join("d.pgn")).expect("pgn");
+    assert_eq!(live.matches("[Termination \"adjudication\"]").count(), 2);
     // Max moves: 5 full moves and the game is drawn.
     let (o, out, err) = run_line(
         dir.path(),
@@ -488,13 +497,15 @@ fn adjudication_rules_end_games_with_their_termination() {
          -maxmoves 5 -games 2 -rounds 1 -pgnout file=x.pgn -db x.sqlite",
     );
     assert!(o.status.success(), "{out}\n{err}");
-    let pgn = std::fs::read_to_string(dir.path().join("x.pgn")).expect("pgn");
+    let pgn = exported_pgn(dir.path(), "x.sqlite");
     assert_eq!(pgn.matches("[PlyCount \"10\"]").count(), 2, "{pgn}");
     assert_eq!(
         pgn.matches("[Termination \"max-plies\"]").count(),
         2,
         "{pgn}"
     );
+    let live = std::fs::read_to_string(dir.path().join("x.pgn")).expect("pgn");
+    assert_eq!(live.matches("[Termination \"adjudication\"]").count(), 2);
 }
 
 #[test]
@@ -702,7 +713,9 @@ fn syzygy_tables_adjudicate_known_endings() {
         ),
     );
     assert!(o.status.success(), "{out}\n{err}");
-    let pgn = std::fs::read_to_string(dir.path().join("tb.pgn")).expect("pgn");
+    let live = std::fs::read_to_string(dir.path().join("tb.pgn")).expect("pgn");
+    assert_eq!(live.matches("[Termination \"adjudication\"]").count(), 4);
+    let pgn = exported_pgn(dir.path(), "tb.sqlite");
     let games = pgn_games(&pgn);
     assert_eq!(games.len(), 4);
     for g in &games {
@@ -769,9 +782,9 @@ fn an_epd_book_is_read_as_far_as_the_match_reaches() {
 }
 
 /// The flags fishtest's worker and OpenBench's client pass that have no effect here
-/// (`-testEnv`, `-crc32 pgn=true`, `-site`, `-check-mate-pvs`, and `-log`, `-report`…) are
-/// accepted, so their command lines run, and each is named in one note: none is silently
-/// ignored.
+/// (`-testEnv`, `-check-mate-pvs`, `-log`, `-crc32 pgn=true` without a PGN …) are accepted,
+/// so their command lines run, and each is named in one note: none is silently ignored.
+/// `-site` and `-report penta=true` have their effect (the PGN's Site, pairs reported).
 #[test]
 fn flags_without_effect_are_accepted_each_with_a_note() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -784,11 +797,9 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
     assert!(o.status.success(), "{out}\n{err}");
     for flag in [
         "-testEnv",
-        "-crc32 pgn=true",
-        "-site https://tests.example",
+        "-crc32 pgn=true (without -pgnout)",
         "-check-mate-pvs",
         "-log file=x.log level=info",
-        "-report penta=true",
     ] {
         assert_eq!(
             err.matches(&format!("note: {flag} is accepted and has no effect"))
@@ -798,4 +809,5 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
         );
     }
     assert!(out.contains("Finished match: 2 games stored"), "{out}");
+    assert!(!err.contains("-site") && !err.contains("-report"), "{err}");
 }

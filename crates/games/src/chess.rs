@@ -150,6 +150,30 @@ impl Chess {
             .count()
     }
 
+    /// A draw a player could claim (FIDE Laws 9.2 and 9.3: threefold repetition, fifty
+    /// moves without capture or pawn move) in the current position or in the one before the
+    /// last move — an engine's claim sent with its own move is read once its opponent has
+    /// replied. Whatever the draw rules in force.
+    #[must_use]
+    pub fn claimable_draw(&self) -> Option<Termination> {
+        let n = self.history.len();
+        let occurrences = |last: usize| {
+            (0..=last)
+                .rev()
+                .step_by(2)
+                .filter(|&i| self.history[i] == self.history[last])
+                .count()
+        };
+        let halfmoves = self.pos.halfmoves();
+        if occurrences(n - 1) >= 3 || (n >= 2 && occurrences(n - 2) >= 3) {
+            Some(Termination::ThreefoldRepetition)
+        } else if halfmoves >= 100 || (n >= 2 && halfmoves >= 101) {
+            Some(Termination::FiftyMoveRule)
+        } else {
+            None
+        }
+    }
+
     /// Returns the FEN of the current position.
     #[must_use]
     pub fn fen(&self) -> String {

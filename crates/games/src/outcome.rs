@@ -130,6 +130,12 @@ terminations! {
     DrawAdjudication => "draw-adjudication",
     /// Runner: an endgame tablebase knows the result of the position (`-tb`).
     TablebaseAdjudication => "tablebase-adjudication",
+    /// Runner: an engine resigned, or claimed a result it loses (CECP `resign`, `0-1` from
+    /// White); it loses, as cutechess-cli scores it.
+    Resignation => "resignation",
+    /// Runner: an engine claimed a result the game does not have (a CECP `1/2-1/2` or a win
+    /// in a game still going); it forfeits, as cutechess-cli scores it.
+    InvalidClaim => "invalid-claim",
 }
 
 impl fmt::Display for Termination {

@@ -30,9 +30,31 @@ pub enum PlayerError {
         /// The move text as given.
         text: String,
     },
+    /// An engine answered with a result claim instead of a move (CECP `1-0`, `0-1`,
+    /// `1/2-1/2`, `resign`).
+    #[error("{player} claimed {text:?}")]
+    ResultClaim {
+        /// The player's name.
+        player: String,
+        /// The claim as given.
+        text: String,
+        /// What it claims.
+        claim: Claim,
+    },
     /// The player could not be set up (engine missing, bad file).
     #[error("{0}")]
     Setup(String),
+}
+
+/// A result an engine claims instead of moving, from the claimer's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// Its own loss: `resign`, or the opponent's win.
+    Loss,
+    /// A draw (`1/2-1/2`).
+    Draw,
+    /// Its own win.
+    Win,
 }
 
 /// Errors in naming a player.

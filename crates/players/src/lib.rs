@@ -19,7 +19,7 @@ mod spec;
 pub mod squava;
 
 pub use dilution::Diluted;
-pub use error::{PlayerError, SpecError};
+pub use error::{Claim, PlayerError, SpecError};
 pub use human::Human;
 pub use registry::{
     FactoryFn, Flags, ParamInfo, PlayerFactory, PlayerInfo, Registry, SimpleFactory, Worker,

@@ -107,6 +107,9 @@ pub struct PairedScore {
     pub wdl: Wdl,
     /// Finished pairs.
     pub pairs: crate::sprt::Pentanomial,
+    /// The games of the finished pairs: what fastchess reports while a pair is open (its
+    /// `Games:` line is always twice the pairs, which fishtest's worker checks).
+    pub paired_wdl: Wdl,
     /// The first player's points in the first finished game of each open pair, by pair.
     open: std::collections::HashMap<u32, f64>,
 }
@@ -122,6 +125,8 @@ impl PairedScore {
         match self.open.remove(&pair) {
             Some(earlier) => {
                 self.pairs.add_pair(earlier, first_points);
+                self.paired_wdl.add(earlier);
+                self.paired_wdl.add(first_points);
                 true
             }
             None => {

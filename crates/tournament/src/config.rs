@@ -97,6 +97,10 @@ pub struct TournamentConfig {
     /// (`eloworld match -each tc=…`); exported PGN carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<String>,
+    /// Chess960 (`eloworld match -variant fischerandom`): PGN carries `[Variant "Chess960"]`
+    /// as fastchess writes it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chess960: bool,
     /// Whether a match's rounds are game pairs (one opening, colours swapped: `-games 2
     /// -repeat`) or single games (`-games 1`); a pair match is the default and not written.
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
@@ -226,6 +230,7 @@ impl TournamentConfig {
             tablebase_pieces: None,
             sprt: None,
             time_control: None,
+            chess960: false,
             game_pairs: true,
         }
     }

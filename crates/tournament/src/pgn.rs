@@ -2,6 +2,7 @@
 
 use crate::store::GameRow;
 use crate::MoveNote;
+use eloworld_games::Termination;
 use eloworld_players::engine::Score;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -47,7 +48,7 @@ pub fn pgn_date_today() -> String {
 /// # Errors
 /// A message naming the game and the move when a stored move does not replay.
 pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
-    game_to_pgn_annotated(g, site, None, &g.notes)
+    game_to_pgn_annotated(g, site, &PgnTags::default(), &g.notes)
 }
 
 /// Writes the comment cutechess puts after a move: `+0.32/12 0.153s` (score in pawns from
@@ -71,6 +72,60 @@ pub fn move_comment(note: &MoveNote) -> String {
     }
 }
 
+/// The tags a game's store row does not carry: its tournament's clock and variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnTags<'a> {
+    /// The `TimeControl` tag, when the players played on a clock.
+    pub time_control: Option<&'a str>,
+    /// A Chess960 game: the `Variant` tag.
+    pub chess960: bool,
+    /// The words of the `Termination` tag.
+    pub termination: TerminationWords,
+}
+
+/// Whose words the PGN `Termination` tag uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TerminationWords {
+    /// The store's own codes (`engine-crashed`, `time-forfeit`, …), which say exactly how a
+    /// game ended.
+    #[default]
+    Codes,
+    /// fastchess's values, [`fastchess_termination`], which the tools that drive fastchess
+    /// read (OpenBench's client reports a game whose tag says `abandoned`, `stalled` or
+    /// `illegal` as an engine error).
+    Fastchess,
+}
+
+/// A termination as fastchess writes the PGN `Termination` tag (`PgnBuilder::
+/// convertMatchTermination`): `normal` for an end by the rules of the game, `adjudication`,
+/// `abandoned` for a crash or a stall, `time forfeit`, `illegal move`. A resignation is
+/// `normal` and a false result claim a `rules infraction`, the PGN standard's words (fastchess
+/// has neither).
+#[must_use]
+pub const fn fastchess_termination(termination: Termination) -> &'static str {
+    match termination {
+        Termination::Checkmate
+        | Termination::Stalemate
+        | Termination::ThreefoldRepetition
+        | Termination::FivefoldRepetition
+        | Termination::FiftyMoveRule
+        | Termination::SeventyFiveMoveRule
+        | Termination::InsufficientMaterial
+        | Termination::FourInARow
+        | Termination::ThreeInARow
+        | Termination::BoardFull
+        | Termination::Resignation => "normal",
+        Termination::MaxPlies
+        | Termination::DrawAdjudication
+        | Termination::ResignAdjudication
+        | Termination::TablebaseAdjudication => "adjudication",
+        Termination::EngineCrashed | Termination::EngineTimeout => "abandoned",
+        Termination::TimeForfeit => "time forfeit",
+        Termination::IllegalMove => "illegal move",
+        Termination::InvalidClaim => "rules infraction",
+    }
+}
+
 /// Writes a game as [`game_to_pgn`] does, with the `TimeControl` tag when given and a
 /// [`move_comment`] after each move that has a note.
 ///
@@ -79,9 +134,10 @@ pub fn move_comment(note: &MoveNote) -> String {
 pub fn game_to_pgn_annotated(
     g: &GameRow,
     site: &str,
-    time_control: Option<&str>,
+    tags: &PgnTags<'_>,
     notes: &[MoveNote],
 ) -> Result<String, String> {
+    let time_control = tags.time_control;
     let mut pos: Chess = match &g.opening {
         Some(fen) => eloworld_games::chess::parse_fen(fen)
             .map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
@@ -99,7 +155,11 @@ pub fn game_to_pgn_annotated(
     tag(&mut out, "White", &g.white);
     tag(&mut out, "Black", &g.black);
     tag(&mut out, "Result", g.result.pgn());
-    tag(&mut out, "Termination", g.termination.code());
+    let termination = match tags.termination {
+        TerminationWords::Codes => g.termination.code(),
+        TerminationWords::Fastchess => fastchess_termination(g.termination),
+    };
+    tag(&mut out, "Termination", termination);
     tag(&mut out, "PlyCount", &g.plies.to_string());
     if let Some(tc) = time_control {
         tag(&mut out, "TimeControl", tc);
@@ -107,6 +167,10 @@ pub fn game_to_pgn_annotated(
     if let Some(fen) = &g.opening {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", fen);
+    }
+    if tags.chess960 {
+        // fastchess's word (cutechess-cli writes "fischerandom"; PGN readers take both).
+        tag(&mut out, "Variant", "Chess960");
     }
     tag(&mut out, "Seed", &g.seed.to_string());
     out.push('\n');

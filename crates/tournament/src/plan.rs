@@ -38,7 +38,6 @@ impl Plan {
                 "games_per_pair must be at least 1".to_owned(),
             ));
         }
-        let players = canonical_players(&config.players)?;
         let mut openings = match &config.openings {
             Some(path) => load_openings(path, game)?,
             None => Vec::new(),
@@ -47,6 +46,26 @@ impl Plan {
         if let Some(limit) = config.openings_limit {
             openings.truncate(limit.max(1));
         }
+        Plan::with_openings(config, openings)
+    }
+
+    /// The plan of `config`'s schedule as [`Plan::new`] makes it, from `openings` already
+    /// picked and ordered (`eloworld match` with more than two engines: its `-openings`
+    /// order, start and plies); round `k` of every pairing starts from opening `k`.
+    ///
+    /// # Errors
+    /// As [`Plan::new`].
+    pub fn with_openings(
+        config: &TournamentConfig,
+        openings: Vec<String>,
+    ) -> Result<Plan, ConfigError> {
+        let game = config.game_kind()?;
+        if config.games_per_pair == 0 {
+            return Err(ConfigError::Invalid(
+                "games_per_pair must be at least 1".to_owned(),
+            ));
+        }
+        let players = canonical_players(&config.players)?;
         if config.games.is_some() && !matches!(config.schedule, Schedule::Random | Schedule::Ladder)
         {
             return Err(ConfigError::Invalid(
@@ -185,6 +204,13 @@ impl Plan {
     #[must_use]
     pub fn config(&self) -> &TournamentConfig {
         &self.config
+    }
+
+    /// The same plan under another name (the name is not part of the plan's fingerprint).
+    #[must_use]
+    pub fn renamed(mut self, name: &str) -> Plan {
+        name.clone_into(&mut self.config.name);
+        self
     }
 
     /// The game.

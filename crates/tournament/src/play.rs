@@ -2,7 +2,7 @@ use crate::adjudication::{Adjudication, Referee};
 use crate::tablebase::Tablebases;
 use eloworld_games::{Game, GameRng, Outcome, Side, Termination};
 use eloworld_players::engine::{Clock, ClockReading, ClockVerdict, Score};
-use eloworld_players::{Player, PlayerError};
+use eloworld_players::{Claim, Player, PlayerError};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -222,6 +222,23 @@ pub fn play_game_with<G: Game>(
                     Termination::EngineTimeout,
                     format!("{engine}: no move within {millis} ms"),
                 )
+            }
+            // As cutechess-cli: a claim of the claimer's own loss is a resignation, a draw
+            // claim the position allows (chess: threefold repetition, fifty moves) ends the
+            // game drawn, and any other claim is false: the claimer forfeits.
+            Err(PlayerError::ResultClaim { text, claim, .. }) => {
+                let claimable = (&*game as &dyn Any)
+                    .downcast_ref::<eloworld_games::Chess>()
+                    .and_then(eloworld_games::Chess::claimable_draw);
+                return match (claim, claimable) {
+                    (Claim::Loss, _) => forfeit(Termination::Resignation, text),
+                    (Claim::Draw, Some(termination)) => Some(PlayedGame {
+                        outcome: Outcome::draw(termination),
+                        plies,
+                        detail: Some(text),
+                    }),
+                    _ => forfeit(Termination::InvalidClaim, text),
+                };
             }
             Err(e) => return forfeit(Termination::EngineCrashed, e.to_string()),
         }

@@ -35,6 +35,8 @@ pub struct RunOptions {
     /// Send every finished game's moves and per-move notes as [`Event::GameRecorded`]
     /// (for a live PGN with clocks and scores).
     pub record_games: bool,
+    /// Time each worker waits after a game before its next (cutechess-cli's `-wait`).
+    pub pause_after_game: Duration,
 }
 
 impl Default for RunOptions {
@@ -48,6 +50,7 @@ impl Default for RunOptions {
             checkpoint_interval: Duration::from_millis(250),
             cannot_run: String::new(),
             record_games: false,
+            pause_after_game: Duration::ZERO,
         }
     }
 }
@@ -317,6 +320,7 @@ pub fn play_stored<G: PlayableGame>(
                 let mut moves: Vec<G::Move> = Vec::with_capacity(1024);
                 let mut notes: Vec<MoveNote> = Vec::new();
                 let record = opts.record_games && events.is_some();
+                let pause = opts.pause_after_game;
                 let game_rules = GameRules {
                     max_plies,
                     adjudication: (!tournament.adjudication.is_empty())
@@ -399,6 +403,9 @@ pub fn play_stored<G: PlayableGame>(
                                     termination: g.termination,
                                     plies: g.plies,
                                 });
+                            }
+                            if !pause.is_zero() {
+                                std::thread::sleep(pause);
                             }
                             // A short game waits for company while more jobs are queued,
                             // up to a batch or a few milliseconds; any other is handed over now.

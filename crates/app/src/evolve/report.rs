@@ -227,6 +227,7 @@ fn play_match(
         games: u32::try_from(games).unwrap_or(u32::MAX),
         paired: true,
         seed: 0,
+        colours: eloworld_tournament::schedule::paired::Colours::ALTERNATE,
     };
     let plan = Plan::paired_match(&config, openings, shape)?;
     let Some(results) = play_plan(session, &plan, store)? else {

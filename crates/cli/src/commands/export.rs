@@ -1,5 +1,9 @@
 use anyhow::Context;
-use eloworld_tournament::{open_store, pgn::game_to_pgn_annotated, TournamentConfig};
+use eloworld_tournament::{
+    open_store,
+    pgn::{game_to_pgn_annotated, PgnTags},
+    TournamentConfig,
+};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,13 +26,13 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = open_store(&args.db, false)?;
     let games = store.games(args.tournament.as_deref())?;
-    // The `TimeControl` tag of each tournament played on a clock.
-    let time_controls: HashMap<String, String> = store
+    // The `TimeControl` tag of each tournament played on a clock, and which are Chess960.
+    let time_controls: HashMap<String, (Option<String>, bool)> = store
         .tournaments()?
         .into_iter()
         .filter_map(|t| {
-            let tc = TournamentConfig::from_toml(&t.config).ok()?.time_control?;
-            Some((t.name, tc))
+            let config = TournamentConfig::from_toml(&t.config).ok()?;
+            Some((t.name, (config.time_control, config.chess960)))
         })
         .collect();
     let mut out: Box<dyn Write> = if args.pgn.as_os_str() == "-" {
@@ -44,8 +48,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|g| g.game == eloworld_games::GameKind::Chess)
     {
-        let tc = time_controls.get(&g.tournament).map(String::as_str);
-        let text = game_to_pgn_annotated(g, &args.db, tc, &g.notes).map_err(anyhow::Error::msg)?;
+        let tags =
+            time_controls
+                .get(&g.tournament)
+                .map_or_else(PgnTags::default, |(tc, chess960)| PgnTags {
+                    time_control: tc.as_deref(),
+                    chess960: *chess960,
+                    ..PgnTags::default()
+                });
+        let text =
+            game_to_pgn_annotated(g, &args.db, &tags, &g.notes).map_err(anyhow::Error::msg)?;
         out.write_all(text.as_bytes())
             .with_context(|| format!("writing {}", args.pgn.display()))?;
         n += 1;

@@ -1,10 +1,12 @@
 //! `eloworld match`: two engines, the command line fastchess and cutechess-cli users already
 //! have, an SPRT that stops the match when it is decided, and results in the store.
 
-use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder};
+use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder, TournamentKind};
+use crate::standings::Standings;
 use anyhow::bail;
 use eloworld_app::matches::{
-    reason, run_match, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
+    reason, run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
+    Pairing,
 };
 use eloworld_players::engine::{Budget, EngineDef, OptionValue, Protocol};
 use eloworld_ratings::sprt::{Sprt, SprtDecision};
@@ -36,18 +38,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 const HELP: &str = "
-eloworld match: two engines, with the options fastchess and cutechess-cli share.
+eloworld match: two engines or more, with the options fastchess and cutechess-cli share.
 
   -engine cmd=PROGRAM name=NAME [dir=DIR] [args=\"…\"] [proto=uci|xboard]
           [tc=[MOVES/]SECONDS[+INC]] [st=SECONDS] [nodes=N] [depth=N] [timemargin=MS]
-          [option.NAME=VALUE …]                 (give -engine twice)
-  -each   the same settings, for both engines
-  -rounds N  -games N  -repeat  -concurrency N  -srand SEED
+          [option.NAME=VALUE …]                 (give -engine for each engine)
+  -each   the same settings, for every engine
+  -rounds N  -games N  -repeat  -concurrency N  -srand SEED  -noswap  -reverse  -wait MS
+  -tournament roundrobin|gauntlet [-seeds N]     (more than two engines)
   -openings file=FILE format=epd|pgn order=sequential|random start=N plies=N
-  -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic   (two engines)
   -resign movecount=N score=CP [twosided=true]   -draw movenumber=N movecount=N score=CP
-  -maxmoves N   -tb DIR[:DIR…] [-tbpieces N]   -pgnout file=FILE   -ratinginterval N   -recover
-  -db FILE (eloworld's store; default: the match name .sqlite)   -event NAME
+  -maxmoves N   -tb DIR[:DIR…] [-tbpieces N]   -pgnout file=FILE [append=false]
+  -crc32 pgn=true   -site TEXT   -event NAME   -variant standard|fischerandom
+  -ratinginterval N   -outcomeinterval N   -recover   -debug (engine traffic to stderr)
+  -db FILE (eloworld's store; default: the match name .sqlite)
 ";
 
 /// Makes the engine definition of one `-engine`.
@@ -72,6 +77,9 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         .map(|(k, v)| (k.clone(), OptionValue::Text(v.clone())))
         .collect();
     let protocol = e.proto.unwrap_or(Protocol::Uci);
+    if protocol == Protocol::Cecp && e.ponder == Some(true) {
+        bail!("engine {name}: ponder is played with UCI engines (go ponder / ponderhit), not xboard ones");
+    }
     if protocol == Protocol::Cecp && e.nodes.is_some() {
         bail!("engine {name}: an xboard engine takes tc=, st= or depth=, not nodes=");
     }
@@ -95,6 +103,7 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         time_control: e.tc,
         time_margin_ms: e.time_margin_ms.unwrap_or(0),
         chess960,
+        ponder: e.ponder.unwrap_or(false),
         book: e.book.clone(),
         book_depth: e.book_depth,
         base_dir: None,
@@ -230,15 +239,44 @@ fn time_control_tag(m: &MatchOptions) -> Option<String> {
     }
 }
 
+/// Shows every engine's traffic on standard error (`-debug`), from a thread of its own.
+fn show_engine_traffic() {
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    eloworld_players::engine::tap_traffic(tx);
+    let _ = std::thread::Builder::new()
+        .name("engine-traffic".to_owned())
+        .spawn(move || {
+            let start = std::time::Instant::now();
+            for line in rx {
+                eprintln!("{} {line}", start.elapsed().as_millis());
+            }
+        });
+}
+
 fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
+    if m.debug {
+        show_engine_traffic();
+    }
     let engines: Vec<EngineDef> = m
         .engines
         .iter()
         .map(|e| engine_def(e, m.chess960))
         .collect::<anyhow::Result<_>>()?;
+    let pairing = match (engines.len(), m.tournament) {
+        (2, _) => Pairing::Match,
+        (_, TournamentKind::RoundRobin) => Pairing::RoundRobin,
+        (_, TournamentKind::Gauntlet) => Pairing::Gauntlet { seeds: m.seeds },
+    };
     let settings = MatchSettings {
         name: m.name.clone(),
         engines,
+        pairing,
+        colours: Colours {
+            swap: !m.noswap,
+            reverse: m.reverse,
+        },
+        pause_after_game: std::time::Duration::from_millis(m.wait_ms),
+        site: m.site.clone(),
         rounds: m.rounds,
         games: m.games,
         seed: m.seed,
@@ -260,13 +298,23 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
             plies: o.plies,
         }),
         chess960: m.chess960,
-        pgn_out: m.pgn_out.clone(),
+        pgn_out: m.pgn_out.as_ref().map(|p| p.file.clone()),
+        pgn_append: m.pgn_out.as_ref().is_none_or(|p| p.append),
     };
+    let crc32 = m.pgn_out.as_ref().is_some_and(|p| p.crc32);
     let paired = settings.paired();
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let names: Vec<String> = settings.engines.iter().map(|d| d.name.clone()).collect();
     let session = crate::session::start(None);
+    let (mut pairs_shown, mut games_shown) = (0, 0);
     let mut show = |event: MatchEvent<'_>| {
+        if let MatchEvent::NewName { asked, name } = event {
+            eprintln!(
+                "note: the store holds match {asked:?} with other openings or settings; \
+                 this run plays a new match, {name:?}"
+            );
+            return;
+        }
         if m.quiet {
             return;
         }
@@ -285,13 +333,33 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
                 termination,
                 tally,
             } => {
-                println!(
-                    "Finished game {game} ({white} vs {black}): {} {{{}}}",
-                    result.pgn(),
-                    reason(result, termination)
-                );
-                if m.rating_interval > 0 && tally.games().is_multiple_of(m.rating_interval) {
+                if u64::from(game).is_multiple_of(m.outcome_interval) {
+                    println!(
+                        "Finished game {game} ({white} vs {black}): {} {{{}}}",
+                        result.pgn(),
+                        reason(result, termination)
+                    );
+                }
+                // In pairs, as fastchess reports them: when a pair closes, every
+                // `-ratinginterval` pairs (so `Games:` is always twice the pairs).
+                let (count, counted) = if paired {
+                    (tally.score.pairs.pairs(), &mut pairs_shown)
+                } else {
+                    (tally.games(), &mut games_shown)
+                };
+                if pairing == Pairing::Match
+                    && m.rating_interval > 0
+                    && count > *counted
+                    && count.is_multiple_of(m.rating_interval)
+                {
+                    *counted = count;
                     print!("{}", results_block(m, &names, tally, sprt.as_ref(), paired));
+                }
+            }
+            MatchEvent::NewName { .. } => {}
+            MatchEvent::PgnWritten { path, crc32: crc } => {
+                if crc32 {
+                    println!("File {} has CRC32: {crc:#x}", path.display());
                 }
             }
         }
@@ -304,8 +372,21 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
         );
     }
     let mut out = std::io::stdout().lock();
-    let _ = out
-        .write_all(results_block(m, &run.names, &run.tally, run.sprt.as_ref(), paired).as_bytes());
+    if pairing == Pairing::Match {
+        let block = results_block(m, &run.names, &run.tally, run.sprt.as_ref(), paired);
+        let _ = out.write_all(block.as_bytes());
+    } else {
+        // Every engine's score, then the ratings side by side, as `eloworld rate` prints them
+        // from the store.
+        let _ = write!(
+            out,
+            "{}",
+            Standings::from_rows(&run.names, &run.rows).table()
+        );
+        if let Ok(table) = crate::commands::rate::tournament_ratings(&run.rows) {
+            let _ = write!(out, "{table}");
+        }
+    }
     if let (Some(s), Some(d)) = (&run.sprt, run.decision) {
         if d != SprtDecision::Continue {
             let c = s.config();

@@ -38,6 +38,8 @@ pub struct EngineOptions {
     pub book: Option<PathBuf>,
     /// Full moves played from the book at most (`bookdepth=`).
     pub book_depth: Option<u32>,
+    /// Thinks on the opponent's time (`ponder`, cutechess-cli).
+    pub ponder: Option<bool>,
 }
 
 impl EngineOptions {
@@ -58,7 +60,8 @@ impl EngineOptions {
             depth,
             time_margin_ms,
             book,
-            book_depth
+            book_depth,
+            ponder
         );
         for (k, v) in &each.options {
             self.options.entry(k.clone()).or_insert_with(|| v.clone());
@@ -90,11 +93,49 @@ pub struct OpeningOptions {
     pub plies: Option<u32>,
 }
 
+/// `-pgnout …` (and `-crc32 pgn=true`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    /// The file.
+    pub file: PathBuf,
+    /// Add to what the file holds (`append=true`, the default) or start it anew.
+    pub append: bool,
+    /// Print the file's CRC-32 after each game (`-crc32 pgn=true`), as fastchess does for
+    /// fishtest's worker, which uploads the PGN only when its checksum matches.
+    pub crc32: bool,
+}
+
+/// `-tournament …`: how more than two engines meet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TournamentKind {
+    /// Every engine meets every other (`roundrobin`, `round-robin`; the default).
+    #[default]
+    RoundRobin,
+    /// The first `-seeds N` engines meet every other (`gauntlet`).
+    Gauntlet,
+}
+
 /// Everything a match is asked to do.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchOptions {
     /// The engines, each completed from `-each`.
     pub engines: Vec<EngineOptions>,
+    /// How the engines meet (two engines in a round robin are a match).
+    pub tournament: TournamentKind,
+    /// Engines under test in a gauntlet (`-seeds`, default 1).
+    pub seeds: u32,
+    /// The same engine White in every game (`-noswap`).
+    pub noswap: bool,
+    /// The second engine White first (`-reverse`).
+    pub reverse: bool,
+    /// Print a `Finished game` line every this many games (`-outcomeinterval`, cutechess-cli).
+    pub outcome_interval: u64,
+    /// Milliseconds to wait after each game (`-wait`).
+    pub wait_ms: u64,
+    /// Engine traffic to standard error (`-debug`).
+    pub debug: bool,
+    /// The PGN `Site` tag (`-site`).
+    pub site: Option<String>,
     /// Rounds (`-rounds`).
     pub rounds: u32,
     /// Games per round (`-games`): 1, a colour-swapped pair, or more games alternating
@@ -118,8 +159,8 @@ pub struct MatchOptions {
     pub tablebases: Vec<PathBuf>,
     /// The most pieces a probed position may have (`-tbpieces`).
     pub tablebase_pieces: Option<usize>,
-    /// The PGN file games are appended to.
-    pub pgn_out: Option<PathBuf>,
+    /// The PGN file games are written to.
+    pub pgn_out: Option<PgnOut>,
     /// Play Fischer random chess (`-variant fischerandom`).
     pub chess960: bool,
     /// Results every this many games (`-ratinginterval`, 0: only at the end).
@@ -170,6 +211,19 @@ fn pairs<'a>(option: &str, values: &'a [String]) -> anyhow::Result<Vec<(&'a str,
         .collect()
 }
 
+/// Splits an engine's settings: `key=value`, or one of cutechess-cli's bare words
+/// (`ponder`, `whitepov`), read as `key` with an empty value.
+fn engine_pairs<'a>(option: &str, values: &'a [String]) -> anyhow::Result<Vec<(&'a str, &'a str)>> {
+    values
+        .iter()
+        .map(|v| match v.split_once('=') {
+            Some(kv) => Ok(kv),
+            None if matches!(v.as_str(), "ponder" | "whitepov") => Ok((v.as_str(), "")),
+            None => bail!("-{option}: {v:?} is not key=value"),
+        })
+        .collect()
+}
+
 /// Parses one value, naming the option and key when it does not parse.
 fn value<T: std::str::FromStr>(option: &str, key: &str, text: &str) -> anyhow::Result<T>
 where
@@ -196,9 +250,13 @@ fn flag(option: &str, key: &str, text: &str) -> anyhow::Result<bool> {
     }
 }
 
-fn engine_options(option: &str, values: &[String]) -> anyhow::Result<EngineOptions> {
+fn engine_options(
+    option: &str,
+    values: &[String],
+    without_effect: &mut Vec<String>,
+) -> anyhow::Result<EngineOptions> {
     let mut e = EngineOptions::default();
-    for (key, text) in pairs(option, values)? {
+    for (key, text) in engine_pairs(option, values)? {
         if let Some(name) = key.strip_prefix("option.") {
             e.options.insert(name.to_owned(), text.to_owned());
             continue;
@@ -232,12 +290,51 @@ fn engine_options(option: &str, values: &[String]) -> anyhow::Result<EngineOptio
             "timemargin" => e.time_margin_ms = Some(value(option, key, text)?),
             "book" => e.book = Some(PathBuf::from(text)),
             "bookdepth" => e.book_depth = Some(value(option, key, text)?),
-            // Accepted for compatibility: eloworld never ponders and restarts crashed engines.
-            "ponder" | "restart" => {}
+            // cutechess-cli's: eloworld restarts an engine only after it crashed or stalled,
+            // and reads scores from the mover's side whatever the engine's habit.
+            "ponder" => e.ponder = Some(text.is_empty() || flag(option, key, text)?),
+            "restart" | "whitepov" => without_effect.push(format!("-{option} {key}{}", if text.is_empty() { String::new() } else { format!("={text}") })),
             _ => bail!("-{option}: unknown engine setting {key:?} (expected name, cmd, dir, args, proto, tc, st, nodes, depth, timemargin, book, bookdepth, option.NAME)"),
         }
     }
     Ok(e)
+}
+
+/// Reads `-pgnout file=F [append=true|false] [min=…] [seldepth=…] [nodes=…] …`, or
+/// cutechess-cli's `-pgnout FILE [min] [fi]`; settings of fastchess's PGN that eloworld does
+/// not write are named in `without_effect`.
+fn pgnout_options(
+    values: &[String],
+    crc32: bool,
+    without_effect: &mut Vec<String>,
+) -> anyhow::Result<PgnOut> {
+    let mut out = PgnOut {
+        file: PathBuf::new(),
+        append: true,
+        crc32,
+    };
+    let Ok(kv) = pairs("pgnout", values) else {
+        let (file, rest) = values.split_first().context("-pgnout needs a file")?;
+        out.file = PathBuf::from(file);
+        without_effect.extend(rest.iter().map(|r| format!("-pgnout … {r}")));
+        return Ok(out);
+    };
+    for (key, text) in kv {
+        match key {
+            "file" => out.file = PathBuf::from(text),
+            "append" => out.append = flag("pgnout", key, text)?,
+            "notation" if text == "san" => {}
+            "min" | "fi" | "seldepth" | "nodes" | "nps" | "hashfull" | "tbhits" | "timeleft"
+            | "latency" | "pv" | "match_line" | "notation" => {
+                without_effect.push(format!("-pgnout {key}={text}"));
+            }
+            _ => bail!("-pgnout: unknown setting {key:?} (expected file, append, min, notation, seldepth, nodes, nps, hashfull, tbhits, timeleft, latency, pv, match_line)"),
+        }
+    }
+    if out.file.as_os_str().is_empty() {
+        bail!("-pgnout needs file=PATH");
+    }
+    Ok(out)
 }
 
 fn sprt_options(values: &[String]) -> anyhow::Result<SprtConfig> {
@@ -337,6 +434,14 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
     let mut each = EngineOptions::default();
     let mut m = MatchOptions {
         engines: Vec::new(),
+        tournament: TournamentKind::RoundRobin,
+        seeds: 1,
+        noswap: false,
+        reverse: false,
+        outcome_interval: 1,
+        wait_ms: 0,
+        debug: false,
+        site: None,
         rounds: 1,
         games: 1,
         repeat: false,
@@ -358,11 +463,12 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
         quiet: false,
         without_effect: Vec::new(),
     };
+    let mut crc32 = false;
     for (option, values) in groups(args)? {
         let o = option.as_str();
         match o {
-            "engine" => engines.push(engine_options(o, &values)?),
-            "each" => each = engine_options(o, &values)?,
+            "engine" => engines.push(engine_options(o, &values, &mut m.without_effect)?),
+            "each" => each = engine_options(o, &values, &mut m.without_effect)?,
             "rounds" => m.rounds = value(o, "", single(o, &values)?)?,
             "games" => m.games = value(o, "", single(o, &values)?)?,
             "repeat" => {
@@ -380,17 +486,46 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             "draw" => m.draw = Some(draw_options(&values)?),
             "maxmoves" => m.max_moves = Some(value(o, "", single(o, &values)?)?),
             "pgnout" => {
-                let file = match pairs(o, &values) {
-                    Ok(kv) => kv.iter().find(|(k, _)| *k == "file").map(|(_, v)| *v),
-                    // cutechess-cli: -pgnout FILE [min] [fi]
-                    Err(_) => values.first().map(String::as_str),
-                };
-                m.pgn_out = Some(PathBuf::from(file.context("-pgnout needs a file")?));
+                let crc32 = m.pgn_out.as_ref().is_some_and(|p| p.crc32);
+                m.pgn_out = Some(pgnout_options(&values, crc32, &mut m.without_effect)?);
+            }
+            "crc32" => {
+                for (key, text) in pairs(o, &values)? {
+                    match key {
+                        "pgn" => crc32 = flag(o, key, text)?,
+                        // eloworld writes no EPD file.
+                        "epd" => m.without_effect.push(format!("-crc32 {key}={text}")),
+                        _ => bail!("-crc32: unknown setting {key:?} (expected pgn, epd)"),
+                    }
+                }
             }
             "variant" => match single(o, &values)? {
                 "fischerandom" | "chess960" | "frc" => m.chess960 = true,
                 "standard" => m.chess960 = false,
                 other => bail!("-variant {other}: expected standard or fischerandom"),
+            },
+            "tournament" => {
+                m.tournament = match single(o, &values)? {
+                    "roundrobin" | "round-robin" => TournamentKind::RoundRobin,
+                    "gauntlet" => TournamentKind::Gauntlet,
+                    "knockout" => bail!("-tournament knockout: not played by eloworld match yet; use roundrobin or gauntlet"),
+                    other => bail!("-tournament {other}: expected roundrobin, round-robin or gauntlet"),
+                };
+            }
+            "seeds" => m.seeds = value(o, "", single(o, &values)?)?,
+            "noswap" => m.noswap = true,
+            "reverse" => m.reverse = true,
+            "outcomeinterval" => {
+                m.outcome_interval = value::<u64>(o, "", single(o, &values)?)?.max(1);
+            }
+            "wait" => m.wait_ms = value(o, "", single(o, &values)?)?,
+            "debug" => m.debug = true,
+            "site" => m.site = Some(values.join(" ")),
+            // cutechess-cli: a Polyglot book read from disk or into memory; eloworld reads it
+            // into memory either way.
+            "bookmode" => match single(o, &values)? {
+                mode @ ("ram" | "disk") => m.without_effect.push(format!("-bookmode {mode}")),
+                other => bail!("-bookmode {other}: expected ram or disk"),
             },
             "recover" => m.recover = true,
             "ratinginterval" => m.rating_interval = value(o, "", single(o, &values)?)?,
@@ -409,8 +544,10 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             "tbadjudicate" => {
                 // Both tools' default, and the only way eloworld adjudicates with tables.
             }
-            "output" | "log" | "config" | "wait" | "autosaveinterval" | "scoreinterval"
-            | "report" | "testEnv" | "crc32" | "site" | "check-mate-pvs" => {
+            // fastchess's pentanomial report is what eloworld prints for game pairs.
+            "report" if values.iter().all(|v| v == "penta=true") => {}
+            "output" | "log" | "config" | "autosaveinterval" | "scoreinterval"
+            | "report" | "testEnv" | "check-mate-pvs" => {
                 // Display and bookkeeping settings of the other tools; eloworld has its own.
                 let shown = if values.is_empty() {
                     format!("-{o}")
@@ -419,13 +556,39 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
                 };
                 m.without_effect.push(shown);
             }
-            _ => bail!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -variant, -recover, -ratinginterval, -srand, plus -db)"),
+            _ => bail!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -tournament, -seeds, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -crc32, -variant, -recover, -ratinginterval, -outcomeinterval, -srand, -noswap, -reverse, -wait, -debug, -site, -event, plus -db)"),
         }
     }
-    if engines.len() != 2 {
+    if let Some(p) = &mut m.pgn_out {
+        p.crc32 |= crc32;
+    } else if crc32 {
+        // fastchess checks the PGN it writes; without -pgnout there is none.
+        m.without_effect
+            .push("-crc32 pgn=true (without -pgnout)".to_owned());
+    }
+    if engines.len() < 2 {
         bail!(
-            "eloworld match plays two engines: give -engine twice (got {})",
+            "eloworld match plays two engines or more: give -engine for each (got {})",
             engines.len()
+        );
+    }
+    if engines.len() > 2 && m.sprt.is_some() {
+        bail!(
+            "-sprt tests two engines, not {}: drop -sprt or play a gauntlet of two",
+            engines.len()
+        );
+    }
+    if engines.len() > 2 && (m.noswap || m.reverse) {
+        bail!("-noswap and -reverse set the colours of a match of two engines; a tournament plays each pairing with both colours");
+    }
+    if m.tournament == TournamentKind::Gauntlet
+        && (m.seeds == 0 || m.seeds as usize >= engines.len())
+    {
+        bail!(
+            "-seeds {}: a gauntlet of {} engines seeds 1 to {}",
+            m.seeds,
+            engines.len(),
+            engines.len() - 1
         );
     }
     if m.games == 0 {
@@ -453,11 +616,13 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             );
         }
     }
-    if m.engines[0].name == m.engines[1].name {
-        bail!(
-            "both engines are named {:?}: give each a name=",
-            m.engines[0].name.as_deref().unwrap_or("")
-        );
+    for (i, e) in m.engines.iter().enumerate() {
+        if m.engines[..i].iter().any(|earlier| earlier.name == e.name) {
+            bail!(
+                "two engines are named {:?}: give each a name=",
+                e.name.as_deref().unwrap_or("")
+            );
+        }
     }
     Ok(m)
 }
@@ -510,7 +675,10 @@ mod tests {
             m.draw.map(|d| (d.move_number, d.move_count, d.score)),
             Some((34, 8, 20))
         );
-        assert_eq!(m.pgn_out, Some(PathBuf::from("test.pgn")));
+        assert_eq!(
+            m.pgn_out.map(|p| (p.file, p.append, p.crc32)),
+            Some((PathBuf::from("test.pgn"), true, false))
+        );
         assert_eq!(m.db.as_deref(), Some("test.sqlite"));
     }
 
@@ -531,6 +699,17 @@ mod tests {
         }
         let e = parse(&words("-engine cmd=a nodes=5")).expect_err("one engine");
         assert!(e.to_string().contains("two engines"), "{e}");
+        let e = parse(&words(&format!(
+            "{base} -engine cmd=c nodes=5 -sprt elo0=0 elo1=5"
+        )))
+        .expect_err("an SPRT of three");
+        assert!(
+            e.to_string().contains("-sprt tests two engines, not 3"),
+            "{e}"
+        );
+        let e = parse(&words(&format!("{base} -tournament gauntlet -seeds 2")))
+            .expect_err("all seeded");
+        assert!(e.to_string().contains("-seeds 2"), "{e}");
     }
 
     #[test]
@@ -543,7 +722,7 @@ mod tests {
         assert_eq!(m.engines[0].name.as_deref(), Some("stockfish"));
         assert_eq!(m.engines[1].proto, Some(Protocol::Cecp));
         assert_eq!(m.engines[1].movetime_ms, Some(100));
-        assert_eq!(m.pgn_out, Some(PathBuf::from("out.pgn")));
+        assert_eq!(m.pgn_out.map(|p| p.file), Some(PathBuf::from("out.pgn")));
         assert_eq!((m.rounds, m.max_moves, m.seed), (3, Some(100), 7));
     }
 }

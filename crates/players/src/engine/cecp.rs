@@ -213,8 +213,8 @@ impl CecpSession {
     ///
     /// # Errors
     /// [`Fault::Timeout`] after `limit`, [`Fault::Crashed`] when the engine dies,
-    /// [`Fault::Protocol`] when it rejects a move, claims a result instead of moving, or
-    /// the position is not a FEN.
+    /// [`Fault::ResultClaim`] when it claims a result instead of moving, [`Fault::Protocol`]
+    /// when it rejects a move or the position is not a FEN.
     pub fn best_move(
         &mut self,
         position: &Position<'_>,
@@ -274,6 +274,11 @@ impl CecpSession {
             rest.trim()
         } else if let Some(rest) = t.strip_prefix("My move is") {
             rest.trim_start_matches([' ', ':']).trim()
+        } else if ["resign", "1-0", "0-1", "1/2-1/2"]
+            .iter()
+            .any(|claim| t.starts_with(claim))
+        {
+            return Err(Fault::ResultClaim(t.to_owned()));
         } else {
             return Err(Fault::Protocol(format!("expected a move, got {t:?}")));
         };

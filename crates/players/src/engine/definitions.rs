@@ -189,6 +189,10 @@ pub struct EngineDef {
     /// Plays Fischer random chess: the engine is told `UCI_Chess960` and castles king takes rook.
     #[serde(default)]
     pub chess960: bool,
+    /// Thinks on the opponent's time (cutechess-cli's `ponder`), UCI engines: `go ponder`
+    /// on the reply it expects, `ponderhit` when that reply is played, `stop` otherwise.
+    #[serde(default)]
+    pub ponder: bool,
     /// A Polyglot opening book the runner plays from for this engine (cutechess's `book=`).
     #[serde(default)]
     pub book: Option<PathBuf>,

@@ -19,13 +19,13 @@ pub use definitions::{
     builtin_definitions, parse_definitions, read_definitions, Budget, EngineDef, EngineFileError,
     OptionValue, Protocol, BUILTIN_ENGINES,
 };
-pub use process::{kill_all, Fault};
+pub use process::{kill_all, tap_traffic, Fault};
 pub use search_info::{Score, SearchInfo};
 pub use time_control::{Clock, ClockReading, ClockVerdict, TimeControl};
 pub use worstfish::Worstfish;
 
 use crate::{
-    FactoryFn, Flags, Player, PlayerError, PlayerFactory, PlayerInfo, PlayerSpec, Registry,
+    Claim, FactoryFn, Flags, Player, PlayerError, PlayerFactory, PlayerInfo, PlayerSpec, Registry,
     SpecError, Worker,
 };
 use cecp::CecpSession;
@@ -35,7 +35,7 @@ use process::EngineProcess;
 use std::any::Any;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use uci::UciSession;
 
 /// The FEN of the initial position, sent as `startpos`.
@@ -98,6 +98,24 @@ impl Session {
         match self {
             Session::Uci(s) => s.best_move(position, budget, clocks, limit),
             Session::Cecp(s) => s.best_move(position, budget, clocks, limit),
+        }
+    }
+
+    /// Lets the engine think on its opponent's time after its own move (`position`: the
+    /// game after it), when its definition asks for pondering: a UCI engine searches the
+    /// reply it expects ([`UciSession::ponder`]); a CECP engine is not asked to.
+    ///
+    /// # Errors
+    /// [`Fault`] when the engine's input is closed.
+    pub fn ponder(
+        &mut self,
+        position: &Position<'_>,
+        budget: &Budget,
+        clocks: Option<&ClockReading>,
+    ) -> Result<(), Fault> {
+        match self {
+            Session::Uci(s) => s.ponder(position, budget, clocks),
+            Session::Cecp(_) => Ok(()),
         }
     }
 
@@ -184,6 +202,24 @@ fn player_error(engine: &str, fault: Fault) -> PlayerError {
             engine: engine.to_owned(),
             detail,
         },
+        // Read by `EnginePlayer::ask`, which knows the claimer's side.
+        Fault::ResultClaim(text) => PlayerError::ResultClaim {
+            player: engine.to_owned(),
+            claim: claim_of(&text, true),
+            text,
+        },
+    }
+}
+
+/// What the result claim `text` of the side to move (`white`) claims for it.
+fn claim_of(text: &str, white: bool) -> Claim {
+    let own_win = if white { "1-0" } else { "0-1" };
+    if text.starts_with("1/2-1/2") {
+        Claim::Draw
+    } else if text.starts_with(own_win) {
+        Claim::Win
+    } else {
+        Claim::Loss
     }
 }
 
@@ -341,6 +377,7 @@ impl EngineFactory {
             last_search: None,
             from_book: false,
             clocks: None,
+            ponder_clocks: None,
         })
     }
 }
@@ -360,6 +397,9 @@ pub struct EnginePlayer {
     /// Whether the last move came from the opening book.
     from_book: bool,
     clocks: Option<ClockReading>,
+    /// After its own move, until it is observed: the clocks the engine will have on its
+    /// next turn (its time less the move's, plus its increment), for pondering.
+    ponder_clocks: Option<Option<ClockReading>>,
 }
 
 impl EnginePlayer {
@@ -406,9 +446,16 @@ impl EnginePlayer {
             }
             None => self.setup.limit,
         };
+        let asked = Instant::now();
         match session.best_move(&position, &self.setup.budget, self.clocks.as_ref(), limit) {
             Ok((text, info)) => match game.parse_move(&text) {
-                Ok(mv) if game.is_legal(mv) => Ok((mv, info)),
+                Ok(mv) if game.is_legal(mv) => {
+                    if self.setup.def.ponder {
+                        self.ponder_clocks =
+                            Some(self.clocks.map(|c| c.after_move(asked.elapsed())));
+                    }
+                    Ok((mv, info))
+                }
                 _ => {
                     *guard = None;
                     Err(PlayerError::IllegalMove {
@@ -417,6 +464,12 @@ impl EnginePlayer {
                     })
                 }
             },
+            // The engine thinks the game is over; it is ready for the next one.
+            Err(Fault::ResultClaim(text)) => Err(PlayerError::ResultClaim {
+                player: self.setup.name.clone(),
+                claim: claim_of(&text, shakmaty::Position::turn(game.position()).is_white()),
+                text,
+            }),
             Err(fault) => {
                 *guard = None;
                 Err(player_error(&self.setup.name, fault))
@@ -441,6 +494,20 @@ impl Player<Chess> for EnginePlayer {
 
     fn observe(&mut self, before: &Chess, mv: shakmaty::Move) {
         self.history.push(before, mv);
+        // Its own move was just played: it may think on the opponent's time.
+        if let Some(clocks) = self.ponder_clocks.take() {
+            let position = self.history.position();
+            let mut guard = lock(&self.slot);
+            if let Some(session) = guard.as_mut() {
+                if session
+                    .ponder(&position, &self.setup.budget, clocks.as_ref())
+                    .is_err()
+                {
+                    // A dead engine is found, and restarted, at its next move.
+                    *guard = None;
+                }
+            }
+        }
     }
 
     fn time_control(&self) -> Option<(TimeControl, Duration)> {

@@ -19,6 +19,8 @@ pub enum Fault {
     Timeout(Duration),
     /// The engine answered something the protocol does not allow here.
     Protocol(String),
+    /// The engine claimed a result instead of moving (CECP), the line as given.
+    ResultClaim(String),
 }
 
 impl std::fmt::Display for Fault {
@@ -27,6 +29,7 @@ impl std::fmt::Display for Fault {
             Fault::Crashed(s) => write!(f, "crashed: {s}"),
             Fault::Timeout(d) => write!(f, "no answer within {} ms", d.as_millis()),
             Fault::Protocol(s) => write!(f, "protocol error: {s}"),
+            Fault::ResultClaim(s) => write!(f, "claimed a result: {s}"),
         }
     }
 }
@@ -44,6 +47,17 @@ pub struct Line {
     pub info: SearchInfo,
 }
 
+/// Where every engine's traffic goes when asked (`eloworld match -debug`): one line per
+/// line sent (`name(pid) < uci`) or received (`name(pid) > uciok`).
+static TRAFFIC: std::sync::OnceLock<std::sync::mpsc::Sender<String>> = std::sync::OnceLock::new();
+
+/// Sends every engine's traffic from now on to `sink`, each line prefixed with the program's
+/// name and process id and `<` (to the engine) or `>` (from it); the caller shows it
+/// (cutechess-cli's `-debug`). Only the first call takes effect.
+pub fn tap_traffic(sink: std::sync::mpsc::Sender<String>) {
+    let _ = TRAFFIC.set(sink);
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
@@ -52,6 +66,8 @@ pub struct EngineProcess {
     reader: Option<JoinHandle<()>>,
     out: String,
     status: Option<std::process::ExitStatus>,
+    /// `name(pid)` and the traffic sink, when traffic is tapped.
+    tap: Option<(String, std::sync::mpsc::Sender<String>)>,
 }
 
 impl EngineProcess {
@@ -81,6 +97,14 @@ impl EngineProcess {
             .take()
             .ok_or_else(|| Fault::Crashed("no stdout pipe".to_owned()))?;
         let stdin = child.stdin.take();
+        let tap = TRAFFIC.get().map(|sink| {
+            let name = program.file_name().map_or_else(
+                || program.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            (format!("{name}({})", child.id()), sink.clone())
+        });
+        let reader_tap = tap.clone();
         let (tx, lines) = sync_channel::<Line>(256);
         let reader = std::thread::Builder::new()
             .name(format!("engine-{}", child.id()))
@@ -95,6 +119,9 @@ impl EngineProcess {
                         Ok(_) => {}
                     }
                     let text = buf.trim_end_matches(['\n', '\r']);
+                    if let Some((who, sink)) = &reader_tap {
+                        let _ = sink.send(format!("{who} > {text}"));
+                    }
                     if text.starts_with("info") {
                         info.absorb(text);
                         continue;
@@ -116,6 +143,7 @@ impl EngineProcess {
             reader: Some(reader),
             out: String::with_capacity(1024),
             status: None,
+            tap,
         })
     }
 
@@ -141,6 +169,11 @@ impl EngineProcess {
     /// # Errors
     /// [`Fault::Crashed`] when the engine's input is closed.
     pub fn flush(&mut self) -> Result<(), Fault> {
+        if let Some((who, sink)) = &self.tap {
+            for line in self.out.lines() {
+                let _ = sink.send(format!("{who} < {line}"));
+            }
+        }
         let result = match self.stdin.as_mut() {
             Some(stdin) => stdin
                 .write_all(self.out.as_bytes())

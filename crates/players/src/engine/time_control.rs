@@ -194,6 +194,21 @@ pub struct ClockReading {
 }
 
 impl ClockReading {
+    /// The reading the mover will have at its next turn after a move that took `elapsed`:
+    /// its time less that, plus its increment (the opponent's clock as it is); for an
+    /// engine thinking on its opponent's time.
+    #[must_use]
+    pub fn after_move(self, elapsed: Duration) -> ClockReading {
+        let mut c = self;
+        if c.white_to_move {
+            c.white = c.white.saturating_sub(elapsed) + c.white_increment;
+        } else {
+            c.black = c.black.saturating_sub(elapsed) + c.black_increment;
+        }
+        c.moves_to_go = c.moves_to_go.map(|n| if n > 1 { n - 1 } else { n });
+        c
+    }
+
     /// Reads both clocks for `white_to_move`'s side.
     #[must_use]
     pub fn new(white: &Clock, black: &Clock, white_to_move: bool) -> ClockReading {

@@ -15,6 +15,36 @@ pub struct PairedMatch {
     pub paired: bool,
     /// The seed of every game.
     pub seed: u64,
+    /// Who is White in which game.
+    pub colours: Colours,
+}
+
+/// Who is White in a paired match's games (cutechess-cli's `-noswap` and `-reverse`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Colours {
+    /// Colours alternate game by game (else the same side is White in every game).
+    pub swap: bool,
+    /// The second player is White first (else the first player is).
+    pub reverse: bool,
+}
+
+impl Colours {
+    /// Colours alternating, the first player White first.
+    pub const ALTERNATE: Colours = Colours {
+        swap: true,
+        reverse: false,
+    };
+
+    /// `(white, black)` of game `i`.
+    #[must_use]
+    pub fn of_game(self, i: u32) -> (u32, u32) {
+        let swapped = (self.swap && i % 2 == 1) != self.reverse;
+        if swapped {
+            (1, 0)
+        } else {
+            (0, 1)
+        }
+    }
 }
 
 impl PairedMatch {
@@ -40,7 +70,7 @@ impl PairedMatch {
         (0..self.games)
             .map(|i| {
                 let opening = (!openings.is_empty()).then(|| self.slot(i) % openings.len() as u32);
-                let colours = if i % 2 == 0 { (0, 1) } else { (1, 0) };
+                let colours = self.colours.of_game(i);
                 // Each player's games as White are numbered in order; the two games of a
                 // pair share that number.
                 job(i, colours, i / 2, opening, players, openings, self.seed)
@@ -103,6 +133,7 @@ mod tests {
             games: 6,
             paired: true,
             seed: 3,
+            colours: Colours::ALTERNATE,
         };
         assert_eq!(m.openings_needed(), 3);
         let openings = vec!["x".to_owned(), "y".to_owned()];
