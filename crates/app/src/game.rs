@@ -2,7 +2,7 @@
 //! generic over the game.
 
 use crate::error::AppResult;
-use eloworld_games::{Chess, DrawRules, Squava};
+use eloworld_games::{Chess, DrawRules, Go, GoRules, Komi, Squava};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry};
 use std::path::Path;
 use std::sync::Arc;
@@ -11,6 +11,19 @@ use std::sync::Arc;
 pub trait AppGame: PlayableGame {
     /// The rule variations a tournament's `draw_rules` setting picks.
     fn rules(draw_rules: DrawRules) -> Self::Rules;
+
+    /// The rules a tournament's settings pick: `draw_rules` for chess, `size` and `komi`
+    /// for Go (whose defaults are 9 and 7).
+    ///
+    /// # Errors
+    /// A size or komi out of range.
+    fn rules_with(
+        draw_rules: DrawRules,
+        _size: Option<u8>,
+        _komi: Option<f64>,
+    ) -> AppResult<Self::Rules> {
+        Ok(Self::rules(draw_rules))
+    }
 
     /// Returns the built-in players plus the engines defined in `engines` (a TOML file).
     ///
@@ -63,6 +76,27 @@ impl AppGame for Squava {
     fn rules(_draw_rules: DrawRules) {}
 }
 
+impl AppGame for Go {
+    fn rules(_draw_rules: DrawRules) -> GoRules {
+        GoRules::default()
+    }
+
+    fn rules_with(
+        _draw_rules: DrawRules,
+        size: Option<u8>,
+        komi: Option<f64>,
+    ) -> AppResult<GoRules> {
+        let komi = match komi {
+            Some(k) => Komi::from_points(k)?,
+            None => Komi::DEFAULT,
+        };
+        Ok(GoRules::new(
+            size.unwrap_or(eloworld_games::go::DEFAULT_SIZE),
+            komi,
+        )?)
+    }
+}
+
 /// Calls `$body` with `$g` bound to the game type named by `$kind` (a `GameKind`).
 #[macro_export]
 macro_rules! with_game {
@@ -74,6 +108,10 @@ macro_rules! with_game {
             }
             $crate::reexports::GameKind::Squava => {
                 type $g = $crate::reexports::Squava;
+                $body
+            }
+            $crate::reexports::GameKind::Go => {
+                type $g = $crate::reexports::Go;
                 $body
             }
         }

@@ -25,5 +25,5 @@ pub use session::{Progress, Session};
 /// What the crate's macros name, so front ends need not depend on the crates themselves.
 #[doc(hidden)]
 pub mod reexports {
-    pub use eloworld_games::{Chess, GameKind, Squava};
+    pub use eloworld_games::{Chess, GameKind, Go, Squava};
 }

@@ -334,6 +334,11 @@ pub fn reason(result: GameResult, termination: Termination) -> String {
         Termination::FourInARow => format!("{winner} makes four in a row"),
         Termination::ThreeInARow => format!("{loser} makes three in a row"),
         Termination::BoardFull => "Draw by full board".to_owned(),
+        Termination::TwoPasses | Termination::MoveLimit => match result {
+            GameResult::Draw => "Draw by area count".to_owned(),
+            GameResult::Win(_) => format!("{winner} wins on area count"),
+        },
+        Termination::Resignation => format!("{loser} resigns"),
         Termination::MaxPlies | Termination::DrawAdjudication => "Draw by adjudication".to_owned(),
         Termination::EngineCrashed => format!("{loser} disconnects"),
         Termination::EngineTimeout => format!("{loser}'s connection stalls"),

@@ -39,7 +39,8 @@ pub fn run_tournament(session: &Session, plan: &Plan) -> AppResult<TournamentRun
 }
 
 fn run_as<G: AppGame>(session: &Session, plan: &Plan) -> AppResult<TournamentRun> {
-    let rules = G::rules(plan.config().draw_rules);
+    let config = plan.config();
+    let rules = G::rules_with(config.draw_rules, config.size, config.komi)?;
     let registry = session.registry::<G>()?;
     for p in plan.players() {
         registry.resolve_str(p)?;

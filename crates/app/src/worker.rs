@@ -61,7 +61,7 @@ fn play_claimable<G: AppGame>(
     store: &mut dyn Store,
     worker: &str,
 ) -> AppResult<Pass> {
-    let rules = G::rules(t.draw_rules);
+    let rules = G::rules_with(t.draw_rules, t.size, t.komi)?;
     let (factories, cannot) = G::factories(&t.players, session.engines_file())?;
     let mut opts = session.run_options();
     opts.worker = worker.to_owned();

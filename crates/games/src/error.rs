@@ -4,8 +4,11 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum GameError {
     /// The game name is not one eloworld knows.
-    #[error("unknown game {0:?}, expected chess or squava")]
+    #[error("unknown game {0:?}, expected chess, squava or go")]
     UnknownGame(String),
+    /// A game's rules are out of range (a Go board size or komi).
+    #[error("bad rules: {0}")]
+    BadRules(String),
     /// A position's text could not be read.
     #[error("bad position {text:?}: {reason}")]
     BadPosition {

@@ -1,5 +1,6 @@
 //! Games for eloworld: the [`Game`] trait that the players and the tournament runner
-//! speak, chess on [shakmaty](https://docs.rs/shakmaty), and squava on bitboards.
+//! speak, chess on [shakmaty](https://docs.rs/shakmaty), squava on bitboards, and Go under
+//! Tromp–Taylor rules.
 //!
 //! A game knows its rules and nothing of players or tournaments. Every random choice in
 //! eloworld comes from a [`GameRng`] seeded per game and per side (see [`rng`]), so any
@@ -8,6 +9,7 @@
 
 pub mod chess;
 mod error;
+pub mod go;
 mod outcome;
 pub mod rng;
 mod side;
@@ -15,6 +17,7 @@ pub mod squava;
 
 pub use chess::{Chess, DrawRules};
 pub use error::GameError;
+pub use go::{Go, GoMove, GoRules, Komi};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use rng::GameRng;
 pub use side::Side;
@@ -33,18 +36,21 @@ pub enum GameKind {
     Chess,
     /// Squava: 5×5, four in a row wins, three in a row loses.
     Squava,
+    /// Go: any board from 2×2 to 25×25, Tromp–Taylor area scoring, positional superko.
+    Go,
 }
 
 impl GameKind {
     /// Every game kind, in display order.
-    pub const ALL: [GameKind; 2] = [GameKind::Chess, GameKind::Squava];
+    pub const ALL: [GameKind; 3] = [GameKind::Chess, GameKind::Squava, GameKind::Go];
 
-    /// Returns the lower-case name (`chess`, `squava`).
+    /// Returns the lower-case name (`chess`, `squava`, `go`).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Chess => "chess",
             GameKind::Squava => "squava",
+            GameKind::Go => "go",
         }
     }
 }
@@ -62,6 +68,7 @@ impl std::str::FromStr for GameKind {
         match s.to_ascii_lowercase().as_str() {
             "chess" => Ok(GameKind::Chess),
             "squava" => Ok(GameKind::Squava),
+            "go" => Ok(GameKind::Go),
             _ => Err(GameError::UnknownGame(s.to_owned())),
         }
     }

@@ -114,6 +114,12 @@ terminations! {
     ThreeInARow => "three-in-a-row",
     /// Squava: the board is full with no line made.
     BoardFull => "board-full",
+    /// Go: both sides passed in a row; the board is scored by area (Tromp–Taylor).
+    TwoPasses => "two-passes",
+    /// Go: a player resigned.
+    Resignation => "resignation",
+    /// Go: the game reached its move cap and was scored by area as it stood.
+    MoveLimit => "move-limit",
     /// Runner: the game reached the tournament's `max_plies` and is adjudicated a draw.
     MaxPlies => "max-plies",
     /// Runner: an external engine died during the game; it loses.

@@ -13,6 +13,7 @@ mod dilution;
 pub mod engine;
 mod error;
 pub mod fate;
+pub mod go;
 pub mod human;
 mod registry;
 mod spec;
@@ -126,6 +127,14 @@ impl PlayableGame for eloworld_games::Squava {
     fn builtin_players() -> Registry<Self> {
         let mut r = Registry::new();
         squava::register(&mut r);
+        r
+    }
+}
+
+impl PlayableGame for eloworld_games::Go {
+    fn builtin_players() -> Registry<Self> {
+        let mut r = Registry::new();
+        go::register(&mut r);
         r
     }
 }

@@ -34,7 +34,7 @@ const fn default_max_plies() -> u32 {
 pub struct TournamentConfig {
     /// The tournament's name (its key in the store).
     pub name: String,
-    /// `chess` (the default) or `squava`.
+    /// `chess` (the default), `squava` or `go`.
     #[serde(default = "default_game")]
     pub game: GameKind,
     /// Player specs; every ordered pair of distinct players meets.
@@ -61,6 +61,12 @@ pub struct TournamentConfig {
     /// fifty moves). Squava ignores it.
     #[serde(default)]
     pub draw_rules: DrawRules,
+    /// Go: the board size, 2 to 25 (default 9). Refused for other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u8>,
+    /// Go: the komi in points, a multiple of ½ (default 7). Refused for other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub komi: Option<f64>,
     /// Include each player against itself (self-play cells; Elo World keeps a few).
     #[serde(default)]
     pub self_play: bool,
@@ -218,6 +224,8 @@ impl TournamentConfig {
             openings_limit: None,
             max_plies: DEFAULT_MAX_PLIES,
             draw_rules: DrawRules::default(),
+            size: None,
+            komi: None,
             self_play: false,
             db: None,
             schedule: Schedule::Pairs,
@@ -359,10 +367,10 @@ mod tests {
 
     #[test]
     fn enumerated_settings_name_their_valid_values() {
-        let e =
-            TournamentConfig::from_toml("name = \"t\"\nplayers = []\ngame = \"go\"\n").unwrap_err();
+        let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\ngame = \"gomoku\"\n")
+            .unwrap_err();
         assert!(
-            e.contains("line 3") && e.contains("`chess`") && e.contains("`squava`"),
+            e.contains("line 3") && e.contains("`chess`") && e.contains("`go`"),
             "{e}"
         );
         let e = TournamentConfig::from_toml("name = \"t\"\nplayers = []\ndraw_rules = \"fide\"\n")

@@ -16,6 +16,7 @@ mod play;
 mod rating_games;
 mod runner;
 pub mod schedule;
+pub mod sgf;
 pub mod store;
 pub mod tablebase;
 mod work;

@@ -64,6 +64,7 @@ pub fn parse_openings_cut(
         (GameKind::Chess, true) => pgn_openings(path, bytes, max_plies)?,
         (GameKind::Chess, false) => epd_openings(path, bytes)?,
         (GameKind::Squava, _) => line_openings(path, bytes, GameKind::Squava)?,
+        (GameKind::Go, _) => line_openings(path, bytes, GameKind::Go)?,
     };
     if out.is_empty() {
         return Err(ConfigError::Openings {
@@ -130,6 +131,18 @@ pub fn epd_opening(path: &Path, line: usize, text: &str) -> Result<String, Confi
     Ok(Fen::from_position(&epd.position, EnPassantMode::Legal).to_string())
 }
 
+/// Checks a Go opening position; its board size is its number of rows (komi does not
+/// matter to whether a position is legal).
+fn go_opening(text: &str) -> Result<(), eloworld_games::GameError> {
+    let rows = text
+        .split_whitespace()
+        .next()
+        .map_or(0, |board| board.split('/').count());
+    let size = u8::try_from(rows).unwrap_or(u8::MAX);
+    let rules = eloworld_games::GoRules::new(size, eloworld_games::Komi::DEFAULT)?;
+    <eloworld_games::Go as eloworld_games::Game>::from_position(text, rules).map(|_| ())
+}
+
 fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String>, ConfigError> {
     let mut out = Vec::new();
     for (line, text) in lines(path, bytes)? {
@@ -138,6 +151,7 @@ fn line_openings(path: &Path, bytes: &[u8], game: GameKind) -> Result<Vec<String
                 <eloworld_games::Squava as eloworld_games::Game>::from_position(text, ())
                     .map(|_| ())
             }
+            GameKind::Go => go_opening(text),
             GameKind::Chess => Ok(()),
         };
         ok.map_err(|e| ConfigError::Openings {

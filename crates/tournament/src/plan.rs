@@ -65,6 +65,17 @@ impl Plan {
                 "games_per_pair must be at least 1".to_owned(),
             ));
         }
+        if game == GameKind::Go {
+            let komi = eloworld_games::Komi::from_points(config.komi.unwrap_or(7.0))
+                .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+            eloworld_games::GoRules::new(config.size.unwrap_or(9), komi)
+                .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        } else if config.size.is_some() || config.komi.is_some() {
+            return Err(ConfigError::Invalid(format!(
+                "size and komi are Go settings; tournament {:?} plays {game}",
+                config.name
+            )));
+        }
         let players = canonical_players(&config.players)?;
         if config.games.is_some() && !matches!(config.schedule, Schedule::Random | Schedule::Ladder)
         {

@@ -99,7 +99,7 @@ const BATCH_WAIT: Duration = Duration::from_millis(20);
 
 /// A tournament as the store holds it: everything a worker needs to play its jobs, with
 /// no access to the files the plan was made from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StoredTournament {
     /// The store's id.
     pub id: i64,
@@ -113,6 +113,10 @@ pub struct StoredTournament {
     pub max_plies: u32,
     /// The `draw_rules` setting.
     pub draw_rules: eloworld_games::DrawRules,
+    /// Go: the `size` setting.
+    pub size: Option<u8>,
+    /// Go: the `komi` setting.
+    pub komi: Option<f64>,
     /// The adjudication rules.
     pub adjudication: Adjudication,
     /// Directories of Syzygy tables for tablebase adjudication.
@@ -140,6 +144,8 @@ impl StoredTournament {
             players: row.players.clone(),
             max_plies: config.max_plies,
             draw_rules: config.draw_rules,
+            size: config.size,
+            komi: config.komi,
             adjudication: config.adjudication,
             tablebases: config.tablebases,
             tablebase_pieces: config.tablebase_pieces,

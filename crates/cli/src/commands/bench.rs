@@ -3,7 +3,7 @@
 
 use crate::games::parse_kind;
 use eloworld_games::squava::{line_made, FULL};
-use eloworld_games::{Chess, DrawRules, GameKind, GameRng, Side, Squava};
+use eloworld_games::{Chess, DrawRules, Game, GameKind, GameRng, Go, GoRules, Side, Squava};
 use eloworld_players::PlayableGame;
 use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
 use shakmaty::zobrist::Zobrist64;
@@ -116,6 +116,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let n = args.games.unwrap_or(200_000);
                 measure::<Squava>(kind, n, rounds, text, bare_squava)?
             }
+            GameKind::Go => {
+                let n = args.games.unwrap_or(20_000);
+                measure::<Go>(kind, n, rounds, text, bare_go)?
+            }
         };
         all.insert(kind.name().to_owned(), figures.to_json());
     }
@@ -148,7 +152,8 @@ where
     G::Rules: Default,
 {
     if text {
-        println!("{kind}: random_move vs random_move, {n} games per measurement, {rounds} rounds alternated");
+        let p = bench_player(kind);
+        println!("{kind}: {p} vs {p}, {n} games per measurement, {rounds} rounds alternated");
     } else {
         eprintln!("bench: {kind}, {n} games per measurement, {rounds} rounds");
     }
@@ -243,7 +248,7 @@ fn bare_ceiling(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> f64 {
 }
 
 fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
-    let mut config = TournamentConfig::new("bench", kind, vec!["random_move".to_owned()]);
+    let mut config = TournamentConfig::new("bench", kind, vec![bench_player(kind).to_owned()]);
     config.self_play = true;
     config.games_per_pair = u32::try_from(n)?;
     config.seed = 1;
@@ -386,6 +391,35 @@ fn bare_chess(seed: u64) -> u32 {
 }
 
 /// A random squava game on bare bitboards; returns its plies.
+/// The player the benchmark's games are between: the uniform random mover, or for Go the
+/// light playout (`random`: no filling of its own eyes, so that games end).
+fn bench_player(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Go => "random",
+        GameKind::Chess | GameKind::Squava => "random_move",
+    }
+}
+
+/// A random 9×9 Go game (komi 7, Tromp–Taylor) between two light playouts, on the
+/// game's own board: what a Monte-Carlo program's playout loop does.
+fn bare_go(seed: u64) -> u32 {
+    let mut rngs = [
+        GameRng::for_side(seed, Side::First),
+        GameRng::for_side(seed, Side::Second),
+    ];
+    let mut players = [
+        eloworld_players::go::RandomGo::default(),
+        eloworld_players::go::RandomGo::default(),
+    ];
+    let mut game = Go::new(GoRules::default());
+    while game.outcome().is_none() {
+        let side = game.side_to_move().index();
+        let mv = players[side].pick(&game, &mut rngs[side]);
+        game.play(mv);
+    }
+    game.ply()
+}
+
 fn bare_squava(seed: u64) -> u32 {
     let mut rngs = [
         GameRng::for_side(seed, Side::First),

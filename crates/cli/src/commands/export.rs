@@ -9,21 +9,31 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Export stored chess games as PGN.
+/// Export stored chess games as PGN, or Go games as SGF.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The database.
     #[arg(long)]
     db: String,
-    /// The PGN file to write (`-` for standard output).
+    /// The PGN file to write (`-` for standard output): the chess games.
+    #[arg(long, required_unless_present = "sgf", conflicts_with = "sgf")]
+    pgn: Option<PathBuf>,
+    /// The SGF file to write (`-` for standard output): the Go games, one game tree each
+    /// (an SGF collection).
     #[arg(long)]
-    pgn: PathBuf,
+    sgf: Option<PathBuf>,
     /// Only this tournament.
     #[arg(long)]
     tournament: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(sgf) = &args.sgf {
+        return export_sgf(&args, sgf);
+    }
+    let Some(pgn) = &args.pgn else {
+        anyhow::bail!("export needs --pgn FILE or --sgf FILE");
+    };
     let store = open_store(&args.db, false)?;
     let games = store.games(args.tournament.as_deref())?;
     // The `TimeControl` tag of each tournament played on a clock, and which are Chess960.
@@ -35,14 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some((t.name, (config.time_control, config.chess960)))
         })
         .collect();
-    let mut out: Box<dyn Write> = if args.pgn.as_os_str() == "-" {
-        Box::new(crate::closed_pipe::stdout())
-    } else {
-        Box::new(std::io::BufWriter::new(
-            std::fs::File::create(&args.pgn)
-                .with_context(|| format!("creating {}", args.pgn.display()))?,
-        ))
-    };
+    let mut out = output(pgn)?;
     let mut n = 0;
     for g in games
         .iter()
@@ -59,20 +62,81 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let text =
             game_to_pgn_annotated(g, &args.db, &tags, &g.notes).map_err(anyhow::Error::msg)?;
         out.write_all(text.as_bytes())
-            .with_context(|| format!("writing {}", args.pgn.display()))?;
+            .with_context(|| format!("writing {}", pgn.display()))?;
         n += 1;
     }
     out.flush()
-        .with_context(|| format!("writing {}", args.pgn.display()))?;
+        .with_context(|| format!("writing {}", pgn.display()))?;
     let skipped = games.len() - n;
     eprintln!(
         "{n} games written to {}{}",
-        args.pgn.display(),
+        pgn.display(),
         if skipped > 0 {
             format!(" ({skipped} non-chess games skipped)")
         } else {
             String::new()
         }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn output(path: &std::path::Path) -> anyhow::Result<Box<dyn Write>> {
+    Ok(if path.as_os_str() == "-" {
+        Box::new(crate::closed_pipe::stdout())
+    } else {
+        Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        ))
+    })
+}
+
+/// Writes the stored Go games as one SGF collection, each under its tournament's size and komi.
+fn export_sgf(args: &Args, path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use eloworld_app::AppGame;
+    use eloworld_tournament::sgf::{game_to_sgf, SgfHeader};
+    let store = open_store(&args.db, false)?;
+    let games = store.games(args.tournament.as_deref())?;
+    let mut rules = HashMap::new();
+    for t in store.tournaments()? {
+        let config = TournamentConfig::from_toml(&t.config)
+            .map_err(|m| anyhow::anyhow!("stored settings of {:?}: {m}", t.name))?;
+        if config.game == eloworld_games::GameKind::Go {
+            let r = eloworld_games::Go::rules_with(config.draw_rules, config.size, config.komi)
+                .with_context(|| format!("tournament {:?}", t.name))?;
+            rules.insert(t.name, r);
+        }
+    }
+    let mut out = output(path)?;
+    let mut n = 0;
+    for g in games
+        .iter()
+        .filter(|g| g.game == eloworld_games::GameKind::Go)
+    {
+        let game_rules = rules.get(&g.tournament).copied().unwrap_or_default();
+        let moves: Vec<&str> = g.moves.split_whitespace().collect();
+        let date = g.date.replace('.', "-");
+        let header = SgfHeader {
+            black: &g.white,
+            white: &g.black,
+            date: &date,
+            event: &g.tournament,
+        };
+        let outcome = eloworld_games::Outcome {
+            result: g.result,
+            termination: g.termination,
+        };
+        let text = game_to_sgf(&header, game_rules, &moves, Some(outcome))
+            .with_context(|| format!("game {} of {:?}", g.job_id, g.tournament))?;
+        out.write_all(text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        n += 1;
+    }
+    out.flush()
+        .with_context(|| format!("writing {}", path.display()))?;
+    eprintln!(
+        "{n} Go games written to {} ({} other games skipped)",
+        path.display(),
+        games.len() - n
     );
     Ok(ExitCode::SUCCESS)
 }

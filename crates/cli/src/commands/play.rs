@@ -11,10 +11,10 @@ use std::sync::atomic::AtomicBool;
 /// Play one game between two players and print it.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// White's (first player's) spec.
+    /// White's spec (the first player in chess and squava, the second in Go).
     #[arg(long)]
     white: String,
-    /// Black's (second player's) spec.
+    /// Black's spec (the second player in chess and squava; in Go, Black moves first).
     #[arg(long)]
     black: String,
     /// The game.
@@ -32,6 +32,15 @@ pub struct Args {
     /// Chess draw rules: automatic (fivefold, 75 moves) or claimed (threefold, fifty moves).
     #[arg(long, default_value = "automatic")]
     draw_rules: DrawRules,
+    /// Go: the board size, 2 to 25 (default 9).
+    #[arg(long)]
+    size: Option<u8>,
+    /// Go: the komi, a multiple of 0.5 (default 7).
+    #[arg(long, allow_hyphen_values = true)]
+    komi: Option<f64>,
+    /// Go: also write the game as SGF (FF[4]) to this file.
+    #[arg(long, value_name = "FILE")]
+    sgf: Option<std::path::PathBuf>,
     /// Engine definitions (TOML) to add to the built-in players.
     #[arg(long, value_name = "FILE")]
     engines: Option<std::path::PathBuf>,
@@ -42,16 +51,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn play<G: AppGame>(args: &Args) -> anyhow::Result<ExitCode> {
-    let rules = G::rules(args.draw_rules);
+    let go = G::KIND == GameKind::Go;
+    anyhow::ensure!(
+        go || (args.size.is_none() && args.komi.is_none() && args.sgf.is_none()),
+        "--size, --komi and --sgf are Go settings; this is a {} game",
+        G::KIND
+    );
+    let rules = G::rules_with(args.draw_rules, args.size, args.komi)?;
     let mut reg = G::builtin_players();
     if let Some(path) = &args.engines {
         eloworld_players::engine::add_definitions_file(&mut reg, path)?;
     }
     let mut worker = Worker::new(0);
-    let white_spec: eloworld_players::PlayerSpec = args.white.parse()?;
-    let black_spec: eloworld_players::PlayerSpec = args.black.parse()?;
-    let mut white = make_player::<G>(&reg, &white_spec, &mut worker).context("starting white")?;
-    let mut black = make_player::<G>(&reg, &black_spec, &mut worker).context("starting black")?;
+    // The first player is White in chess and Black in Go.
+    let (first_arg, second_arg) = if go {
+        (&args.black, &args.white)
+    } else {
+        (&args.white, &args.black)
+    };
+    let white_spec: eloworld_players::PlayerSpec = first_arg.parse()?;
+    let black_spec: eloworld_players::PlayerSpec = second_arg.parse()?;
+    let mut white = make_player::<G>(&reg, &white_spec, &mut worker)
+        .with_context(|| format!("starting {white_spec}"))?;
+    let mut black = make_player::<G>(&reg, &black_spec, &mut worker)
+        .with_context(|| format!("starting {black_spec}"))?;
     let start = match &args.fen {
         Some(f) => G::from_position(f, rules)?,
         None => G::new(rules),
@@ -99,6 +122,35 @@ fn play<G: AppGame>(args: &Args) -> anyhow::Result<ExitCode> {
                 "result: {} ({})",
                 played.outcome.result, played.outcome.termination
             );
+        }
+    } else if go {
+        let go_game = (&game as &dyn std::any::Any).downcast_ref::<eloworld_games::Go>();
+        let result = go_game.map_or_else(String::new, |g| {
+            eloworld_tournament::sgf::result_value(g, played.outcome)
+        });
+        println!(
+            "Black (x) {white_spec} vs White (o) {black_spec}, seed {}",
+            args.seed
+        );
+        println!("moves: {}", codes.join(" "));
+        print!("{}", game.board_text());
+        println!("result: {result} ({})", played.outcome.termination);
+        if let (Some(path), Some(g)) = (&args.sgf, go_game) {
+            let refs: Vec<&str> = codes.iter().map(String::as_str).collect();
+            let date = eloworld_tournament::pgn::pgn_date_today().replace('.', "-");
+            let header = eloworld_tournament::sgf::SgfHeader {
+                black: &white_spec.to_string(),
+                white: &black_spec.to_string(),
+                date: &date,
+                event: "eloworld play",
+            };
+            let sgf = eloworld_tournament::sgf::game_to_sgf(
+                &header,
+                g.rules(),
+                &refs,
+                Some(played.outcome),
+            )?;
+            std::fs::write(path, sgf).with_context(|| format!("writing {}", path.display()))?;
         }
     } else {
         println!(

@@ -33,6 +33,8 @@ pub enum Protocol {
     Uci,
     /// The Chess Engine Communication Protocol (xboard/WinBoard), version 2.
     Cecp,
+    /// The Go Text Protocol, version 2 (Go programs: GNU Go, Pachi).
+    Gtp,
 }
 
 /// How much an engine may think per move; the UCI `go` limits. Several limits may be

@@ -9,7 +9,7 @@
 mod cecp;
 mod definitions;
 pub mod polyglot;
-mod process;
+pub(crate) mod process;
 mod search_info;
 mod time_control;
 mod uci;
@@ -70,6 +70,12 @@ impl Session {
         Ok(match def.protocol {
             Protocol::Uci => Session::Uci(UciSession::start(process, def)?),
             Protocol::Cecp => Session::Cecp(CecpSession::start(process, def)?),
+            Protocol::Gtp => {
+                return Err(Fault::Protocol(format!(
+                    "{} speaks GTP, a Go protocol: it plays Go, not chess",
+                    def.name
+                )))
+            }
         })
     }
 
@@ -664,6 +670,10 @@ pub fn add_definitions_file<G: Game>(
     let defs = read_definitions(path)?;
     let n = defs.len();
     let any: &mut dyn Any = r;
+    if let Some(go) = any.downcast_mut::<Registry<eloworld_games::Go>>() {
+        crate::go::gtp::add_definitions(go, defs, path)?;
+        return Ok(n);
+    }
     let chess = any
         .downcast_mut::<Registry<Chess>>()
         .ok_or_else(|| EngineFileError::Invalid {
@@ -673,6 +683,15 @@ pub fn add_definitions_file<G: Game>(
                 G::KIND.name()
             ),
         })?;
+    if let Some(go) = defs.iter().find(|d| d.protocol == Protocol::Gtp) {
+        return Err(EngineFileError::Invalid {
+            path: path.display().to_string(),
+            reason: format!(
+                "engine {} speaks GTP, a Go protocol; use it with --game go",
+                go.name
+            ),
+        });
+    }
     add_definitions(chess, defs);
     Ok(n)
 }
