@@ -345,7 +345,6 @@ pub fn reason(result: GameResult, termination: Termination) -> String {
         Termination::IllegalMove => format!("{loser} makes an illegal move"),
         Termination::TimeForfeit => format!("{loser} loses on time"),
         Termination::ResignAdjudication => format!("{winner} wins by adjudication"),
-        Termination::Resignation => format!("{loser} resigns"),
         Termination::InvalidClaim => format!("{loser} forfeits by invalid result claim"),
         Termination::TablebaseAdjudication => match result {
             GameResult::Draw => "Draw by adjudication: SyzygyTB".to_owned(),

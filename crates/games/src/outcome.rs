@@ -116,8 +116,6 @@ terminations! {
     BoardFull => "board-full",
     /// Go: both sides passed in a row; the board is scored by area (Tromp–Taylor).
     TwoPasses => "two-passes",
-    /// Go: a player resigned.
-    Resignation => "resignation",
     /// Go: the game reached its move cap and was scored by area as it stood.
     MoveLimit => "move-limit",
     /// Runner: the game reached the tournament's `max_plies` and is adjudicated a draw.
@@ -136,8 +134,8 @@ terminations! {
     DrawAdjudication => "draw-adjudication",
     /// Runner: an endgame tablebase knows the result of the position (`-tb`).
     TablebaseAdjudication => "tablebase-adjudication",
-    /// Runner: an engine resigned, or claimed a result it loses (CECP `resign`, `0-1` from
-    /// White); it loses, as cutechess-cli scores it.
+    /// A player resigned: a Go program's GTP `resign`, a CECP engine's `resign` or a claim
+    /// of a result it loses (`0-1` from White); it loses, as cutechess-cli scores it.
     Resignation => "resignation",
     /// Runner: an engine claimed a result the game does not have (a CECP `1/2-1/2` or a win
     /// in a game still going); it forfeits, as cutechess-cli scores it.

@@ -114,8 +114,10 @@ pub const fn fastchess_termination(termination: Termination) -> &'static str {
         | Termination::FourInARow
         | Termination::ThreeInARow
         | Termination::BoardFull
+        | Termination::TwoPasses
         | Termination::Resignation => "normal",
         Termination::MaxPlies
+        | Termination::MoveLimit
         | Termination::DrawAdjudication
         | Termination::ResignAdjudication
         | Termination::TablebaseAdjudication => "adjudication",

@@ -179,10 +179,13 @@ fn player_error(engine: &str, fault: Fault) -> PlayerError {
             engine: engine.to_owned(),
             millis: u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
         },
-        Fault::Crashed(detail) | Fault::Protocol(detail) => PlayerError::Crashed {
-            engine: engine.to_owned(),
-            detail,
-        },
+        // A result claim is CECP's; a GTP program never makes one.
+        Fault::Crashed(detail) | Fault::Protocol(detail) | Fault::ResultClaim(detail) => {
+            PlayerError::Crashed {
+                engine: engine.to_owned(),
+                detail,
+            }
+        }
     }
 }
 
