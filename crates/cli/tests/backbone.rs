@@ -539,7 +539,7 @@ fn bench_json_is_one_object_keyed_by_game_alone_on_stdout() {
     let games = v.as_object().expect("an object");
     let mut keys: Vec<&str> = games.keys().map(String::as_str).collect();
     keys.sort_unstable();
-    assert_eq!(keys, ["chess", "squava"]);
+    assert_eq!(keys, ["chess", "go", "squava"]);
     for (game, f) in games {
         let num = |k: &str| {
             f[k].as_f64()
@@ -573,15 +573,19 @@ fn bench_json_is_one_object_keyed_by_game_alone_on_stdout() {
         }
         assert_eq!(f["games"], 12, "{game}");
         assert_eq!(f["rounds"], 1, "{game}");
-        // Random chess games last hundreds of plies; squava's 5×5 board holds at most 25.
+        // Random chess games last hundreds of plies; squava's 5×5 board holds at most 25; a
+        // random 9×9 Go game (which never fills its own eyes) lasts about a hundred moves.
         let plies = num("plies_per_game");
-        if game == "chess" {
-            assert!(plies > 20.0, "chess: {plies} plies per game");
-        } else {
-            assert!(
+        match game.as_str() {
+            "chess" => assert!(plies > 20.0, "chess: {plies} plies per game"),
+            "squava" => assert!(
                 (5.0..=25.0).contains(&plies),
                 "squava: {plies} plies per game"
-            );
+            ),
+            _ => assert!(
+                (40.0..=243.0).contains(&plies),
+                "go: {plies} plies per game (at most the move cap, 3 × 81)"
+            ),
         }
     }
 }
