@@ -125,13 +125,7 @@ fn place_as<G: AppGame>(
     );
     let mut store = session.open_store(&settings.db)?;
     let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
-    let mut games: Vec<RungGames> = ratings
-        .iter()
-        .map(|&rating| RungGames {
-            rating,
-            ..RungGames::default()
-        })
-        .collect();
+    let mut games = RungGames::none_against(&ratings);
     let mut batches = vec![0u32; ladder.rungs.len()];
     let mut played = vec![0u32; ladder.rungs.len()];
     let mut estimate = start_estimate(&ratings, &usable);

@@ -52,6 +52,18 @@ pub struct RungGames {
 }
 
 impl RungGames {
+    /// No games yet against rungs rated `ratings`, one entry a rung in that order.
+    #[must_use]
+    pub fn none_against(ratings: &[f64]) -> Vec<RungGames> {
+        ratings
+            .iter()
+            .map(|&rating| RungGames {
+                rating,
+                ..RungGames::default()
+            })
+            .collect()
+    }
+
     /// Returns the number of games.
     #[must_use]
     pub fn games(&self) -> u32 {

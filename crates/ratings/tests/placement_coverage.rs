@@ -43,13 +43,7 @@ fn one_placement(seed: u64, rng: &mut Xoshiro256PlusPlus) -> (bool, bool, f64, f
     let strength = lowest + (highest - lowest) * rng.random::<f64>();
     let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
     let usable = vec![true; RUNGS];
-    let mut games: Vec<RungGames> = ratings
-        .iter()
-        .map(|&rating| RungGames {
-            rating,
-            ..RungGames::default()
-        })
-        .collect();
+    let mut games = RungGames::none_against(&ratings);
     let mut played = vec![0u32; RUNGS];
     let mut estimate = start_estimate(&ratings, &usable);
     let mut placed = place(&games, ladder.advantage);
