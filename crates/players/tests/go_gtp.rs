@@ -21,6 +21,21 @@ fn gnugo_installed() -> bool {
     found
 }
 
+/// Whether the `pachi` on the PATH is the Go program (Debian's package of that name is a
+/// platform game; scripts/test builds Pachi with scripts/pachi).
+fn pachi_installed() -> bool {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/pachi");
+    let found = std::process::Command::new(script)
+        .arg("--check")
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        found || std::env::var_os("CI").is_none(),
+        "CI installs Pachi (scripts/test runs scripts/pachi)"
+    );
+    found
+}
+
 fn nine() -> GoRules {
     GoRules::new(9, Komi::from_points(7.0).expect("komi")).expect("rules")
 }
@@ -61,6 +76,54 @@ fn gnugo_plays_a_whole_game_against_random() {
         played.outcome.result,
         eloworld_games::GameResult::Win(Side::Second),
         "GNU Go beats random: {}",
+        game.board_text()
+    );
+}
+
+/// Pachi at a small playout budget beats the light playout, and with `pass_all_alive` it
+/// captures the dead stones before it passes, so the Tromp–Taylor count of two passes
+/// gives it the game.
+#[test]
+fn pachi_plays_a_whole_game_against_random_and_captures_before_passing() {
+    if !pachi_installed() {
+        return;
+    }
+    let registry = Go::builtin_players();
+    let mut worker = Worker::new(0);
+    let mut pachi = registry
+        .resolve_str("pachi:playouts=500")
+        .expect("pachi is registered")
+        .create(&mut worker)
+        .expect("Pachi starts");
+    let err = registry
+        .resolve_str("pachi:playouts=300")
+        .err()
+        .expect("a budget Pachi aborts on is refused");
+    assert!(err.to_string().contains("at least 500"), "{err}");
+    let mut random: Box<dyn Player<Go>> = Box::new(RandomGo::default());
+    let mut game = Go::new(nine());
+    let mut moves = Vec::new();
+    let played = play_game(
+        &mut game,
+        &mut *random,
+        &mut *pachi,
+        11,
+        1000,
+        &AtomicBool::new(false),
+        &mut moves,
+    )
+    .expect("not stopped");
+    assert!(
+        matches!(
+            played.outcome.termination,
+            Termination::TwoPasses | Termination::Resignation
+        ),
+        "{played:?}"
+    );
+    assert_eq!(
+        played.outcome.result,
+        eloworld_games::GameResult::Win(Side::Second),
+        "Pachi beats random: {}",
         game.board_text()
     );
 }

@@ -393,6 +393,10 @@ fn gnugo_entry() -> FactoryFn<Go> {
     })
 }
 
+/// The smallest playout budget Pachi accepts: below it, its search stops on an assertion
+/// (`GJ_MINGAMES` in Pachi 11.99's UCT engine).
+const PACHI_MIN_PLAYOUTS: u64 = 500;
+
 fn pachi_entry() -> FactoryFn<Go> {
     Box::new(|spec: &PlayerSpec| {
         spec.params
@@ -400,13 +404,18 @@ fn pachi_entry() -> FactoryFn<Go> {
         let playouts: u64 = spec
             .params
             .parse_or(&spec.name, "playouts", PACHI_DEFAULT_PLAYOUTS)?;
-        if playouts == 0 {
-            return Err(bad(&spec.name, "playouts must be at least 1".to_owned()));
+        if playouts < PACHI_MIN_PLAYOUTS {
+            return Err(bad(
+                &spec.name,
+                format!("playouts must be at least {PACHI_MIN_PLAYOUTS} (Pachi aborts on a smaller budget)"),
+            ));
         }
+        // One thread, and no pass while a dead stone is left on the board: Tromp–Taylor
+        // counts every stone there (the Computer Go Server runs Pachi so).
         let args = vec![
-            format!("-t"),
+            "-t".to_owned(),
             format!("={playouts}"),
-            "threads=1".to_owned(),
+            "threads=1,pass_all_alive".to_owned(),
         ];
         let mut def = base_def(&spec.name, "pachi", "pachi (the Go program)", args);
         apply_common(&mut def, spec)?;
