@@ -135,8 +135,11 @@ fn default_timeout_ms() -> u64 {
     60_000
 }
 
+/// How long an engine may take to answer its handshake: long enough for a loaded machine
+/// running a tournament at the lowest priority (10 s stopped such runs twice), short enough
+/// that a program that is no engine is named within half a minute.
 fn default_handshake_ms() -> u64 {
-    10_000
+    30_000
 }
 
 /// One engine player: the program, its protocol and settings, and its budget.
