@@ -40,26 +40,24 @@ fn nine() -> GoRules {
     GoRules::new(9, Komi::from_points(7.0).expect("komi")).expect("rules")
 }
 
-#[test]
-fn gnugo_plays_a_whole_game_against_random() {
-    if !gnugo_installed() {
-        return;
-    }
+/// Plays `program` (a registered GTP player) as White against the light playout from the
+/// empty 9×9 board and checks that it wins by two passes or the other's resignation.
+fn beats_random(program: &str, seed: u64) {
     let registry = Go::builtin_players();
     let mut worker = Worker::new(0);
-    let mut gnugo = registry
-        .resolve_str("gnugo:level=0")
-        .expect("gnugo is registered")
+    let mut gtp = registry
+        .resolve_str(program)
+        .unwrap_or_else(|e| panic!("{program} is registered: {e}"))
         .create(&mut worker)
-        .expect("gnugo starts");
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
     let mut random: Box<dyn Player<Go>> = Box::new(RandomGo::default());
     let mut game = Go::new(nine());
     let mut moves = Vec::new();
     let played = play_game(
         &mut game,
         &mut *random,
-        &mut *gnugo,
-        5,
+        &mut *gtp,
+        seed,
         1000,
         &AtomicBool::new(false),
         &mut moves,
@@ -70,62 +68,37 @@ fn gnugo_plays_a_whole_game_against_random() {
             played.outcome.termination,
             Termination::TwoPasses | Termination::Resignation
         ),
-        "{played:?}"
+        "{program}: {played:?}"
     );
     assert_eq!(
         played.outcome.result,
         eloworld_games::GameResult::Win(Side::Second),
-        "GNU Go beats random: {}",
+        "{program} beats random: {}",
         game.board_text()
     );
 }
 
-/// Pachi at a small playout budget beats the light playout, and with `pass_all_alive` it
-/// captures the dead stones before it passes, so the Tromp–Taylor count of two passes
-/// gives it the game.
+#[test]
+fn gnugo_plays_a_whole_game_against_random() {
+    if gnugo_installed() {
+        beats_random("gnugo:level=0", 5);
+    }
+}
+
+/// Pachi at its smallest playout budget beats the light playout, and with `pass_all_alive`
+/// it captures the dead stones before it passes, so the Tromp–Taylor count of two passes
+/// gives it the game; a budget Pachi would abort on is refused before it starts.
 #[test]
 fn pachi_plays_a_whole_game_against_random_and_captures_before_passing() {
     if !pachi_installed() {
         return;
     }
-    let registry = Go::builtin_players();
-    let mut worker = Worker::new(0);
-    let mut pachi = registry
-        .resolve_str("pachi:playouts=500")
-        .expect("pachi is registered")
-        .create(&mut worker)
-        .expect("Pachi starts");
-    let err = registry
+    let err = Go::builtin_players()
         .resolve_str("pachi:playouts=300")
         .err()
         .expect("a budget Pachi aborts on is refused");
     assert!(err.to_string().contains("at least 500"), "{err}");
-    let mut random: Box<dyn Player<Go>> = Box::new(RandomGo::default());
-    let mut game = Go::new(nine());
-    let mut moves = Vec::new();
-    let played = play_game(
-        &mut game,
-        &mut *random,
-        &mut *pachi,
-        11,
-        1000,
-        &AtomicBool::new(false),
-        &mut moves,
-    )
-    .expect("not stopped");
-    assert!(
-        matches!(
-            played.outcome.termination,
-            Termination::TwoPasses | Termination::Resignation
-        ),
-        "{played:?}"
-    );
-    assert_eq!(
-        played.outcome.result,
-        eloworld_games::GameResult::Win(Side::Second),
-        "Pachi beats random: {}",
-        game.board_text()
-    );
+    beats_random("pachi:playouts=500", 11);
 }
 
 #[test]
