@@ -15,7 +15,9 @@ use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
 use eloworld_ratings::{PairedScore, Wdl};
 use eloworld_tournament::adjudication::Adjudication;
-use eloworld_tournament::pgn::{game_to_pgn_annotated, PgnTags, TerminationWords};
+use eloworld_tournament::pgn::{
+    game_to_pgn_annotated, CommentFields, PgnTags, Regex, TerminationWords,
+};
 pub use eloworld_tournament::schedule::paired::Colours;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::{
@@ -103,6 +105,11 @@ pub struct MatchSettings {
     /// Add to what the PGN file holds (else start it anew, unless the match resumes: its
     /// earlier games are in the file, as fastchess keeps them).
     pub pgn_append: bool,
+    /// What each move's PGN comment carries (fastchess's `-pgnout` settings; its
+    /// `match_lines` are [`MatchSettings::pgn_match_lines`]).
+    pub pgn_comments: CommentFields<'static>,
+    /// The `match_line=` patterns of the PGN comments.
+    pub pgn_match_lines: Vec<Regex>,
 }
 
 impl MatchSettings {
@@ -732,6 +739,10 @@ impl Watcher<'_> {
             notes,
         };
         let tags = PgnTags {
+            comments: CommentFields {
+                match_lines: &self.m.pgn_match_lines,
+                ..self.m.pgn_comments
+            },
             time_control: self.m.time_control.as_deref(),
             chess960: self.m.chess960,
             // In fastchess's words, which OpenBench's client reads for engine errors.
