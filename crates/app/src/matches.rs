@@ -754,6 +754,34 @@ impl Watcher<'_> {
     }
 }
 
+/// One engine as the match plays it, in one line for the plan's fingerprint and the
+/// stored settings: name, program and arguments, protocol, options, limits and book. Not
+/// what only the PGN or the warnings use (kept lines, the mate-PV check) or how long the
+/// runner waits for a hung engine.
+fn engine_definition(d: &EngineDef) -> String {
+    use std::fmt::Write as _;
+    let mut line = format!("{} = {:?} {:?} {:?}", d.name, d.command, d.args, d.protocol);
+    for (name, value) in &d.options {
+        let _ = write!(line, " option.{name}={value}");
+    }
+    let _ = write!(line, " budget {}", d.budget);
+    if let Some(tc) = d.time_control {
+        let _ = write!(line, " tc={tc} timemargin={}", d.time_margin_ms);
+    }
+    if d.ponder {
+        line.push_str(" ponder");
+    }
+    if let Some(book) = &d.book {
+        let _ = write!(
+            line,
+            " book={} bookdepth={:?}",
+            book.display(),
+            d.book_depth
+        );
+    }
+    line
+}
+
 /// Makes the match's plan: `rounds × games` games with colours alternating, engine 1 White
 /// first. A round of two or more games plays each two games in a row from one opening with
 /// colours swapped (a game pair, cutechess's `-games N -repeat`); a round of one game takes a
@@ -783,6 +811,7 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
     config.tablebase_pieces = m.tablebase_pieces;
     config.sprt = m.sprt.map(Into::into);
     config.adjudication = m.adjudication.clone();
+    config.engine_definitions = m.engines.iter().map(engine_definition).collect();
     let shape = PairedMatch {
         games: total,
         paired: m.paired(),
