@@ -812,3 +812,48 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
     assert!(out.contains("Finished match: 2 games stored"), "{out}");
     assert!(!err.contains("-site") && !err.contains("-report"), "{err}");
 }
+
+/// An engine is part of the match's plan: rerun with only `option.Hash` changed, the stored
+/// games are not resumed as if they came from the same engine; the run plays a new match
+/// under the next free number, as for any other changed plan (and says so).
+#[test]
+fn a_changed_engine_option_is_a_new_match_not_a_resume() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let line = |hash: u32| {
+        format!(
+            "-engine cmd=stockfish name=a nodes=1000 -engine cmd=stockfish name=b nodes=1000 \
+             -each proto=uci option.Threads=1 option.Hash={hash} -games 2 -rounds 1 -db m.sqlite"
+        )
+    };
+    let (o, out, _) = run_line(dir.path(), &line(16));
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("2 games stored in m.sqlite (2 this run"),
+        "{out}"
+    );
+    // The same command resumes: nothing left to play.
+    let (_, out, err) = run_line(dir.path(), &line(16));
+    assert!(out.contains("(0 this run"), "{out}");
+    assert!(!err.contains("new match"), "{err}");
+    // Another Hash: a new match, "a-vs-b #2", with games of its own.
+    let (o, out, err) = run_line(dir.path(), &line(8));
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("this run plays a new match, \"a-vs-b #2\""),
+        "{err}"
+    );
+    assert!(out.contains("(2 this run"), "{out}");
+    let db = dir.path().join("m.sqlite");
+    assert_eq!(common::count(&db, "SELECT COUNT(*) FROM tournaments"), 2);
+    assert_eq!(common::count(&db, "SELECT COUNT(*) FROM games"), 4);
+    // The stored settings name the engine as it played.
+    let config: String = rusqlite::Connection::open(&db)
+        .expect("db")
+        .query_row(
+            "SELECT config FROM tournaments WHERE name = 'a-vs-b #2'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("config");
+    assert!(config.contains("option.Hash=8"), "{config}");
+}
