@@ -783,9 +783,9 @@ fn an_epd_book_is_read_as_far_as_the_match_reaches() {
 }
 
 /// The flags fishtest's worker and OpenBench's client pass that have no effect here
-/// (`-testEnv`, `-check-mate-pvs`, `-log`, `-crc32 pgn=true` without a PGN …) are accepted,
+/// (`-log`, `-scoreinterval`, `-autosaveinterval`, `-crc32 pgn=true` without a PGN …) are accepted,
 /// so their command lines run, and each is named in one note: none is silently ignored.
-/// `-site` and `-report penta=true` have their effect (the PGN's Site, pairs reported).
+/// `-site`, `-report penta=true`, `-testEnv` and `-check-mate-pvs` have their effect.
 #[test]
 fn flags_without_effect_are_accepted_each_with_a_note() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -793,14 +793,15 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
         dir.path(),
         "-engine cmd=stockfish name=a nodes=10 -engine cmd=stockfish name=b nodes=10 \
          -games 2 -rounds 1 -repeat -testEnv -crc32 pgn=true -site https://tests.example \
-         -check-mate-pvs -log file=x.log level=info -report penta=true -db n.sqlite",
+         -check-mate-pvs -log file=x.log level=info -report penta=true -db n.sqlite \
+         -scoreinterval 1 -autosaveinterval 0",
     );
     assert!(o.status.success(), "{out}\n{err}");
     for flag in [
-        "-testEnv",
         "-crc32 pgn=true (without -pgnout)",
-        "-check-mate-pvs",
         "-log file=x.log level=info",
+        "-scoreinterval 1",
+        "-autosaveinterval 0",
     ] {
         assert_eq!(
             err.matches(&format!("note: {flag} is accepted and has no effect"))
@@ -810,7 +811,10 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
         );
     }
     assert!(out.contains("Finished match: 2 games stored"), "{out}");
-    assert!(!err.contains("-site") && !err.contains("-report"), "{err}");
+    // -testEnv (warnings on one line) and -check-mate-pvs (mate-PV warnings) have effect.
+    for flag in ["-site", "-report", "-testEnv", "-check-mate-pvs"] {
+        assert!(!err.contains(flag), "{flag}: {err}");
+    }
 }
 
 /// An engine is part of the match's plan: rerun with only `option.Hash` changed, the stored
