@@ -50,6 +50,9 @@ eloworld match: two engines or more, with the options fastchess and cutechess-cl
   -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic   (two engines)
   -resign movecount=N score=CP [twosided=true]   -draw movenumber=N movecount=N score=CP
   -maxmoves N   -tb DIR[:DIR…] [-tbpieces N]   -pgnout file=FILE [append=false]
+          [seldepth= nodes= nps= hashfull= tbhits= timeleft= latency= pv=true|false]
+          [match_line=REGEX …] [min=true]      (fastchess's per-move comment fields)
+  -check-mate-pvs (warn of mate scores whose PV does not reach the mate)   -testEnv
   -crc32 pgn=true   -site TEXT   -event NAME   -variant standard|fischerandom
   -ratinginterval N   -outcomeinterval N   -recover   -debug (engine traffic to stderr)
   -db FILE (eloworld's store; default: the match name .sqlite)
