@@ -340,6 +340,79 @@ pub fn game_to_pgn_annotated(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eloworld_players::engine::SearchInfo;
+    use std::time::Duration;
+
+    /// fastchess's comments (commit 74deac23) for the same report, as it wrote them in a
+    /// match of Debian's Stockfish: `{+M5/30 0.006s, tl=0.000s, latency=-0.001s, n=5000,
+    /// sd=6, nps=714285, hashfull=0, tbhits=0, pv="f6a6 f7f6 e5f6 g8g7 a6a8", line="…"}`.
+    #[test]
+    fn comments_read_as_fastchess_writes_them() {
+        let mut report = SearchInfo::default();
+        report.absorb("info string NNUE evaluation using nn-ad9b42354671.nnue enabled");
+        report.absorb(
+            "info depth 30 seldepth 6 multipv 1 score mate 3 nodes 5000 nps 714285 \
+             hashfull 0 tbhits 0 time 7 pv f6a6 f7f6 e5f6 g8g7 a6a8",
+        );
+        let note = MoveNote {
+            score: report.score,
+            depth: report.depth,
+            elapsed: Duration::from_millis(6),
+            report: Some(report),
+            lines: vec![
+                "info string NNUE evaluation using nn-ad9b42354671.nnue enabled".to_owned(),
+                "info depth 30 seldepth 6 multipv 1 score mate 3 nodes 5000 nps 714285 \
+                 hashfull 0 tbhits 0 time 7 pv f6a6 f7f6 e5f6 g8g7 a6a8"
+                    .to_owned(),
+            ],
+            ..MoveNote::default()
+        };
+        assert_eq!(move_comment(&note), "+M5/30 0.006s");
+        let patterns = [Regex::new("^info string").expect("regex")];
+        let every = CommentFields {
+            time_left: true,
+            latency: true,
+            nodes: true,
+            seldepth: true,
+            nps: true,
+            hashfull: true,
+            tbhits: true,
+            pv: true,
+            match_lines: &patterns,
+            none: false,
+        };
+        assert_eq!(
+            move_comment_with(&note, &every).as_deref(),
+            Some(
+                "+M5/30 0.006s, tl=0.000s, latency=-0.001s, n=5000, sd=6, nps=714285, \
+                 hashfull=0, tbhits=0, pv=\"f6a6 f7f6 e5f6 g8g7 a6a8\", \
+                 line=\"info string NNUE evaluation using nn-ad9b42354671.nnue enabled\""
+            )
+        );
+        let none = CommentFields {
+            none: true,
+            ..every
+        };
+        assert_eq!(move_comment_with(&note, &none), None);
+        // Even and mated scores: `0.00` unsigned, a mate against the mover in plies.
+        let even = MoveNote {
+            score: Some(Score::Centipawns(0)),
+            depth: Some(12),
+            elapsed: Duration::from_millis(153),
+            ..MoveNote::default()
+        };
+        assert_eq!(move_comment(&even), "0.00/12 0.153s");
+        let mated = MoveNote {
+            score: Some(Score::Mate(-2)),
+            ..even.clone()
+        };
+        assert_eq!(move_comment(&mated), "-M4/12 0.153s");
+        let behind = MoveNote {
+            score: Some(Score::Centipawns(-31)),
+            ..even
+        };
+        assert_eq!(move_comment(&behind), "-0.31/12 0.153s");
+    }
 
     #[test]
     fn dates_are_civil_utc_days() {

@@ -763,7 +763,32 @@ mod tests {
         assert_eq!(m.engines[0].name.as_deref(), Some("stockfish"));
         assert_eq!(m.engines[1].proto, Some(Protocol::Cecp));
         assert_eq!(m.engines[1].movetime_ms, Some(100));
-        assert_eq!(m.pgn_out.map(|p| p.file), Some(PathBuf::from("out.pgn")));
+        let pgn = m.pgn_out.expect("-pgnout");
+        assert_eq!(pgn.file, PathBuf::from("out.pgn"));
+        assert!(pgn.comments.none, "cutechess's bare min: no comments");
         assert_eq!((m.rounds, m.max_moves, m.seed), (3, Some(100), 7));
+    }
+
+    #[test]
+    fn pgnout_fields_are_read_and_a_bad_pattern_is_named() {
+        let m = parse(&words(
+            "-engine cmd=a -engine cmd=b -each nodes=10 -pgnout file=x.pgn seldepth=true nodes=true \
+             pv=false match_line=^info.string match_line=pgncomment",
+        ))
+        .expect("valid");
+        let pgn = m.pgn_out.expect("-pgnout");
+        assert!(pgn.comments.seldepth && pgn.comments.nodes && !pgn.comments.pv);
+        assert_eq!(pgn.match_lines.len(), 2);
+        assert!(pgn.needs_lines() && m.without_effect.is_empty());
+        let e = parse(&words(
+            "-engine cmd=a -engine cmd=b -pgnout file=x.pgn match_line=(",
+        ))
+        .expect_err("a bad regex");
+        assert!(format!("{e:#}").contains("match_line=("), "{e:#}");
+        let e = parse(&words(
+            "-engine cmd=a -engine cmd=b -pgnout file=x.pgn nodes=maybe",
+        ))
+        .expect_err("not a flag");
+        assert!(format!("{e:#}").contains("nodes=maybe"), "{e:#}");
     }
 }
