@@ -102,10 +102,8 @@ pub fn check_mate_pv(game: &Chess, info_line: &str) -> Option<PvFault> {
     let (mut mate, mut bound, mut pv) = (None, false, None);
     while let Some(w) = words.next() {
         match w {
-            "score" => {
-                if words.next() == Some("mate") {
-                    mate = words.next().and_then(|v| v.parse::<i64>().ok());
-                }
+            "score" if words.next() == Some("mate") => {
+                mate = words.next().and_then(|v| v.parse::<i64>().ok());
             }
             "lowerbound" | "upperbound" => bound = true,
             "pv" => {
