@@ -15,7 +15,9 @@ use eloworld_ratings::convert::{IntervalKind, MatchStats};
 use eloworld_ratings::sprt::{PairStats, Pentanomial, Sprt, SprtConfig, SprtDecision};
 use eloworld_ratings::{PairedScore, Wdl};
 use eloworld_tournament::adjudication::Adjudication;
-use eloworld_tournament::pgn::{game_to_pgn_annotated, PgnTags, TerminationWords};
+use eloworld_tournament::pgn::{
+    game_to_pgn_annotated, CommentFields, PgnTags, Regex, TerminationWords,
+};
 pub use eloworld_tournament::schedule::paired::Colours;
 use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::{
@@ -103,6 +105,11 @@ pub struct MatchSettings {
     /// Add to what the PGN file holds (else start it anew, unless the match resumes: its
     /// earlier games are in the file, as fastchess keeps them).
     pub pgn_append: bool,
+    /// What each move's PGN comment carries (fastchess's `-pgnout` settings; its
+    /// `match_lines` are [`MatchSettings::pgn_match_lines`]).
+    pub pgn_comments: CommentFields<'static>,
+    /// The `match_line=` patterns of the PGN comments.
+    pub pgn_match_lines: Vec<Regex>,
 }
 
 impl MatchSettings {
@@ -732,6 +739,10 @@ impl Watcher<'_> {
             notes,
         };
         let tags = PgnTags {
+            comments: CommentFields {
+                match_lines: &self.m.pgn_match_lines,
+                ..self.m.pgn_comments
+            },
             time_control: self.m.time_control.as_deref(),
             chess960: self.m.chess960,
             // In fastchess's words, which OpenBench's client reads for engine errors.
@@ -741,6 +752,34 @@ impl Watcher<'_> {
         game_to_pgn_annotated(&row, site, &tags, &row.notes)
             .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", job + 1)))
     }
+}
+
+/// One engine as the match plays it, in one line for the plan's fingerprint and the
+/// stored settings: name, program and arguments, protocol, options, limits and book. Not
+/// what only the PGN or the warnings use (kept lines, the mate-PV check) or how long the
+/// runner waits for a hung engine.
+fn engine_definition(d: &EngineDef) -> String {
+    use std::fmt::Write as _;
+    let mut line = format!("{} = {:?} {:?} {:?}", d.name, d.command, d.args, d.protocol);
+    for (name, value) in &d.options {
+        let _ = write!(line, " option.{name}={value}");
+    }
+    let _ = write!(line, " budget {}", d.budget);
+    if let Some(tc) = d.time_control {
+        let _ = write!(line, " tc={tc} timemargin={}", d.time_margin_ms);
+    }
+    if d.ponder {
+        line.push_str(" ponder");
+    }
+    if let Some(book) = &d.book {
+        let _ = write!(
+            line,
+            " book={} bookdepth={:?}",
+            book.display(),
+            d.book_depth
+        );
+    }
+    line
 }
 
 /// Makes the match's plan: `rounds × games` games with colours alternating, engine 1 White
@@ -772,6 +811,7 @@ fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<Plan> {
     config.tablebase_pieces = m.tablebase_pieces;
     config.sprt = m.sprt.map(Into::into);
     config.adjudication = m.adjudication.clone();
+    config.engine_definitions = m.engines.iter().map(engine_definition).collect();
     let shape = PairedMatch {
         games: total,
         paired: m.paired(),

@@ -356,7 +356,7 @@ fn clocks_with_increment_lose_no_game_on_time_and_annotate_the_pgn() {
     assert_eq!(games.len(), 40);
     for g in &games {
         assert!(g.contains("[TimeControl \"2+0.02\"]"), "{g}");
-        // Every move carries cutechess's comment: {+0.32/12 0.153s}.
+        // Every move carries fastchess's comment: {+0.32/12 0.153s}.
         let comments = g.matches("s}").count();
         let plies: usize = g
             .lines()
@@ -368,7 +368,8 @@ fn clocks_with_increment_lose_no_game_on_time_and_annotate_the_pgn() {
         let body = &first[1..first.find('}').expect("}")];
         let (score_depth, time) = body.split_once(' ').expect("score/depth time");
         let (score, depth) = score_depth.split_once('/').expect("score/depth");
-        assert!(score.starts_with(['+', '-']), "{body}");
+        // Signed, or an even score unsigned as fastchess writes it (`0.00`).
+        assert!(score.starts_with(['+', '-']) || score == "0.00", "{body}");
         assert!(depth.parse::<u32>().is_ok(), "{body}");
         assert!(
             time.ends_with('s') && time.trim_end_matches('s').parse::<f64>().is_ok(),
@@ -782,9 +783,9 @@ fn an_epd_book_is_read_as_far_as_the_match_reaches() {
 }
 
 /// The flags fishtest's worker and OpenBench's client pass that have no effect here
-/// (`-testEnv`, `-check-mate-pvs`, `-log`, `-crc32 pgn=true` without a PGN …) are accepted,
+/// (`-log`, `-scoreinterval`, `-autosaveinterval`, `-crc32 pgn=true` without a PGN …) are accepted,
 /// so their command lines run, and each is named in one note: none is silently ignored.
-/// `-site` and `-report penta=true` have their effect (the PGN's Site, pairs reported).
+/// `-site`, `-report penta=true`, `-testEnv` and `-check-mate-pvs` have their effect.
 #[test]
 fn flags_without_effect_are_accepted_each_with_a_note() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -792,14 +793,15 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
         dir.path(),
         "-engine cmd=stockfish name=a nodes=10 -engine cmd=stockfish name=b nodes=10 \
          -games 2 -rounds 1 -repeat -testEnv -crc32 pgn=true -site https://tests.example \
-         -check-mate-pvs -log file=x.log level=info -report penta=true -db n.sqlite",
+         -check-mate-pvs -log file=x.log level=info -report penta=true -db n.sqlite \
+         -scoreinterval 1 -autosaveinterval 0",
     );
     assert!(o.status.success(), "{out}\n{err}");
     for flag in [
-        "-testEnv",
         "-crc32 pgn=true (without -pgnout)",
-        "-check-mate-pvs",
         "-log file=x.log level=info",
+        "-scoreinterval 1",
+        "-autosaveinterval 0",
     ] {
         assert_eq!(
             err.matches(&format!("note: {flag} is accepted and has no effect"))
@@ -809,5 +811,53 @@ fn flags_without_effect_are_accepted_each_with_a_note() {
         );
     }
     assert!(out.contains("Finished match: 2 games stored"), "{out}");
-    assert!(!err.contains("-site") && !err.contains("-report"), "{err}");
+    // -testEnv (warnings on one line) and -check-mate-pvs (mate-PV warnings) have effect.
+    for flag in ["-site", "-report", "-testEnv", "-check-mate-pvs"] {
+        assert!(!err.contains(flag), "{flag}: {err}");
+    }
+}
+
+/// An engine is part of the match's plan: rerun with only `option.Hash` changed, the stored
+/// games are not resumed as if they came from the same engine; the run plays a new match
+/// under the next free number, as for any other changed plan (and says so).
+#[test]
+fn a_changed_engine_option_is_a_new_match_not_a_resume() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let line = |hash: u32| {
+        format!(
+            "-engine cmd=stockfish name=a nodes=1000 -engine cmd=stockfish name=b nodes=1000 \
+             -each proto=uci option.Threads=1 option.Hash={hash} -games 2 -rounds 1 -db m.sqlite"
+        )
+    };
+    let (o, out, _) = run_line(dir.path(), &line(16));
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("2 games stored in m.sqlite (2 this run"),
+        "{out}"
+    );
+    // The same command resumes: nothing left to play.
+    let (_, out, err) = run_line(dir.path(), &line(16));
+    assert!(out.contains("(0 this run"), "{out}");
+    assert!(!err.contains("new match"), "{err}");
+    // Another Hash: a new match, "a-vs-b #2", with games of its own.
+    let (o, out, err) = run_line(dir.path(), &line(8));
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("this run plays a new match, \"a-vs-b #2\""),
+        "{err}"
+    );
+    assert!(out.contains("(2 this run"), "{out}");
+    let db = dir.path().join("m.sqlite");
+    assert_eq!(common::count(&db, "SELECT COUNT(*) FROM tournaments"), 2);
+    assert_eq!(common::count(&db, "SELECT COUNT(*) FROM games"), 4);
+    // The stored settings name the engine as it played.
+    let config: String = rusqlite::Connection::open(&db)
+        .expect("db")
+        .query_row(
+            "SELECT config FROM tournaments WHERE name = 'a-vs-b #2'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("config");
+    assert!(config.contains("option.Hash=8"), "{config}");
 }

@@ -239,7 +239,15 @@ fn fishtest_worker_command_line() {
     let lines: Vec<&str> = out.lines().chain(err.lines()).collect();
     let f = fishtest_reads(&lines, games_to_play);
     assert!(f.finished_cleanly, "{out}");
-    assert!(f.errors.is_empty(), "{:?}", f.errors);
+    // Under -check-mate-pvs Debian's Stockfish 15.1 announces mates with shorter lines, and
+    // we warn of them as fastchess does; fishtest exempts official releases such as 15.1
+    // from its error patterns (`release_names`), so only other errors count here.
+    let errors: Vec<&String> = f
+        .errors
+        .iter()
+        .filter(|l| !(l.contains("mating PV - from ") && l.contains(" :: Info; info ")))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
     let db = dir.path().join(format!("Batch 0: {new} vs {base}.sqlite"));
     let (wins, losses, draws, games) = stored_wld(&db, new);
     assert_eq!(games, games_to_play as i64, "{out}");
@@ -270,14 +278,14 @@ fn fishtest_worker_command_line() {
     assert!(!text.contains("stale"), "append=false starts anew");
     assert_eq!(text.matches("[Event ").count() as u64, games_to_play);
     // Nothing it would not do is silently dropped: the flags without effect are named.
-    for flag in [
-        "-testEnv",
-        "-scoreinterval",
-        "-check-mate-pvs",
-        "-autosaveinterval",
-    ] {
+    for flag in ["-scoreinterval", "-autosaveinterval"] {
         assert!(err.contains(flag), "{flag} named in a note: {err}");
     }
+    // -testEnv and -check-mate-pvs have their effect (the mate-PV warnings, on one line).
+    assert!(
+        !err.contains("-testEnv") && !err.contains("-check-mate-pvs"),
+        "{err}"
+    );
     assert_eq!(
         text.matches("[Site \"https://tests.stockfishchess.org/tests/view/6652b4a7\"]")
             .count() as u64,

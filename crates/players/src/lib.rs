@@ -77,6 +77,12 @@ pub trait Player<G: Game>: Send {
     fn last_move_from_book(&self) -> bool {
         false
     }
+
+    /// Takes the engine's `info` lines of its last search, when its definition keeps them
+    /// (PGN `pv` and `match_line` comments); none for other players.
+    fn take_search_lines(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The games that have a registry of built-in players.

@@ -115,6 +115,11 @@ pub struct TournamentConfig {
     /// kept with the tournament so that the dashboard shows the same test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtSettings>,
+    /// The engines as the run defines them (`eloworld match`: program, arguments, protocol,
+    /// options, limits), one line each: part of the plan's fingerprint, so that an engine
+    /// changed under the same name is never resumed as the engine it was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engine_definitions: Vec<String>,
 }
 
 /// The SPRT of a match as stored: hypotheses in Elo, error rates, and the model
@@ -240,6 +245,7 @@ impl TournamentConfig {
             time_control: None,
             chess960: false,
             game_pairs: true,
+            engine_definitions: Vec::new(),
         }
     }
 

@@ -51,30 +51,144 @@ pub fn game_to_pgn(g: &GameRow, site: &str) -> Result<String, String> {
     game_to_pgn_annotated(g, site, &PgnTags::default(), &g.notes)
 }
 
-/// Writes the comment cutechess puts after a move: `+0.32/12 0.153s` (score in pawns from
-/// the mover's side, or `+M5` for mate in five, then depth and time), the time alone when
-/// the engine reported no score, and `book` for a move from an opening book.
+/// Writes the comment fastchess and cutechess put after a move: `+0.32/12 0.153s` (score
+/// in pawns from the mover's side, or `+M5`, a mate in five plies, then depth and time),
+/// the time alone when the engine reported no score, and `book` for a move from an opening
+/// book.
 #[must_use]
 pub fn move_comment(note: &MoveNote) -> String {
-    if note.book {
-        return "book".to_owned();
-    }
-    let time = format!("{:.3}s", note.elapsed.as_secs_f64());
-    let score = match note.score {
-        Some(Score::Centipawns(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
-        Some(Score::Mate(n)) if n >= 0 => format!("+M{n}"),
-        Some(Score::Mate(n)) => format!("-M{}", n.unsigned_abs()),
-        None => return time,
-    };
-    match note.depth {
-        Some(d) => format!("{score}/{d} {time}"),
-        None => format!("{score} {time}"),
-    }
+    move_comment_with(note, &CommentFields::default()).unwrap_or_default()
 }
 
-/// The tags a game's store row does not carry: its tournament's clock and variant.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Writes a move's comment as [`move_comment`], followed by the fields `fields` asks for in
+/// fastchess's order and words (`PgnBuilder::createComment`): `tl=` (clock after the move),
+/// `latency=` (the move's time less the engine's own), `n=` (nodes), `sd=` (selective
+/// depth), `nps=`, `hashfull=`, `tbhits=`, `pv="…"` and a `line="…"` for each `match_line`
+/// pattern (the last kept `info` line it matches). A field the engine did not report reads
+/// 0, as in fastchess. `None` when `fields.none` (fastchess's `min=true`).
+#[must_use]
+pub fn move_comment_with(note: &MoveNote, fields: &CommentFields<'_>) -> Option<String> {
+    if fields.none {
+        return None;
+    }
+    if note.book {
+        return Some("book".to_owned());
+    }
+    let seconds = |s: f64| format!("{s:.3}s");
+    let time = seconds(note.elapsed.as_secs_f64());
+    let score = match note.score {
+        Some(Score::Centipawns(cp)) => {
+            let sign = match cp.signum() {
+                1 => "+",
+                -1 => "-",
+                _ => "",
+            };
+            format!("{sign}{:.2}", f64::from(cp.unsigned_abs()) / 100.0)
+        }
+        Some(Score::Mate(n)) => {
+            let moves = i64::from(n);
+            let plies = if moves > 0 { moves * 2 - 1 } else { -moves * 2 };
+            format!("{}M{plies}", if moves > 0 { "+" } else { "-" })
+        }
+        None => String::new(),
+    };
+    let mut out = match (score.is_empty(), note.depth) {
+        (true, _) => time,
+        (false, Some(d)) => format!("{score}/{d} {time}"),
+        (false, None) => format!("{score} {time}"),
+    };
+    let report = note.report.unwrap_or_default();
+    let mut field = |on: bool, text: &dyn Fn() -> String| {
+        if on {
+            out.push_str(", ");
+            out.push_str(&text());
+        }
+    };
+    field(fields.time_left, &|| {
+        format!(
+            "tl={}",
+            seconds(note.time_left.unwrap_or_default().as_secs_f64())
+        )
+    });
+    field(fields.latency, &|| {
+        let elapsed = i64::try_from(note.elapsed.as_millis()).unwrap_or(i64::MAX);
+        let own = i64::try_from(report.time_ms.unwrap_or(0)).unwrap_or(i64::MAX);
+        format!(
+            "latency={}",
+            seconds(elapsed.saturating_sub(own) as f64 / 1000.0)
+        )
+    });
+    field(fields.nodes, &|| format!("n={}", report.nodes.unwrap_or(0)));
+    field(fields.seldepth, &|| {
+        format!("sd={}", report.seldepth.unwrap_or(0))
+    });
+    field(fields.nps, &|| format!("nps={}", report.nps.unwrap_or(0)));
+    field(fields.hashfull, &|| {
+        format!("hashfull={}", report.hashfull.unwrap_or(0))
+    });
+    field(fields.tbhits, &|| {
+        format!("tbhits={}", report.tbhits.unwrap_or(0))
+    });
+    field(fields.pv, &|| {
+        format!("pv=\"{}\"", principal_variation(&note.lines).unwrap_or(""))
+    });
+    for pattern in fields.match_lines {
+        if let Some(line) = note.lines.iter().rev().find(|l| pattern.is_match(l)) {
+            out.push_str(", line=\"");
+            out.push_str(line);
+            out.push('"');
+        }
+    }
+    // A brace would end the comment early.
+    Some(out.replace(['{', '}'], ""))
+}
+
+/// The principal variation of the last `info` line of the best line (`multipv 1`, or no
+/// `multipv`) that has one.
+fn principal_variation(lines: &[String]) -> Option<&str> {
+    lines.iter().rev().find_map(|line| {
+        let (head, pv) = line.split_once(" pv ")?;
+        let mut words = head.split_ascii_whitespace();
+        let best = !words.any(|w| w == "multipv") || words.next() == Some("1");
+        (best && !head.contains(" string ")).then(|| pv.trim())
+    })
+}
+
+/// The patterns of `match_line=`.
+pub use regex::Regex;
+
+/// What each move's comment carries beyond score, depth and time: fastchess's `-pgnout`
+/// settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CommentFields<'a> {
+    /// No comments at all (`min=true`).
+    pub none: bool,
+    /// The mover's clock after the move (`timeleft=true`).
+    pub time_left: bool,
+    /// The move's time less the time the engine reported (`latency=true`).
+    pub latency: bool,
+    /// Nodes (`nodes=true`).
+    pub nodes: bool,
+    /// Selective depth (`seldepth=true`).
+    pub seldepth: bool,
+    /// Nodes a second (`nps=true`).
+    pub nps: bool,
+    /// Hash table use in permille (`hashfull=true`).
+    pub hashfull: bool,
+    /// Tablebase hits (`tbhits=true`).
+    pub tbhits: bool,
+    /// The principal variation (`pv=true`).
+    pub pv: bool,
+    /// `match_line=REGEX` patterns.
+    pub match_lines: &'a [regex::Regex],
+}
+
+/// The tags a game's store row does not carry: its tournament's clock and variant; and
+/// what the move comments carry.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PgnTags<'a> {
+    /// The fields of each move's comment.
+    pub comments: CommentFields<'a>,
     /// The `TimeControl` tag, when the players played on a clock.
     pub time_control: Option<&'a str>,
     /// A Chess960 game: the `Variant` tag.
@@ -208,8 +322,11 @@ pub fn game_to_pgn_annotated(
         }
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
         push(&mut out, &san.to_string());
-        if let Some(note) = notes.get(i) {
-            push(&mut out, &format!("{{{}}}", move_comment(note)));
+        if let Some(comment) = notes
+            .get(i)
+            .and_then(|n| move_comment_with(n, &tags.comments))
+        {
+            push(&mut out, &format!("{{{comment}}}"));
         }
     }
     if let Some(d) = &g.detail {
@@ -223,6 +340,79 @@ pub fn game_to_pgn_annotated(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eloworld_players::engine::SearchInfo;
+    use std::time::Duration;
+
+    /// fastchess's comments (commit 74deac23) for the same report, as it wrote them in a
+    /// match of Debian's Stockfish: `{+M5/30 0.006s, tl=0.000s, latency=-0.001s, n=5000,
+    /// sd=6, nps=714285, hashfull=0, tbhits=0, pv="f6a6 f7f6 e5f6 g8g7 a6a8", line="…"}`.
+    #[test]
+    fn comments_read_as_fastchess_writes_them() {
+        let mut report = SearchInfo::default();
+        report.absorb("info string NNUE evaluation using nn-ad9b42354671.nnue enabled");
+        report.absorb(
+            "info depth 30 seldepth 6 multipv 1 score mate 3 nodes 5000 nps 714285 \
+             hashfull 0 tbhits 0 time 7 pv f6a6 f7f6 e5f6 g8g7 a6a8",
+        );
+        let note = MoveNote {
+            score: report.score,
+            depth: report.depth,
+            elapsed: Duration::from_millis(6),
+            report: Some(report),
+            lines: vec![
+                "info string NNUE evaluation using nn-ad9b42354671.nnue enabled".to_owned(),
+                "info depth 30 seldepth 6 multipv 1 score mate 3 nodes 5000 nps 714285 \
+                 hashfull 0 tbhits 0 time 7 pv f6a6 f7f6 e5f6 g8g7 a6a8"
+                    .to_owned(),
+            ],
+            ..MoveNote::default()
+        };
+        assert_eq!(move_comment(&note), "+M5/30 0.006s");
+        let patterns = [Regex::new("^info string").expect("regex")];
+        let every = CommentFields {
+            time_left: true,
+            latency: true,
+            nodes: true,
+            seldepth: true,
+            nps: true,
+            hashfull: true,
+            tbhits: true,
+            pv: true,
+            match_lines: &patterns,
+            none: false,
+        };
+        assert_eq!(
+            move_comment_with(&note, &every).as_deref(),
+            Some(
+                "+M5/30 0.006s, tl=0.000s, latency=-0.001s, n=5000, sd=6, nps=714285, \
+                 hashfull=0, tbhits=0, pv=\"f6a6 f7f6 e5f6 g8g7 a6a8\", \
+                 line=\"info string NNUE evaluation using nn-ad9b42354671.nnue enabled\""
+            )
+        );
+        let none = CommentFields {
+            none: true,
+            ..every
+        };
+        assert_eq!(move_comment_with(&note, &none), None);
+        // Even and mated scores: `0.00` unsigned, a mate against the mover in plies.
+        let even = MoveNote {
+            score: Some(Score::Centipawns(0)),
+            depth: Some(12),
+            elapsed: Duration::from_millis(153),
+            ..MoveNote::default()
+        };
+        assert_eq!(move_comment(&even), "0.00/12 0.153s");
+        let mated = MoveNote {
+            score: Some(Score::Mate(-2)),
+            ..even.clone()
+        };
+        assert_eq!(move_comment(&mated), "-M4/12 0.153s");
+        let behind = MoveNote {
+            score: Some(Score::Centipawns(-31)),
+            ..even
+        };
+        assert_eq!(move_comment(&behind), "-0.31/12 0.153s");
+    }
 
     #[test]
     fn dates_are_civil_utc_days() {

@@ -248,7 +248,8 @@ impl Plan {
         &self.jobs
     }
 
-    /// Returns a fingerprint of everything that decides the games (not threads or db).
+    /// Returns a fingerprint of everything that decides the games (not threads or db),
+    /// engines' definitions included when the run gives them.
     #[must_use]
     pub fn fingerprint(&self) -> String {
         let mut h = fnv1a(self.game.name());
@@ -262,6 +263,9 @@ impl Plan {
         });
         for p in &self.players {
             mix(p);
+        }
+        for d in &self.config.engine_definitions {
+            mix(d);
         }
         for o in &self.openings {
             mix(o);

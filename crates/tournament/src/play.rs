@@ -1,7 +1,7 @@
 use crate::adjudication::{Adjudication, Referee};
 use crate::tablebase::Tablebases;
 use eloworld_games::{Game, GameRng, Outcome, Side, Termination};
-use eloworld_players::engine::{Clock, ClockReading, ClockVerdict, Score};
+use eloworld_players::engine::{Clock, ClockReading, ClockVerdict, Score, SearchInfo};
 use eloworld_players::{Claim, Player, PlayerError};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,8 +19,9 @@ pub struct PlayedGame {
 }
 
 /// What the runner records of one move: the score and depth the mover reported (from its
-/// own side) and the time it took, measured around the player's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// own side) and the time it took, measured around the player's answer; for a PGN, the
+/// rest of the engine's report and its clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveNote {
     /// The reported score.
     pub score: Option<Score>,
@@ -30,6 +31,14 @@ pub struct MoveNote {
     pub elapsed: Duration,
     /// Whether the move came from an opening book (no search).
     pub book: bool,
+    /// Everything the mover reported of its search (selective depth, nodes, nps, hash,
+    /// tablebase hits, its own time), when it reported; the store keeps only score and depth.
+    pub report: Option<SearchInfo>,
+    /// The mover's clock after the move, when it plays on one.
+    pub time_left: Option<Duration>,
+    /// The engine's `info` lines of this search, when its definition keeps them (the PGN's
+    /// `pv` and `match_line` comments).
+    pub lines: Vec<String>,
 }
 
 /// The rules a game is played under beyond the game's own: a length limit and adjudication.
@@ -153,6 +162,11 @@ pub fn play_game_with<G: Game>(
             None
         };
         let book = notes.is_some() && player.last_move_from_book();
+        let lines = if notes.is_some() {
+            player.take_search_lines()
+        } else {
+            Vec::new()
+        };
         if let Some((clock, margin)) = &mut clocks[side.index()] {
             let had = clock.remaining();
             let flagged = match (&answer, clock.charge(elapsed, *margin)) {
@@ -186,6 +200,9 @@ pub fn play_game_with<G: Game>(
                         depth: report.and_then(|r| r.depth),
                         elapsed,
                         book,
+                        report,
+                        time_left: clocks[side.index()].as_ref().map(|(c, _)| c.remaining()),
+                        lines,
                     });
                 }
                 let probe = rules.tablebases.and_then(|tables| {

@@ -8,7 +8,7 @@ use eloworld_app::matches::{
     reason, run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
     Pairing,
 };
-use eloworld_players::engine::{Budget, EngineDef, OptionValue, Protocol};
+use eloworld_players::engine::{Budget, EngineDef, KeptLines, OptionValue, Protocol, PvWarning};
 use eloworld_ratings::sprt::{Sprt, SprtDecision};
 use eloworld_tournament::adjudication::Adjudication;
 use std::fmt::Write as _;
@@ -50,6 +50,9 @@ eloworld match: two engines or more, with the options fastchess and cutechess-cl
   -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic   (two engines)
   -resign movecount=N score=CP [twosided=true]   -draw movenumber=N movecount=N score=CP
   -maxmoves N   -tb DIR[:DIR…] [-tbpieces N]   -pgnout file=FILE [append=false]
+          [seldepth= nodes= nps= hashfull= tbhits= timeleft= latency= pv=true|false]
+          [match_line=REGEX …] [min=true]      (fastchess's per-move comment fields)
+  -check-mate-pvs (warn of mate scores whose PV does not reach the mate)   -testEnv
   -crc32 pgn=true   -site TEXT   -event NAME   -variant standard|fischerandom
   -ratinginterval N   -outcomeinterval N   -recover   -debug (engine traffic to stderr)
   -db FILE (eloworld's store; default: the match name .sqlite)
@@ -107,6 +110,8 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         book: e.book.clone(),
         book_depth: e.book_depth,
         base_dir: None,
+        kept_lines: KeptLines::Nothing,
+        check_mate_pvs: false,
     };
     def.locate()?;
     Ok(def)
@@ -253,15 +258,59 @@ fn show_engine_traffic() {
         });
 }
 
+/// Prints each fault the mate-PV check finds on standard output, from a thread of its own,
+/// as fastchess prints it (fishtest's worker stops a test on these words): the warning, the
+/// `info` line, the start position and the moves, on lines of their own or, under
+/// `-testEnv`, on one line joined by ` :: `.
+fn show_pv_warnings(test_env: bool) {
+    let (tx, rx) = std::sync::mpsc::channel::<PvWarning>();
+    eloworld_players::engine::tap_warnings(tx);
+    let _ = std::thread::Builder::new()
+        .name("pv-warnings".to_owned())
+        .spawn(move || {
+            for w in rx {
+                println!("{}", pv_warning_text(&w, test_env));
+            }
+        });
+}
+
+/// A mate-PV fault in fastchess's words (`Match::verifyPvLines`).
+fn pv_warning_text(w: &PvWarning, test_env: bool) -> String {
+    let separator = if test_env { " :: " } else { "\n" };
+    let position = w
+        .start_fen
+        .as_ref()
+        .map_or_else(|| "startpos".to_owned(), |fen| format!("fen {fen}"));
+    format!(
+        "{}{separator}Info; {}{separator}Position; {position}{separator}Moves; {}",
+        w.fault.warning(&w.engine),
+        w.info_line,
+        w.moves
+    )
+}
+
 fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
     if m.debug {
         show_engine_traffic();
     }
-    let engines: Vec<EngineDef> = m
+    let mut engines: Vec<EngineDef> = m
         .engines
         .iter()
         .map(|e| engine_def(e, m.chess960))
         .collect::<anyhow::Result<_>>()?;
+    let keep_lines = m
+        .pgn_out
+        .as_ref()
+        .is_some_and(match_options::PgnOut::needs_lines);
+    for def in &mut engines {
+        if keep_lines {
+            def.kept_lines = KeptLines::Every;
+        }
+        def.check_mate_pvs = m.check_mate_pvs;
+    }
+    if m.check_mate_pvs {
+        show_pv_warnings(m.test_env);
+    }
     let pairing = match (engines.len(), m.tournament) {
         (2, _) => Pairing::Match,
         (_, TournamentKind::RoundRobin) => Pairing::RoundRobin,
@@ -300,6 +349,12 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
         chess960: m.chess960,
         pgn_out: m.pgn_out.as_ref().map(|p| p.file.clone()),
         pgn_append: m.pgn_out.as_ref().is_none_or(|p| p.append),
+        pgn_comments: m.pgn_out.as_ref().map(|p| p.comments).unwrap_or_default(),
+        pgn_match_lines: m
+            .pgn_out
+            .as_ref()
+            .map(|p| p.match_lines.clone())
+            .unwrap_or_default(),
     };
     let crc32 = m.pgn_out.as_ref().is_some_and(|p| p.crc32);
     let paired = settings.paired();

@@ -6,6 +6,7 @@ use anyhow::{bail, Context};
 use eloworld_players::engine::{Protocol, TimeControl};
 use eloworld_ratings::sprt::{SprtConfig, SprtModel};
 use eloworld_tournament::adjudication::{DrawRule, ResignRule};
+use eloworld_tournament::pgn::{CommentFields, Regex};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -94,7 +95,7 @@ pub struct OpeningOptions {
 }
 
 /// `-pgnout …` (and `-crc32 pgn=true`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct PgnOut {
     /// The file.
     pub file: PathBuf,
@@ -103,6 +104,19 @@ pub struct PgnOut {
     /// Print the file's CRC-32 after each game (`-crc32 pgn=true`), as fastchess does for
     /// fishtest's worker, which uploads the PGN only when its checksum matches.
     pub crc32: bool,
+    /// What each move's comment carries (`seldepth=true`, `nodes=true`, …, `min=true`);
+    /// its `match_lines` are [`PgnOut::match_lines`].
+    pub comments: CommentFields<'static>,
+    /// The `match_line=REGEX` patterns, checked.
+    pub match_lines: Vec<Regex>,
+}
+
+impl PgnOut {
+    /// Whether the comments need the engines' `info` lines as text (`pv`, `match_line`).
+    #[must_use]
+    pub fn needs_lines(&self) -> bool {
+        !self.comments.none && (self.comments.pv || !self.match_lines.is_empty())
+    }
 }
 
 /// `-tournament …`: how more than two engines meet.
@@ -116,7 +130,7 @@ pub enum TournamentKind {
 }
 
 /// Everything a match is asked to do.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct MatchOptions {
     /// The engines, each completed from `-each`.
     pub engines: Vec<EngineOptions>,
@@ -175,6 +189,10 @@ pub struct MatchOptions {
     pub recover: bool,
     /// Whether to print less (`-quiet`).
     pub quiet: bool,
+    /// Check each mate score's principal variation (`-check-mate-pvs`).
+    pub check_mate_pvs: bool,
+    /// Warnings on one line, parts joined by ` :: ` (`-testEnv`, as fastchess).
+    pub test_env: bool,
     /// Options accepted, as the tools that drive fastchess and cutechess-cli pass them, that
     /// have no effect here: each is named in a note, never silently ignored.
     pub without_effect: Vec<String>,
@@ -312,22 +330,39 @@ fn pgnout_options(
         file: PathBuf::new(),
         append: true,
         crc32,
+        comments: CommentFields::default(),
+        match_lines: Vec::new(),
     };
     let Ok(kv) = pairs("pgnout", values) else {
         let (file, rest) = values.split_first().context("-pgnout needs a file")?;
         out.file = PathBuf::from(file);
-        without_effect.extend(rest.iter().map(|r| format!("-pgnout … {r}")));
+        for r in rest {
+            match r.as_str() {
+                "min" => out.comments.none = true,
+                _ => without_effect.push(format!("-pgnout … {r}")),
+            }
+        }
         return Ok(out);
     };
     for (key, text) in kv {
+        let c = &mut out.comments;
         match key {
             "file" => out.file = PathBuf::from(text),
             "append" => out.append = flag("pgnout", key, text)?,
+            "min" => c.none = flag("pgnout", key, text)?,
+            "seldepth" => c.seldepth = flag("pgnout", key, text)?,
+            "nodes" => c.nodes = flag("pgnout", key, text)?,
+            "nps" => c.nps = flag("pgnout", key, text)?,
+            "hashfull" => c.hashfull = flag("pgnout", key, text)?,
+            "tbhits" => c.tbhits = flag("pgnout", key, text)?,
+            "timeleft" => c.time_left = flag("pgnout", key, text)?,
+            "latency" => c.latency = flag("pgnout", key, text)?,
+            "pv" => c.pv = flag("pgnout", key, text)?,
+            "match_line" => out.match_lines.push(
+                Regex::new(text).with_context(|| format!("-pgnout match_line={text}"))?,
+            ),
             "notation" if text == "san" => {}
-            "min" | "fi" | "seldepth" | "nodes" | "nps" | "hashfull" | "tbhits" | "timeleft"
-            | "latency" | "pv" | "match_line" | "notation" => {
-                without_effect.push(format!("-pgnout {key}={text}"));
-            }
+            "fi" | "notation" => without_effect.push(format!("-pgnout {key}={text}")),
             _ => bail!("-pgnout: unknown setting {key:?} (expected file, append, min, notation, seldepth, nodes, nps, hashfull, tbhits, timeleft, latency, pv, match_line)"),
         }
     }
@@ -461,6 +496,8 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
         name: None,
         recover: false,
         quiet: false,
+        check_mate_pvs: false,
+        test_env: false,
         without_effect: Vec::new(),
     };
     let mut crc32 = false;
@@ -546,8 +583,12 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             }
             // fastchess's pentanomial report is what eloworld prints for game pairs.
             "report" if values.iter().all(|v| v == "penta=true") => {}
-            "output" | "log" | "config" | "autosaveinterval" | "scoreinterval"
-            | "report" | "testEnv" | "check-mate-pvs" => {
+            "check-mate-pvs" => m.check_mate_pvs = true,
+            "testEnv" => m.test_env = true,
+            // fastchess prints its score line every -scoreinterval games only in its
+            // cutechess output format, and saves nothing at -autosaveinterval but its own
+            // state (eloworld stores every game as it ends).
+            "output" | "log" | "config" | "autosaveinterval" | "scoreinterval" | "report" => {
                 // Display and bookkeeping settings of the other tools; eloworld has its own.
                 let shown = if values.is_empty() {
                     format!("-{o}")
@@ -722,7 +763,32 @@ mod tests {
         assert_eq!(m.engines[0].name.as_deref(), Some("stockfish"));
         assert_eq!(m.engines[1].proto, Some(Protocol::Cecp));
         assert_eq!(m.engines[1].movetime_ms, Some(100));
-        assert_eq!(m.pgn_out.map(|p| p.file), Some(PathBuf::from("out.pgn")));
+        let pgn = m.pgn_out.expect("-pgnout");
+        assert_eq!(pgn.file, PathBuf::from("out.pgn"));
+        assert!(pgn.comments.none, "cutechess's bare min: no comments");
         assert_eq!((m.rounds, m.max_moves, m.seed), (3, Some(100), 7));
+    }
+
+    #[test]
+    fn pgnout_fields_are_read_and_a_bad_pattern_is_named() {
+        let m = parse(&words(
+            "-engine cmd=a -engine cmd=b -each nodes=10 -pgnout file=x.pgn seldepth=true nodes=true \
+             pv=false match_line=^info.string match_line=pgncomment",
+        ))
+        .expect("valid");
+        let pgn = m.pgn_out.expect("-pgnout");
+        assert!(pgn.comments.seldepth && pgn.comments.nodes && !pgn.comments.pv);
+        assert_eq!(pgn.match_lines.len(), 2);
+        assert!(pgn.needs_lines() && m.without_effect.is_empty());
+        let e = parse(&words(
+            "-engine cmd=a -engine cmd=b -pgnout file=x.pgn match_line=(",
+        ))
+        .expect_err("a bad regex");
+        assert!(format!("{e:#}").contains("match_line=("), "{e:#}");
+        let e = parse(&words(
+            "-engine cmd=a -engine cmd=b -pgnout file=x.pgn nodes=maybe",
+        ))
+        .expect_err("not a flag");
+        assert!(format!("{e:#}").contains("nodes=maybe"), "{e:#}");
     }
 }

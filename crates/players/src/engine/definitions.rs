@@ -14,6 +14,7 @@
 //! timeout_ms = 60000                   # no move within this: engine-timeout
 //! ```
 
+use super::process::KeptLines;
 use super::time_control::{ClockReading, TimeControl};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -207,9 +208,27 @@ pub struct EngineDef {
     /// The directory of the file it came from, for relative commands.
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
+    /// Which `info` lines of each search the player keeps as text (for the PGN's `pv` and
+    /// `match_line` comments); set by the match, not by a definitions file.
+    #[serde(skip)]
+    pub kept_lines: KeptLines,
+    /// Whether each mate score's principal variation is checked (fastchess's
+    /// `-check-mate-pvs`); faults go to [`super::tap_warnings`]'s sink.
+    #[serde(skip)]
+    pub check_mate_pvs: bool,
 }
 
 impl EngineDef {
+    /// The `info` lines the engine's reader keeps: those the PGN asks for, and at least
+    /// the mate scores when they are checked.
+    #[must_use]
+    pub fn lines_to_keep(&self) -> KeptLines {
+        match self.kept_lines {
+            KeptLines::Nothing if self.check_mate_pvs => KeptLines::MateScores,
+            kept => kept,
+        }
+    }
+
     /// Returns the budget, or the fallback when none is given.
     #[must_use]
     pub fn effective_budget(&self) -> Budget {
@@ -259,8 +278,12 @@ impl EngineDef {
     #[must_use]
     pub fn process_key(&self) -> String {
         format!(
-            "engine|{:?}|{}|{:?}|{:?}",
-            self.protocol, self.command, self.args, self.options
+            "engine|{:?}|{}|{:?}|{:?}|{:?}",
+            self.protocol,
+            self.command,
+            self.args,
+            self.options,
+            self.lines_to_keep()
         )
     }
 }

@@ -10,6 +10,7 @@ mod cecp;
 mod definitions;
 pub mod polyglot;
 pub(crate) mod process;
+mod pv_check;
 mod search_info;
 mod time_control;
 mod uci;
@@ -19,7 +20,8 @@ pub use definitions::{
     builtin_definitions, parse_definitions, read_definitions, Budget, EngineDef, EngineFileError,
     OptionValue, Protocol, BUILTIN_ENGINES,
 };
-pub use process::{kill_all, tap_traffic, Fault};
+pub use process::{kill_all, tap_traffic, Fault, KeptLines};
+pub use pv_check::{check_mate_pv, tap_warnings, PvFault, PvWarning};
 pub use search_info::{Score, SearchInfo};
 pub use time_control::{Clock, ClockReading, ClockVerdict, TimeControl};
 pub use worstfish::Worstfish;
@@ -66,7 +68,7 @@ impl Session {
     /// [`Fault`] when the program is missing, dies, or does not answer in time.
     pub fn start(def: &EngineDef) -> Result<Session, Fault> {
         let program = def.locate().map_err(|e| Fault::Crashed(e.to_string()))?;
-        let process = EngineProcess::spawn(&program, &def.args)?;
+        let process = EngineProcess::spawn_keeping(&program, &def.args, def.lines_to_keep())?;
         Ok(match def.protocol {
             Protocol::Uci => Session::Uci(UciSession::start(process, def)?),
             Protocol::Cecp => Session::Cecp(CecpSession::start(process, def)?),
@@ -104,6 +106,15 @@ impl Session {
         match self {
             Session::Uci(s) => s.best_move(position, budget, clocks, limit),
             Session::Cecp(s) => s.best_move(position, budget, clocks, limit),
+        }
+    }
+
+    /// Takes the `info` lines of the last search kept as text (UCI engines whose definition
+    /// asks for them; none otherwise).
+    pub fn take_search_lines(&mut self) -> Vec<String> {
+        match self {
+            Session::Uci(s) => s.take_search_lines(),
+            Session::Cecp(_) => Vec::new(),
         }
     }
 
@@ -381,6 +392,7 @@ impl EngineFactory {
                 ..History::default()
             },
             last_search: None,
+            search_lines: Vec::new(),
             from_book: false,
             clocks: None,
             ponder_clocks: None,
@@ -400,6 +412,8 @@ pub struct EnginePlayer {
     slot: Slot,
     history: History,
     last_search: Option<(shakmaty::Move, SearchInfo)>,
+    /// The `info` lines of the last search kept as text ([`EngineDef::kept_lines`]).
+    search_lines: Vec<String>,
     /// Whether the last move came from the opening book.
     from_book: bool,
     clocks: Option<ClockReading>,
@@ -453,9 +467,16 @@ impl EnginePlayer {
             None => self.setup.limit,
         };
         let asked = Instant::now();
-        match session.best_move(&position, &self.setup.budget, self.clocks.as_ref(), limit) {
+        let searched =
+            session.best_move(&position, &self.setup.budget, self.clocks.as_ref(), limit);
+        let lines = session.take_search_lines();
+        match searched {
             Ok((text, info)) => match game.parse_move(&text) {
                 Ok(mv) if game.is_legal(mv) => {
+                    if self.setup.def.check_mate_pvs {
+                        check_mating_lines(&self.setup.name, game, &self.history, &lines);
+                    }
+                    self.search_lines = lines;
                     if self.setup.def.ponder {
                         self.ponder_clocks =
                             Some(self.clocks.map(|c| c.after_move(asked.elapsed())));
@@ -489,6 +510,7 @@ impl Player<Chess> for EnginePlayer {
         let plies = self.history.plies();
         if let Some(mv) = self.setup.book_move(game, plies, rng) {
             self.last_search = None;
+            self.search_lines.clear();
             self.from_book = true;
             return Ok(mv);
         }
@@ -532,6 +554,26 @@ impl Player<Chess> for EnginePlayer {
 
     fn last_move_from_book(&self) -> bool {
         self.from_book
+    }
+
+    fn take_search_lines(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.search_lines)
+    }
+}
+
+/// Runs the mate-PV check on the kept lines of a search from `game` and reports each fault
+/// with the game so far, as fastchess does under `-check-mate-pvs`.
+fn check_mating_lines(engine: &str, game: &Chess, history: &History, lines: &[String]) {
+    for line in lines.iter().filter(|l| l.contains(" score mate ")) {
+        if let Some(fault) = check_mate_pv(game, line) {
+            pv_check::report(PvWarning {
+                engine: engine.to_owned(),
+                fault,
+                info_line: line.clone(),
+                start_fen: history.start_fen.clone(),
+                moves: history.moves.clone(),
+            });
+        }
     }
 }
 

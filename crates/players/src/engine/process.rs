@@ -45,6 +45,32 @@ pub struct Line {
     pub text: String,
     /// What the `info` lines since the previous other line said.
     pub info: SearchInfo,
+    /// Those `info` lines themselves, as far as [`KeptLines`] asks (none by default).
+    pub kept: Vec<String>,
+}
+
+/// Which `info` lines the reader keeps as text beside the folded [`SearchInfo`]: keeping
+/// a line costs an allocation, so only what the PGN or a check needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeptLines {
+    /// None (the report alone).
+    #[default]
+    Nothing,
+    /// The lines with a mate score, for the mate-PV check (fastchess's `-check-mate-pvs`).
+    MateScores,
+    /// Every `info` line (PGN `pv=true`, `match_line=`).
+    Every,
+}
+
+impl KeptLines {
+    /// Whether `line` (an `info` line) is kept.
+    fn keeps(self, line: &str) -> bool {
+        match self {
+            KeptLines::Nothing => false,
+            KeptLines::MateScores => line.contains(" score mate "),
+            KeptLines::Every => true,
+        }
+    }
 }
 
 /// Where every engine's traffic goes when asked (`eloworld match -debug`): one line per
@@ -77,6 +103,19 @@ impl EngineProcess {
     /// # Errors
     /// [`Fault::Crashed`] when the program cannot be started.
     pub fn spawn(program: &Path, args: &[String]) -> Result<EngineProcess, Fault> {
+        EngineProcess::spawn_keeping(program, args, KeptLines::Nothing)
+    }
+
+    /// Starts `program` as [`EngineProcess::spawn`] does, keeping the `info` lines `kept`
+    /// asks for with each [`Line`].
+    ///
+    /// # Errors
+    /// As [`EngineProcess::spawn`].
+    pub fn spawn_keeping(
+        program: &Path,
+        args: &[String],
+        kept: KeptLines,
+    ) -> Result<EngineProcess, Fault> {
         let mut command = Command::new(program);
         command
             .args(args)
@@ -112,6 +151,7 @@ impl EngineProcess {
                 let mut reader = BufReader::with_capacity(1 << 14, stdout);
                 let mut buf = String::with_capacity(256);
                 let mut info = SearchInfo::default();
+                let mut kept_now: Vec<String> = Vec::new();
                 loop {
                     buf.clear();
                     match reader.read_line(&mut buf) {
@@ -124,11 +164,15 @@ impl EngineProcess {
                     }
                     if text.starts_with("info") {
                         info.absorb(text);
+                        if kept.keeps(text) {
+                            kept_now.push(text.to_owned());
+                        }
                         continue;
                     }
                     let line = Line {
                         text: text.to_owned(),
                         info: std::mem::take(&mut info),
+                        kept: std::mem::take(&mut kept_now),
                     };
                     if tx.send(line).is_err() {
                         break;

@@ -28,8 +28,18 @@ impl Score {
 pub struct SearchInfo {
     /// The deepest full depth reported.
     pub depth: Option<u32>,
+    /// The selective depth (UCI `seldepth`), as last reported.
+    pub seldepth: Option<u32>,
     /// Nodes searched, as last reported.
     pub nodes: Option<u64>,
+    /// Nodes a second (UCI `nps`), as last reported.
+    pub nps: Option<u64>,
+    /// Permille of the hash table in use (UCI `hashfull`), as last reported.
+    pub hashfull: Option<u32>,
+    /// Tablebase probes that hit (UCI `tbhits`), as last reported.
+    pub tbhits: Option<u64>,
+    /// Milliseconds the engine says it searched (UCI `time`), as last reported.
+    pub time_ms: Option<u64>,
     /// The score of the best line (multipv 1), as last reported.
     pub score: Option<Score>,
     /// The largest `multipv` index seen: above 1 when the engine reports several lines.
@@ -74,10 +84,16 @@ impl SearchInfo {
         let mut words = line.split_ascii_whitespace();
         let mut multipv = 1u32;
         let (mut depth, mut nodes, mut score, mut head) = (None, None, None, None);
+        let mut width = Width::default();
         while let Some(w) = words.next() {
             match w {
                 "depth" => depth = words.next().and_then(|v| v.parse().ok()),
                 "nodes" => nodes = words.next().and_then(|v| v.parse().ok()),
+                "seldepth" => width.seldepth = words.next().and_then(|v| v.parse().ok()),
+                "nps" => width.nps = words.next().and_then(|v| v.parse().ok()),
+                "hashfull" => width.hashfull = words.next().and_then(|v| v.parse().ok()),
+                "tbhits" => width.tbhits = words.next().and_then(|v| v.parse().ok()),
+                "time" => width.time_ms = words.next().and_then(|v| v.parse().ok()),
                 "multipv" => multipv = words.next().and_then(|v| v.parse().ok()).unwrap_or(1),
                 "score" => {
                     score = match (words.next(), words.next().and_then(|v| v.parse().ok())) {
@@ -106,12 +122,28 @@ impl SearchInfo {
             if score.is_some() {
                 self.score = score;
             }
+            self.seldepth = width.seldepth.or(self.seldepth);
+            self.nps = width.nps.or(self.nps);
+            self.hashfull = width.hashfull.or(self.hashfull);
+            self.tbhits = width.tbhits.or(self.tbhits);
+            self.time_ms = width.time_ms.or(self.time_ms);
             if let Some(h) = head.filter(|h| h.len() <= 5) {
                 self.pv_head = [0; 5];
                 self.pv_head[..h.len()].copy_from_slice(h.as_bytes());
             }
         }
     }
+}
+
+/// The fields of one `info` line that say how wide the search went, beside its depth,
+/// nodes and score.
+#[derive(Default)]
+struct Width {
+    seldepth: Option<u32>,
+    nps: Option<u64>,
+    hashfull: Option<u32>,
+    tbhits: Option<u64>,
+    time_ms: Option<u64>,
 }
 
 #[cfg(test)]
@@ -132,6 +164,11 @@ mod tests {
         i.absorb("info depth 7 seldepth 8 multipv 1 score cp -31 nodes 2113 nps 422600 tbhits 0 time 5 pv e7e5 g1f3");
         i.absorb("info depth 7 seldepth 9 multipv 2 score cp -90 nodes 2300 pv d7d5");
         assert_eq!(i.depth, Some(7));
+        assert_eq!(i.seldepth, Some(8));
+        assert_eq!(i.nps, Some(422_600));
+        assert_eq!(i.tbhits, Some(0));
+        assert_eq!(i.time_ms, Some(5));
+        assert_eq!(i.hashfull, None);
         assert_eq!(i.nodes, Some(2113));
         assert_eq!(i.score, Some(Score::Centipawns(-31)));
         assert_eq!(i.max_multipv, 2);

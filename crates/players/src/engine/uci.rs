@@ -21,6 +21,8 @@ pub struct UciSession {
     guess: Option<String>,
     /// The position (`position …` line) of the search running on the opponent's time.
     pondering: Option<String>,
+    /// The `info` lines of the last search the reader kept ([`super::KeptLines`]).
+    search_lines: Vec<String>,
 }
 
 impl UciSession {
@@ -40,6 +42,7 @@ impl UciSession {
             ponder: def.ponder,
             guess: None,
             pondering: None,
+            search_lines: Vec::new(),
         };
         s.process.send("uci")?;
         let (mut id_name, mut options) = (String::new(), Vec::new());
@@ -189,7 +192,14 @@ impl UciSession {
             (Some("ponder"), Some(reply)) => Some(reply.to_owned()),
             _ => None,
         };
+        self.search_lines = line.kept;
         Ok((mv, line.info))
+    }
+
+    /// Takes the `info` lines of the last search that the reader kept (none unless the
+    /// definition asks for them).
+    pub fn take_search_lines(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.search_lines)
     }
 }
 

@@ -183,12 +183,6 @@ pub fn encode_notes(notes: &[MoveNote]) -> Option<String> {
 /// stores only hold what this build or an older one wrote).
 #[must_use]
 pub fn decode_notes(text: Option<&str>) -> Vec<MoveNote> {
-    let empty = MoveNote {
-        score: None,
-        depth: None,
-        elapsed: Duration::ZERO,
-        book: false,
-    };
     let Some(text) = text else {
         return Vec::new();
     };
@@ -197,7 +191,7 @@ pub fn decode_notes(text: Option<&str>) -> Vec<MoveNote> {
             if token == "b" {
                 return MoveNote {
                     book: true,
-                    ..empty
+                    ..MoveNote::default()
                 };
             }
             let mut parts = token.split('/');
@@ -219,7 +213,7 @@ pub fn decode_notes(text: Option<&str>) -> Vec<MoveNote> {
                 score,
                 depth,
                 elapsed,
-                book: false,
+                ..MoveNote::default()
             }
         })
         .collect()
@@ -507,6 +501,7 @@ mod tests {
             depth,
             elapsed: Duration::from_nanos(nanos),
             book,
+            ..MoveNote::default()
         };
         let notes = vec![
             note(None, None, 0, true),
