@@ -730,6 +730,7 @@ impl Watcher<'_> {
             detail,
             date: eloworld_tournament::pgn::pgn_date_today(),
             notes,
+            setup: eloworld_tournament::GameSetup::default(),
         };
         let tags = PgnTags {
             time_control: self.m.time_control.as_deref(),
