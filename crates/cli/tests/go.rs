@@ -235,3 +235,68 @@ fn a_go_tournament_played_by_a_worker_is_stored_and_rated() {
     }
     assert!(table.lines().count() >= 4, "{table}");
 }
+
+#[test]
+fn a_go_ladder_keeps_its_board_and_komi_and_placements_play_on_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("go5.toml"),
+        TINY.replace("games_per_pair = 2", "games_per_pair = 6"),
+    )
+    .expect("write");
+    let (ok, out, err) = eloworld(dir.path(), &["tournament", "go5.toml", "--quiet"]);
+    assert!(ok, "{out}\n{err}");
+    let (ok, _, err) = eloworld(
+        dir.path(),
+        &[
+            "ladder",
+            "build",
+            "--db",
+            "go5.sqlite",
+            "--out",
+            "go5-ladder.toml",
+        ],
+    );
+    assert!(ok, "{err}");
+    let ladder = std::fs::read_to_string(dir.path().join("go5-ladder.toml")).expect("ladder");
+    assert!(
+        ladder.contains("game = \"go\"")
+            && ladder.contains("\nsize = 5\n")
+            && ladder.contains("\nkomi = 0.5\n"),
+        "{ladder}"
+    );
+    let place = |game: &str| {
+        eloworld(
+            dir.path(),
+            &[
+                "place",
+                "greedy_capture_r0",
+                "--game",
+                game,
+                "--ladder",
+                "go5-ladder.toml",
+                "--db",
+                "place.sqlite",
+                "--max-games",
+                "8",
+                "--quiet",
+            ],
+        )
+    };
+    let (ok, _, err) = place("chess");
+    assert!(!ok && err.contains("is a go ladder"), "{err}");
+    let (ok, out, err) = place("go");
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("greedy_capture_r0 on ladder go5-ladder"),
+        "{out}"
+    );
+    let (ok, sgf, err) = eloworld(
+        dir.path(),
+        &["export", "--db", "place.sqlite", "--sgf", "-"],
+    );
+    assert!(ok, "{err}");
+    let games = replay_sgf_games(&sgf, 5, 0.5);
+    assert!(games >= 8, "{games} placement games: {sgf}");
+    assert_eq!(sgf.matches("SZ[5]KM[0.5]").count(), games);
+}
