@@ -183,13 +183,7 @@ fn a_5x5_tournament_replays_at_its_own_size_and_komi_in_export_report_and_dashbo
     let page = common::serve::get(server.addr, "/t/go5", &[]);
     assert_eq!(page.status, 200);
     let page = page.text();
-    let id: String = page
-        .split("href=\"/game/")
-        .nth(1)
-        .expect("a game link")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    let id = common::serve::first_game_id(&page);
     let viewer = common::serve::get(server.addr, &format!("/game/{id}"), &[]).text();
     assert!(
         viewer.contains("...../...../...../...../..... b") && !viewer.contains("do not replay"),
