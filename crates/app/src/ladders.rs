@@ -17,6 +17,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "elo-world-in-process",
         include_str!("../../../data/ladders/elo-world-in-process.toml"),
     ),
+    ("go-9x9", include_str!("../../../data/ladders/go-9x9.toml")),
 ];
 
 /// Reads a ladder argument: an existing file, else a shipped ladder of that name.
