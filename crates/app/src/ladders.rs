@@ -17,6 +17,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "elo-world-in-process",
         include_str!("../../../data/ladders/elo-world-in-process.toml"),
     ),
+    ("go-9x9", include_str!("../../../data/ladders/go-9x9.toml")),
 ];
 
 /// Reads a ladder argument: an existing file, else a shipped ladder of that name.
@@ -39,16 +40,20 @@ pub fn load(arg: &str) -> AppResult<Ladder> {
 }
 
 /// The rules a ladder's games were played under, as types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LadderRules {
     /// The game.
     pub game: GameKind,
     /// The draw rules (chess).
     pub draw_rules: DrawRules,
+    /// Go: the board size (none: 9).
+    pub size: Option<u8>,
+    /// Go: the komi (none: 7).
+    pub komi: Option<f64>,
 }
 
 impl LadderRules {
-    /// Reads the ladder's `game` and `draw_rules`.
+    /// Reads the ladder's `game`, `draw_rules`, `size` and `komi`.
     ///
     /// # Errors
     /// An unknown game or draw rules, naming the ladder.
@@ -60,6 +65,11 @@ impl LadderRules {
         let draw_rules: DrawRules = ladder.draw_rules.parse().map_err(|e: String| {
             AppError::Invalid(format!("ladder {}: draw_rules: {e}", ladder.name))
         })?;
-        Ok(LadderRules { game, draw_rules })
+        Ok(LadderRules {
+            game,
+            draw_rules,
+            size: ladder.size,
+            komi: ladder.komi,
+        })
     }
 }

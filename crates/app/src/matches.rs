@@ -737,6 +737,7 @@ impl Watcher<'_> {
             detail,
             date: eloworld_tournament::pgn::pgn_date_today(),
             notes,
+            setup: eloworld_tournament::GameSetup::default(),
         };
         let tags = PgnTags {
             comments: CommentFields {

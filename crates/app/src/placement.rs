@@ -102,7 +102,8 @@ fn place_as<G: AppGame>(
     registry
         .resolve_str(&spec)
         .with_context(|| format!("the player to place, {spec:?}"))?;
-    let game_rules = G::rules(rules.draw_rules);
+    let game_rules = G::rules_with(rules.draw_rules, rules.size, rules.komi)
+        .with_context(|| format!("ladder {}", ladder.name))?;
     // Rungs that cannot run here are skipped, each with a note.
     let mut usable = vec![true; ladder.rungs.len()];
     let mut skipped = Vec::new();
@@ -204,6 +205,8 @@ fn batch_config(
         c.max_plies = m;
     }
     c.draw_rules = rules.draw_rules;
+    c.size = rules.size;
+    c.komi = rules.komi;
     c.db = Some(settings.db.clone());
     c
 }

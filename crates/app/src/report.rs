@@ -102,12 +102,23 @@ impl Replay {
 }
 
 fn replay_as<G: crate::AppGame>(g: &GameRow) -> Replay {
-    // Replaying needs no claim: chess under the automatic draw rules.
-    let rules = G::rules(eloworld_games::DrawRules::Automatic);
     let mut out = Replay {
         positions: Vec::new(),
         moves: Vec::new(),
         problem: None,
+    };
+    // Replaying needs no claim: chess under the automatic draw rules; Go on its
+    // tournament's board with its komi.
+    let rules = match G::rules_with(
+        eloworld_games::DrawRules::Automatic,
+        g.setup.size,
+        g.setup.komi,
+    ) {
+        Ok(rules) => rules,
+        Err(e) => {
+            out.problem = Some(format!("the tournament's rules: {e}"));
+            return out;
+        }
     };
     let mut game = match &g.opening {
         Some(p) => match G::from_position(p, rules) {
@@ -143,13 +154,22 @@ pub fn replay(g: &GameRow) -> Replay {
 }
 
 /// The game's PGN (chess; `site` is its Site tag, the store as `eloworld export` writes it),
-/// or its moves with its headers as comments (other games).
+/// its SGF (Go, as `eloworld export --sgf` writes it), or its moves with its headers as
+/// comments (squava, or a game whose moves do not replay).
 #[must_use]
 pub fn game_text(g: &GameRow, site: &str) -> String {
-    if g.game == GameKind::Chess {
-        if let Ok(pgn) = eloworld_tournament::pgn::game_to_pgn(g, site) {
-            return pgn;
+    match g.game {
+        GameKind::Chess => {
+            if let Ok(pgn) = eloworld_tournament::pgn::game_to_pgn(g, site) {
+                return pgn;
+            }
         }
+        GameKind::Go => {
+            if let Ok(sgf) = go_sgf(g) {
+                return sgf;
+            }
+        }
+        GameKind::Squava => {}
     }
     format!(
         "# {} – {} ({}, {}, round {})\n{}\n{}\n",
@@ -161,6 +181,33 @@ pub fn game_text(g: &GameRow, site: &str) -> String {
         g.moves,
         g.result.pgn()
     )
+}
+
+/// Writes a stored Go game as SGF on its tournament's board and komi (Black is the stored
+/// game's first player, in the `white` field).
+///
+/// # Errors
+/// The tournament's size or komi is out of range, or a move does not replay.
+pub fn go_sgf(g: &GameRow) -> AppResult<String> {
+    use eloworld_tournament::sgf::{game_to_sgf, SgfHeader};
+    let rules = <eloworld_games::Go as crate::AppGame>::rules_with(
+        eloworld_games::DrawRules::Automatic,
+        g.setup.size,
+        g.setup.komi,
+    )?;
+    let moves: Vec<&str> = g.moves.split_whitespace().collect();
+    let date = g.date.replace('.', "-");
+    let header = SgfHeader {
+        black: &g.white,
+        white: &g.black,
+        date: &date,
+        event: &g.tournament,
+    };
+    let outcome = eloworld_games::Outcome {
+        result: g.result,
+        termination: g.termination,
+    };
+    Ok(game_to_sgf(&header, rules, &moves, Some(outcome))?)
 }
 
 /// Stored results of the selected tournaments.
@@ -477,6 +524,7 @@ mod tests {
             detail: None,
             date: "2026.01.01".to_owned(),
             notes: Vec::new(),
+            setup: eloworld_tournament::GameSetup::default(),
         }
     }
 

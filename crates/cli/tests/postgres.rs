@@ -666,3 +666,51 @@ fn the_dashboard_reads_a_postgres_store_incrementally() {
     let _ = worker.kill();
     let _ = worker.wait();
 }
+
+#[test]
+fn a_go_tournament_on_postgres_keeps_its_board_size_and_komi() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    std::fs::write(
+        dir.path().join("go5.toml"),
+        "name = \"go5\"\ngame = \"go\"\nsize = 5\nkomi = 0.5\nplayers = [\"random\", \"greedy_capture\", \"first_legal\"]\ngames_per_pair = 2\nseed = 5\n",
+    )
+    .expect("toml");
+    let o = eloworld(
+        dir.path(),
+        &["tournament", "go5.toml", "--db", &url, "--plan-only"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (ok, err) = finish(
+        spawn_worker(dir.path(), &url, "go"),
+        Duration::from_secs(60),
+    );
+    assert!(ok, "{err}");
+    assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), 12);
+
+    let store = eloworld_tournament::open_store(&url, false).expect("open the store");
+    let games = store.games(None).expect("games");
+    assert_eq!(games.len(), 12);
+    let five = eloworld_tournament::GameSetup {
+        size: Some(5),
+        komi: Some(0.5),
+    };
+    assert!(games.iter().all(|g| g.setup == five), "{games:?}");
+    let one = store.game(games[0].job_id).expect("game").expect("stored");
+    assert_eq!(one.setup, five);
+
+    let o = eloworld(dir.path(), &["export", "--db", &url, "--sgf", "-"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sgf = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        sgf.matches("SZ[5]KM[0.5]RU[Tromp-Taylor]").count(),
+        12,
+        "{sgf}"
+    );
+    let o = eloworld(dir.path(), &["rate", "--db", &url, "--method", "all"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("greedy_capture"));
+}

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::serve::{get, request, Serving};
+use common::serve::{first_game_id, get, request, Serving};
 use common::{eloworld, stdout_of};
 use std::path::Path;
 
@@ -192,13 +192,7 @@ fn a_game_page_shows_the_game_and_its_pgn_as_export_writes_it() {
     ));
     let server = Serving::start(dir.path(), &["--db", "t.sqlite"]);
     let page = get(server.addr, "/t/small", &[]).text();
-    let id: String = page
-        .split("href=\"/game/")
-        .nth(1)
-        .expect("a game link")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    let id = first_game_id(&page);
     let pgn = get(server.addr, &format!("/game/{id}/pgn"), &[]);
     assert_eq!(pgn.status, 200);
     let pgn = pgn.text();

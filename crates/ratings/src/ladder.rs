@@ -157,6 +157,12 @@ pub struct Ladder {
     /// The openings file the games started from (none: the initial position).
     #[serde(default)]
     pub openings: Option<String>,
+    /// Go: the board size the games were played on (none: the game's default, 9).
+    #[serde(default)]
+    pub size: Option<u8>,
+    /// Go: the komi the games were played with, in points (none: the default, 7).
+    #[serde(default)]
+    pub komi: Option<f64>,
     /// White's advantage in Elo, fitted with the ratings.
     pub advantage: f64,
     /// The command that built this file.
@@ -281,6 +287,8 @@ impl Ladder {
             draw_rules: default_draw_rules(),
             max_plies: None,
             openings: None,
+            size: None,
+            komi: None,
             advantage: tenth(fit.advantage.0),
             command: String::new(),
             note: String::new(),
@@ -516,6 +524,12 @@ impl Ladder {
         if let Some(o) = &self.openings {
             let _ = writeln!(out, "openings = {}", q(o));
         }
+        if let Some(size) = self.size {
+            let _ = writeln!(out, "size = {size}");
+        }
+        if let Some(komi) = self.komi {
+            let _ = writeln!(out, "komi = {komi:?}");
+        }
         let _ = writeln!(out, "advantage = {:.1}", self.advantage);
         if !self.command.is_empty() {
             let _ = writeln!(out, "command = {}", q(&self.command));
@@ -617,6 +631,8 @@ mod tests {
         l.note = "a note\nover two lines".into();
         l.openings = Some("data/books/x.epd".into());
         l.max_plies = Some(2000);
+        l.size = Some(13);
+        l.komi = Some(6.5);
         l
     }
 

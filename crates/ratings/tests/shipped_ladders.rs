@@ -1,6 +1,7 @@
 //! The shipped ladders judge their own uncertainty: each carries the rungs' covariance, whose
 //! diagonal gives every rung's 95% interval on the scale; and the rebuilt `elo-world` ladder
-//! holds every rung within ±100 Elo (95%) on at most 8,000 games.
+//! holds every rung within ±100 Elo (95%) on at most 8,000 games; the 9×9 Go ladder runs
+//! from the simple players through GNU Go's levels, on the games of its hour-long run.
 
 use eloworld_ratings::convert::Z95;
 use eloworld_ratings::ladder::Ladder;
@@ -15,7 +16,7 @@ fn shipped(name: &str) -> Ladder {
 
 #[test]
 fn every_shipped_ladder_carries_a_covariance_matching_its_intervals() {
-    for name in ["elo-world", "elo-world-in-process"] {
+    for name in ["elo-world", "elo-world-in-process", "go-9x9"] {
         let ladder = shipped(name);
         let n = ladder.rungs.len();
         assert_eq!(ladder.covariance.len(), n, "{name}");
@@ -47,4 +48,42 @@ fn the_elo_world_ladder_is_within_100_elo_on_every_rung_in_at_most_8000_games() 
         let half = 0.5 * (r.high - r.low);
         assert!(half <= 100.0, "{}: ±{half:.1}", r.player);
     }
+}
+
+/// The Go ladder's 386 games (`tournaments/go-9x9-ladder.toml`, stopped after an hour) put
+/// every rung within ±220 Elo (95%) on the scale and GNU Go's every level above every
+/// in-process player and every dilution of its level 10.
+#[test]
+fn the_go_ladder_spans_the_simple_players_to_gnu_go_on_its_hour_of_games() {
+    let ladder = shipped("go-9x9");
+    assert_eq!(ladder.game, "go");
+    assert_eq!((ladder.size, ladder.komi), (Some(9), Some(7.0)));
+    assert_eq!(ladder.rungs.len(), 16);
+    assert_eq!(ladder.game_count(), 386);
+    for r in &ladder.rungs {
+        let half = 0.5 * (r.high - r.low);
+        assert!(half <= 220.0, "{}: ±{half:.1}", r.player);
+    }
+    let rating = |p: &str| ladder.rung(p).map_or(f64::NAN, |r| r.rating);
+    let weakest_gnugo = [0, 2, 4, 6, 8, 10]
+        .iter()
+        .map(|l| rating(&format!("gnugo:level={l}")))
+        .fold(f64::INFINITY, f64::min);
+    for r in &ladder.rungs {
+        if !r.player.starts_with("gnugo:") || r.player.contains("_r") {
+            assert!(
+                r.rating < weakest_gnugo,
+                "{} at {} is not below GNU Go's weakest level at {weakest_gnugo}",
+                r.player,
+                r.rating
+            );
+        }
+    }
+    // Each dilution of GNU Go level 10 by more random moves stands lower, but for the two
+    // most diluted, whose difference is within their intervals.
+    let diluted: Vec<f64> = [16384, 32768, 49152, 57344]
+        .iter()
+        .map(|n| rating(&format!("gnugo:level=10_r{n}")))
+        .collect();
+    assert!(diluted.windows(2).all(|w| w[0] > w[1]), "{diluted:?}");
 }

@@ -76,6 +76,7 @@ mod tests {
             detail: Some("\"><img src=x onerror=alert(2)>".to_owned()),
             date: "2026.01.01".to_owned(),
             notes: Vec::new(),
+            setup: eloworld_tournament::GameSetup::default(),
         }
     }
 

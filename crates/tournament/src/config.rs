@@ -187,6 +187,28 @@ impl From<SprtConfig> for SprtSettings {
     }
 }
 
+/// What replaying a stored game needs of its tournament's settings besides the moves: Go's
+/// board size and komi (`None`: the defaults, 9 and 7; chess and squava have neither).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameSetup {
+    /// Go: the board size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u8>,
+    /// Go: the komi in points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub komi: Option<f64>,
+}
+
+impl GameSetup {
+    /// Reads the setup from a stored tournament's settings (TOML), ignoring every other
+    /// setting, so that settings written by another eloworld version still give their size
+    /// and komi; settings that are not TOML give the defaults.
+    #[must_use]
+    pub fn from_stored_settings(text: &str) -> GameSetup {
+        toml::from_str(text).unwrap_or_default()
+    }
+}
+
 /// How a tournament's games are scheduled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -282,6 +304,15 @@ impl TournamentConfig {
                 .unwrap_or((0, 0));
             format!("line {line}, column {col}: {}", e.message())
         })
+    }
+
+    /// Returns what replaying one of this tournament's games needs besides its moves.
+    #[must_use]
+    pub fn setup(&self) -> GameSetup {
+        GameSetup {
+            size: self.size,
+            komi: self.komi,
+        }
     }
 
     /// Returns the game kind.

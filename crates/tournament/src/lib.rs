@@ -21,7 +21,7 @@ pub mod store;
 pub mod tablebase;
 mod work;
 
-pub use config::{Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
+pub use config::{GameSetup, Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use plan::{ladder_batch_name, Plan};

@@ -90,42 +90,18 @@ fn output(path: &std::path::Path) -> anyhow::Result<Box<dyn Write>> {
     })
 }
 
-/// Writes the stored Go games as one SGF collection, each under its tournament's size and komi.
+/// Writes the stored Go games as one SGF collection, each on its tournament's board size
+/// and komi.
 fn export_sgf(args: &Args, path: &std::path::Path) -> anyhow::Result<ExitCode> {
-    use eloworld_app::AppGame;
-    use eloworld_tournament::sgf::{game_to_sgf, SgfHeader};
     let store = open_store(&args.db, false)?;
     let games = store.games(args.tournament.as_deref())?;
-    let mut rules = HashMap::new();
-    for t in store.tournaments()? {
-        let config = TournamentConfig::from_toml(&t.config)
-            .map_err(|m| anyhow::anyhow!("stored settings of {:?}: {m}", t.name))?;
-        if config.game == eloworld_games::GameKind::Go {
-            let r = eloworld_games::Go::rules_with(config.draw_rules, config.size, config.komi)
-                .with_context(|| format!("tournament {:?}", t.name))?;
-            rules.insert(t.name, r);
-        }
-    }
     let mut out = output(path)?;
     let mut n = 0;
     for g in games
         .iter()
         .filter(|g| g.game == eloworld_games::GameKind::Go)
     {
-        let game_rules = rules.get(&g.tournament).copied().unwrap_or_default();
-        let moves: Vec<&str> = g.moves.split_whitespace().collect();
-        let date = g.date.replace('.', "-");
-        let header = SgfHeader {
-            black: &g.white,
-            white: &g.black,
-            date: &date,
-            event: &g.tournament,
-        };
-        let outcome = eloworld_games::Outcome {
-            result: g.result,
-            termination: g.termination,
-        };
-        let text = game_to_sgf(&header, game_rules, &moves, Some(outcome))
+        let text = eloworld_app::report::go_sgf(g)
             .with_context(|| format!("game {} of {:?}", g.job_id, g.tournament))?;
         out.write_all(text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;

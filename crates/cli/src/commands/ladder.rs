@@ -146,7 +146,10 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         .map_err(|m| anyhow::anyhow!("stored settings of {:?}: {m}", first.name))?;
     for t in &tournaments[1..] {
         if let Ok(c) = TournamentConfig::from_toml(&t.config) {
-            if c.draw_rules != settings.draw_rules || c.openings != settings.openings {
+            if c.draw_rules != settings.draw_rules
+                || c.openings != settings.openings
+                || c.setup() != settings.setup()
+            {
                 eprintln!(
                     "note: tournament {:?} was played under other rules than {:?}; the ladder records {:?}'s",
                     t.name, first.name, first.name
@@ -174,6 +177,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     ladder.draw_rules = settings.draw_rules.name().to_owned();
     ladder.max_plies = Some(settings.max_plies);
     ladder.openings = settings.openings.map(|p| p.display().to_string());
+    ladder.size = settings.size;
+    ladder.komi = settings.komi;
     let mut command = format!("eloworld ladder build --db {}", args.db);
     if let Some(t) = &args.tournament {
         command.push_str(&format!(" --tournament {t:?}"));

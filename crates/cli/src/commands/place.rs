@@ -27,6 +27,9 @@ pub struct Args {
     /// The ladder: a file, or the name of a shipped one (`eloworld ladder list`).
     #[arg(long)]
     ladder: String,
+    /// The game the player plays: checked against the ladder's (which decides it).
+    #[arg(long, value_parser = crate::games::parse_kind)]
+    game: Option<eloworld_games::GameKind>,
     /// The database the placement games are stored in (and reused from).
     #[arg(long, default_value = "place.sqlite")]
     db: String,
@@ -58,6 +61,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ladder = ladders::load(&args.ladder)?;
+    if let Some(game) = args.game {
+        anyhow::ensure!(
+            ladder.game == game.name(),
+            "--game {game}: ladder {} is a {} ladder",
+            ladder.name,
+            ladder.game
+        );
+    }
     let session = crate::session::start(None)
         .threads(args.threads)
         .engines(args.engines.clone());

@@ -111,6 +111,7 @@ fn play<G: AppGame>(args: &Args) -> anyhow::Result<ExitCode> {
             detail: played.detail.clone(),
             date: eloworld_tournament::pgn::pgn_date_today(),
             notes: Vec::new(),
+            setup: eloworld_tournament::GameSetup::default(),
         };
         print!(
             "{}",

@@ -388,3 +388,13 @@ impl Drop for Browser {
         let _ = self.child.wait();
     }
 }
+
+/// The id of the first game a dashboard page links to (`href="/game/ID"`).
+pub fn first_game_id(page: &str) -> String {
+    page.split("href=\"/game/")
+        .nth(1)
+        .expect("a game link")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect()
+}

@@ -15,10 +15,11 @@ pub use location::redact;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
-use crate::{MoveNote, Plan, StoreError};
+use crate::{GameSetup, MoveNote, Plan, StoreError};
 use eloworld_games::GameKind;
 use eloworld_games::{GameResult, Termination};
 use eloworld_players::engine::Score;
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// A tournament as stored.
@@ -145,6 +146,8 @@ pub struct GameRow {
     pub date: String,
     /// What each mover reported of its move, as [`FinishedGame::notes`].
     pub notes: Vec<MoveNote>,
+    /// Its tournament's board size and komi (Go), read from the stored settings.
+    pub setup: GameSetup,
 }
 
 /// Writes move notes in the stores' `notes` column: one token a move, `b` for a book move,
@@ -460,6 +463,20 @@ pub(crate) fn stored_game(tournament: &str, game: &str) -> Result<GameKind, Stor
         tournament: tournament.to_owned(),
         game: game.to_owned(),
     })
+}
+
+/// Each stored tournament's [`GameSetup`] by name, from its stored settings (a game row
+/// takes its tournament's).
+fn setups<I: IntoIterator<Item = (String, String)>>(
+    name_and_settings: I,
+) -> HashMap<String, GameSetup> {
+    name_and_settings
+        .into_iter()
+        .map(|(name, settings)| {
+            let setup = GameSetup::from_stored_settings(&settings);
+            (name, setup)
+        })
+        .collect()
 }
 
 /// Reads a stored termination code; both backends only ever store known codes.

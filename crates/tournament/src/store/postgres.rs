@@ -17,11 +17,12 @@ use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
     TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
 };
-use crate::{Plan, StoreError};
+use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::GameResult;
 use openssl::ssl::{SslConnector, SslMethod};
 use postgres::{Client, Row};
 use postgres_openssl::MakeTlsConnector;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -315,6 +316,15 @@ impl PgStore {
             });
         }
         Ok(())
+    }
+
+    /// Each tournament's [`GameSetup`] by name, for its game rows.
+    fn setups(&self) -> Result<HashMap<String, GameSetup>, StoreError> {
+        let rows = self.with_client(|c| c.query("SELECT name, config FROM tournaments", &[]))?;
+        Ok(super::setups(
+            rows.iter()
+                .map(|r| (r.get::<_, String>(0), r.get::<_, String>(1))),
+        ))
     }
 
     fn tournament_id(&self, name: Option<&str>) -> Result<Option<i64>, StoreError> {
@@ -669,8 +679,9 @@ impl Store for PgStore {
         let id = self.tournament_id(tournament)?;
         let sql =
             format!("{GAME_ROW} WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq");
+        let setups = self.setups()?;
         let rows = self.with_client(|c| c.query(sql.as_str(), &[&id]))?;
-        rows.iter().map(game_row).collect()
+        rows.iter().map(|r| game_row(r, &setups)).collect()
     }
 
     fn results_since(&self, after: i64, limit: usize) -> Result<Vec<ResultEntry>, StoreError> {
@@ -720,8 +731,9 @@ impl Store for PgStore {
 
     fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
         let sql = format!("{GAME_ROW} WHERE g.job_id = $1");
+        let setups = self.setups()?;
         let row = self.with_client(|c| c.query_opt(sql.as_str(), &[&job_id]))?;
-        row.as_ref().map(game_row).transpose()
+        row.as_ref().map(|r| game_row(r, &setups)).transpose()
     }
 
     fn workers_seen(&self) -> Result<Vec<WorkerSeen>, StoreError> {
@@ -761,9 +773,10 @@ const GAME_ROW: &str = "SELECT g.job_id, t.name, t.game, pw.spec, pb.spec, j.rou
      JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
      JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black";
 
-fn game_row(r: &Row) -> Result<GameRow, StoreError> {
+fn game_row(r: &Row, setups: &HashMap<String, GameSetup>) -> Result<GameRow, StoreError> {
     let tournament: String = r.get(1);
     Ok(GameRow {
+        setup: setups.get(&tournament).copied().unwrap_or_default(),
         job_id: r.get(0),
         game: super::stored_game(&tournament, r.get(2))?,
         tournament,

@@ -5,9 +5,10 @@ use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
     TournamentRow, TournamentStatus, WorkerStatus,
 };
-use crate::{Plan, StoreError};
+use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::{GameKind, GameResult};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// The newest schema version this build writes and reads.
@@ -620,7 +621,10 @@ impl Store for SqliteStore {
                 self.game_select()
             ))
             .map_err(|e| self.sql(e))?;
-        let rows = st.query_map([id], game_row).map_err(|e| self.sql(e))?;
+        let setups = self.setups()?;
+        let rows = st
+            .query_map([id], |r| game_row(r, &setups))
+            .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
 
@@ -685,11 +689,12 @@ impl Store for SqliteStore {
     }
 
     fn game(&self, job_id: i64) -> Result<Option<GameRow>, StoreError> {
+        let setups = self.setups()?;
         self.conn
             .query_row(
                 &format!("{} WHERE g.job_id = ?1", self.game_select()),
                 [job_id],
-                game_row,
+                |r| game_row(r, &setups),
             )
             .optional()
             .map_err(|e| self.sql(e))
@@ -714,6 +719,20 @@ impl Store for SqliteStore {
 }
 
 impl SqliteStore {
+    /// Each tournament's [`GameSetup`] by name, for its game rows.
+    fn setups(&self) -> Result<HashMap<String, GameSetup>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT name, config FROM tournaments")
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.sql(e))?;
+        let pairs: Vec<(String, String)> =
+            rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))?;
+        Ok(super::setups(pairs))
+    }
+
     /// The columns of a [`GameRow`] and the joins they need, read by `game_row` (a file
     /// without the notes column reads none).
     fn game_select(&self) -> String {
@@ -737,9 +756,13 @@ fn game_kind(r: &rusqlite::Row<'_>, i: usize, tournament: &str) -> rusqlite::Res
     })
 }
 
-fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+fn game_row(
+    r: &rusqlite::Row<'_>,
+    setups: &HashMap<String, GameSetup>,
+) -> rusqlite::Result<GameRow> {
     let tournament: String = r.get(1)?;
     Ok(GameRow {
+        setup: setups.get(&tournament).copied().unwrap_or_default(),
         job_id: r.get(0)?,
         game: game_kind(r, 2, &tournament)?,
         tournament,
