@@ -50,38 +50,49 @@ fn the_elo_world_ladder_is_within_100_elo_on_every_rung_in_at_most_8000_games() 
     }
 }
 
-/// The Go ladder's 386 games (`tournaments/go-9x9-ladder.toml`, stopped after an hour) put
-/// every rung within ±220 Elo (95%) on the scale and GNU Go's every level above every
-/// in-process player and every dilution of its level 10.
+/// The Go ladder's adaptive schedule (`tournaments/go-9x9-ladder.toml`) stopped by itself
+/// after 880 games with every rung within ±150 Elo (95%) on the scale; every program (GNU
+/// Go's levels, Pachi's budgets) stands above every in-process player and every dilution of
+/// GNU Go level 10, and Pachi at 2,000 playouts is the top rung.
 #[test]
-fn the_go_ladder_spans_the_simple_players_to_gnu_go_on_its_hour_of_games() {
+fn the_go_ladder_spans_the_simple_players_to_pachi_within_150_elo() {
     let ladder = shipped("go-9x9");
     assert_eq!(ladder.game, "go");
     assert_eq!((ladder.size, ladder.komi), (Some(9), Some(7.0)));
-    assert_eq!(ladder.rungs.len(), 16);
-    assert_eq!(ladder.game_count(), 386);
+    assert_eq!(ladder.rungs.len(), 18);
+    assert_eq!(ladder.game_count(), 880);
     for r in &ladder.rungs {
         let half = 0.5 * (r.high - r.low);
-        assert!(half <= 220.0, "{}: ±{half:.1}", r.player);
+        assert!(half <= 150.0, "{}: ±{half:.1}", r.player);
     }
     let rating = |p: &str| ladder.rung(p).map_or(f64::NAN, |r| r.rating);
-    let weakest_gnugo = [0, 2, 4, 6, 8, 10]
+    let is_program =
+        |p: &str| (p.starts_with("gnugo:") && !p.contains("_r")) || p.starts_with("pachi:");
+    let weakest_program = ladder
+        .rungs
         .iter()
-        .map(|l| rating(&format!("gnugo:level={l}")))
+        .filter(|r| is_program(&r.player))
+        .map(|r| r.rating)
         .fold(f64::INFINITY, f64::min);
+    assert!(weakest_program.is_finite());
     for r in &ladder.rungs {
-        if !r.player.starts_with("gnugo:") || r.player.contains("_r") {
+        if !is_program(&r.player) {
             assert!(
-                r.rating < weakest_gnugo,
-                "{} at {} is not below GNU Go's weakest level at {weakest_gnugo}",
+                r.rating < weakest_program,
+                "{} at {} is not below the weakest program at {weakest_program}",
                 r.player,
                 r.rating
             );
         }
     }
-    // Each dilution of GNU Go level 10 by more random moves stands lower, but for the two
-    // most diluted, whose difference is within their intervals.
-    let diluted: Vec<f64> = [16384, 32768, 49152, 57344]
+    let top = ladder
+        .rungs
+        .iter()
+        .max_by(|a, b| a.rating.total_cmp(&b.rating))
+        .map(|r| r.player.as_str());
+    assert_eq!(top, Some("pachi:playouts=2000"));
+    // Each dilution of GNU Go level 10 by more random moves stands lower.
+    let diluted: Vec<f64> = [16384, 32768, 49152, 57344, 61440]
         .iter()
         .map(|n| rating(&format!("gnugo:level=10_r{n}")))
         .collect();
