@@ -76,7 +76,7 @@ pub fn move_comment_with(note: &MoveNote, fields: &CommentFields<'_>) -> Option<
     }
     let seconds = |s: f64| format!("{s:.3}s");
     let time = seconds(note.elapsed.as_secs_f64());
-    let score = match note.score {
+    let score = match note.score() {
         Some(Score::Centipawns(cp)) => {
             let sign = match cp.signum() {
                 1 => "+",
@@ -92,7 +92,7 @@ pub fn move_comment_with(note: &MoveNote, fields: &CommentFields<'_>) -> Option<
         }
         None => String::new(),
     };
-    let mut out = match (score.is_empty(), note.depth) {
+    let mut out = match (score.is_empty(), note.depth()) {
         (true, _) => time,
         (false, Some(d)) => format!("{score}/{d} {time}"),
         (false, None) => format!("{score} {time}"),
@@ -355,8 +355,6 @@ mod tests {
              hashfull 0 tbhits 0 time 7 pv f6a6 f7f6 e5f6 g8g7 a6a8",
         );
         let note = MoveNote {
-            score: report.score,
-            depth: report.depth,
             elapsed: Duration::from_millis(6),
             report: Some(report),
             lines: vec![
@@ -395,22 +393,15 @@ mod tests {
         };
         assert_eq!(move_comment_with(&note, &none), None);
         // Even and mated scores: `0.00` unsigned, a mate against the mover in plies.
-        let even = MoveNote {
-            score: Some(Score::Centipawns(0)),
-            depth: Some(12),
-            elapsed: Duration::from_millis(153),
-            ..MoveNote::default()
-        };
+        let even = MoveNote::searched(
+            Some(Score::Centipawns(0)),
+            Some(12),
+            Duration::from_millis(153),
+        );
         assert_eq!(move_comment(&even), "0.00/12 0.153s");
-        let mated = MoveNote {
-            score: Some(Score::Mate(-2)),
-            ..even.clone()
-        };
+        let mated = MoveNote::searched(Some(Score::Mate(-2)), Some(12), even.elapsed);
         assert_eq!(move_comment(&mated), "-M4/12 0.153s");
-        let behind = MoveNote {
-            score: Some(Score::Centipawns(-31)),
-            ..even
-        };
+        let behind = MoveNote::searched(Some(Score::Centipawns(-31)), Some(12), even.elapsed);
         assert_eq!(move_comment(&behind), "-0.31/12 0.153s");
     }
 

@@ -18,27 +18,54 @@ pub struct PlayedGame {
     pub detail: Option<String>,
 }
 
-/// What the runner records of one move: the score and depth the mover reported (from its
-/// own side) and the time it took, measured around the player's answer; for a PGN, the
-/// rest of the engine's report and its clock.
+/// What the runner records of one move: what the mover reported of its search (its score,
+/// from its own side, and depth; for a PGN, the rest) and the time it took, measured around
+/// the player's answer, and its clock.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveNote {
-    /// The reported score.
-    pub score: Option<Score>,
-    /// The reported depth.
-    pub depth: Option<u32>,
     /// The time the move took.
     pub elapsed: Duration,
     /// Whether the move came from an opening book (no search).
     pub book: bool,
-    /// Everything the mover reported of its search (selective depth, nodes, nps, hash,
-    /// tablebase hits, its own time), when it reported; the store keeps only score and depth.
+    /// Everything the mover reported of its search (score, depth, selective depth, nodes,
+    /// nps, hash, tablebase hits, its own time), when it reported; the store keeps only
+    /// score and depth.
     pub report: Option<SearchInfo>,
     /// The mover's clock after the move, when it plays on one.
     pub time_left: Option<Duration>,
     /// The engine's `info` lines of this search, when its definition keeps them (the PGN's
     /// `pv` and `match_line` comments).
     pub lines: Vec<String>,
+}
+
+impl MoveNote {
+    /// A searched move's note with only what the store keeps: score, depth and time.
+    #[must_use]
+    pub fn searched(score: Option<Score>, depth: Option<u32>, elapsed: Duration) -> MoveNote {
+        let report = (score.is_some() || depth.is_some()).then(|| {
+            let mut r = SearchInfo::default();
+            r.score = score;
+            r.depth = depth;
+            r
+        });
+        MoveNote {
+            elapsed,
+            report,
+            ..MoveNote::default()
+        }
+    }
+
+    /// The score the mover reported, from its own side.
+    #[must_use]
+    pub fn score(&self) -> Option<Score> {
+        self.report.and_then(|r| r.score)
+    }
+
+    /// The depth the mover reported.
+    #[must_use]
+    pub fn depth(&self) -> Option<u32> {
+        self.report.and_then(|r| r.depth)
+    }
 }
 
 /// The rules a game is played under beyond the game's own: a length limit and adjudication.
@@ -196,8 +223,6 @@ pub fn play_game_with<G: Game>(
                 moves.push(mv);
                 if let Some(notes) = notes.as_deref_mut() {
                     notes.push(MoveNote {
-                        score: report.and_then(|r| r.score),
-                        depth: report.and_then(|r| r.depth),
                         elapsed,
                         book,
                         report,

@@ -388,7 +388,7 @@ pub fn play_stored<G: PlayableGame>(
                             // built-in players whose notes would hold only times.
                             if notes
                                 .iter()
-                                .any(|n| n.book || n.score.is_some() || n.depth.is_some())
+                                .any(|n| n.book || n.score().is_some() || n.depth().is_some())
                             {
                                 g.notes.clone_from(&notes);
                             }

@@ -168,12 +168,12 @@ pub fn encode_notes(notes: &[MoveNote]) -> Option<String> {
             out.push('b');
             continue;
         }
-        let _ = match n.score {
+        let _ = match n.score() {
             Some(Score::Centipawns(cp)) => write!(out, "c{cp}"),
             Some(Score::Mate(m)) => write!(out, "m{m}"),
             None => write!(out, "-"),
         };
-        let _ = match n.depth {
+        let _ = match n.depth() {
             Some(d) => write!(out, "/{d}"),
             None => write!(out, "/-"),
         };
@@ -212,12 +212,7 @@ pub fn decode_notes(text: Option<&str>) -> Vec<MoveNote> {
                 .next()
                 .and_then(|t| t.parse().ok())
                 .map_or(Duration::ZERO, Duration::from_nanos);
-            MoveNote {
-                score,
-                depth,
-                elapsed,
-                ..MoveNote::default()
-            }
+            MoveNote::searched(score, depth, elapsed)
         })
         .collect()
 }
@@ -514,11 +509,8 @@ mod tests {
     #[test]
     fn move_notes_survive_the_store_text() {
         let note = |score, depth, nanos, book| MoveNote {
-            score,
-            depth,
-            elapsed: Duration::from_nanos(nanos),
             book,
-            ..MoveNote::default()
+            ..MoveNote::searched(score, depth, Duration::from_nanos(nanos))
         };
         let notes = vec![
             note(None, None, 0, true),
