@@ -62,12 +62,22 @@ fn imitate_writes_its_files_and_a_second_call_resumes_from_the_checkpoint() {
         params
     );
 
-    // The phase-1 organism plays in phase 2 and 4 and its file is an engine parameter file.
-    std::fs::copy(
-        dir.path().join("out/imitate-run1.params"),
-        dir.path().join("out/imitate-run2.params"),
-    )
-    .expect("copy");
+    // Run K has seed K: `--seed 2` writes run 2 beside run 1 (as runs 8 to 10 were added to
+    // the shipped seven), never over it.
+    let mut second_run = args.to_vec();
+    second_run.extend(["--seed", "2"]);
+    let run2 = ok_with_notes(dir.path(), &second_run);
+    assert!(run2.contains("run 2 generation   3/3"), "{run2}");
+    let params2 =
+        std::fs::read_to_string(dir.path().join("out/imitate-run2.params")).expect("run 2");
+    assert!(params2.contains("run 2 (imitate-s2)"), "{params2}");
+    assert!(params2.contains("seed=2"), "{params2}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/imitate-run1.params")).expect("run 1"),
+        params,
+        "run 1 is left as it was"
+    );
+    // The phase-1 organisms play in phase 2 and 4 and their files are engine parameter files.
     std::fs::write(
         dir.path().join("book.epd"),
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\

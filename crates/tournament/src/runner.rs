@@ -308,6 +308,7 @@ pub fn play_stored<G: PlayableGame>(
     // workers never wait while a checkpoint is being committed, learnt from the game
     // lengths as the run goes (starting slow).
     let mut mean_game_ms = 1000.0f64;
+    let mut games_seen = 0.0f64;
     let horizon_ms = lease.map_or(1000.0, |l| l.as_secs_f64() * 100.0);
     let claim_target = |mean_ms: f64| {
         let games = threads as f64 * horizon_ms / mean_ms.max(0.001);
@@ -491,7 +492,11 @@ pub fn play_stored<G: PlayableGame>(
                 Ok(Msg::Finished(games)) => {
                     for g in games {
                         in_flight.remove(&g.job_id);
-                        mean_game_ms = 0.9 * mean_game_ms + 0.1 * g.wall_ms;
+                        // The plain mean of the first games, then a moving average: the
+                        // claims reach their size after the first game, not after dozens.
+                        let weight = 1.0 / (games_seen + 1.0).min(10.0);
+                        mean_game_ms += weight * (g.wall_ms - mean_game_ms);
+                        games_seen += 1.0;
                         batch.push(g);
                     }
                 }

@@ -23,11 +23,12 @@ pub struct ImitateSettings {
     pub train: usize,
     /// Most test positions.
     pub test: usize,
-    /// Independent runs with seeds seed, seed+1, …
+    /// Independent runs with seeds seed, seed+1, …; run K (seed K) writes `imitate-runK`.
     pub runs: usize,
 }
 
-/// Runs phase 1 (`runs` times), writing `OUT/imitate-runK.params`, `.csv` and `.png`.
+/// Runs phase 1 (`runs` times), writing `OUT/imitate-runK.params`, `.csv` and `.png` for
+/// run K, the run of seed K.
 ///
 /// # Errors
 /// No games, a bad setting, the checkpoint, or writing the files.
@@ -88,11 +89,13 @@ pub fn imitate(
         s.source.pgn_dir.display()
     );
     let (ntrain, ntest) = (data.train.len(), data.test.len());
-    for k in 1..=s.runs {
+    for offset in 0..s.runs {
+        // Run K has seed K: `--seed 8 --runs 3` writes runs 8 to 10 beside runs 1 to 7.
         let config = GaConfig {
-            seed: base.seed + k as u64 - 1,
+            seed: base.seed + offset as u64,
             ..base.clone()
         };
+        let k = config.seed;
         let name = format!("imitate-s{}", config.seed);
         let checkpoint = Checkpointing {
             store: &store,

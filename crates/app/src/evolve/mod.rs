@@ -154,8 +154,8 @@ pub enum PhaseEvent {
     Skipped(String),
     /// A phase-1 generation computed or loaded from the checkpoint.
     Imitation {
-        /// Run k of the phase's runs (1-based).
-        run: usize,
+        /// The run: run K has seed K.
+        run: u64,
         /// The run's name in the checkpoint.
         name: String,
         /// The generation.

@@ -53,7 +53,7 @@ struct GaArgs {
     /// Fittest organisms copied unchanged into the next generation.
     #[arg(long, default_value_t = 1)]
     elitism: usize,
-    /// The seed of every random choice (run k of --runs uses seed + k - 1).
+    /// The seed of every random choice (imitate: run K has seed K, so --seed 8 --runs 3 makes runs 8-10).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Output directory (parameter files, CSV histories, plots, the checkpoint).

@@ -67,7 +67,9 @@ CREATE TABLE IF NOT EXISTS games (
     notes TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS games_seq ON games (seq);
-CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id);
+-- Games are found by tournament through their jobs (`jobs (tournament_id, key)`): an index of
+-- the games' tournament cost a B-tree write a game, and the readers filter by seq.
+DROP INDEX IF EXISTS games_tournament;
 ";
 
 /// Job states in the `jobs.state` column.
@@ -388,41 +390,61 @@ impl Store for SqliteStore {
                 r.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
             )
         });
-        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        // The write lock is taken first, so that the rows read are the rows marked.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
         let jobs = {
-            let mut st = tx
-                .prepare_cached(
-                    // `state = 0` (PENDING) is written out: the planner uses the partial
-                    // index `jobs_pending` only for a literal that matches its condition.
-                    "UPDATE jobs SET state = ?1, worker = ?2, attempt = attempt + 1 \
-                     WHERE id IN (SELECT id FROM jobs WHERE tournament_id = ?3 AND state = 0 \
-                       AND (?5 IS NULL OR (white IN (SELECT value FROM json_each(?5)) AND black IN (SELECT value FROM json_each(?5)))) \
-                       ORDER BY id LIMIT ?4) \
-                     RETURNING id, key, attempt, white, black, round, opening, seed",
-                )
+            // Read, then mark the same ids in one range update: an UPDATE … RETURNING costs
+            // SQLite a temporary table per claim, more than the read. `state = 0` (PENDING)
+            // is written out: the planner uses the partial index `jobs_pending` only for a
+            // literal that matches its condition.
+            let filter = "(?3 IS NULL OR (white IN (SELECT value FROM json_each(?3)) \
+                          AND black IN (SELECT value FROM json_each(?3))))";
+            let mut read = tx
+                .prepare_cached(&format!(
+                    "SELECT id, key, attempt, white, black, round, opening, seed FROM jobs \
+                     WHERE tournament_id = ?1 AND state = 0 AND {filter} ORDER BY id LIMIT ?2"
+                ))
                 .map_err(|e| classify(&path, e))?;
-            let rows = st
-                .query_map(
-                    params![RUNNING, worker, tournament, max as i64, allowed],
-                    |r| {
-                        Ok(ClaimedJob {
-                            id: r.get(0)?,
-                            key: r.get(1)?,
-                            attempt: r.get(2)?,
-                            white: r.get(3)?,
-                            black: r.get(4)?,
-                            round: r.get(5)?,
-                            opening: r.get(6)?,
-                            seed: r.get::<_, i64>(7)? as u64,
-                        })
-                    },
-                )
+            let rows = read
+                .query_map(params![tournament, max as i64, allowed], |r| {
+                    Ok(ClaimedJob {
+                        id: r.get(0)?,
+                        key: r.get(1)?,
+                        attempt: r.get::<_, u32>(2)? + 1,
+                        white: r.get(3)?,
+                        black: r.get(4)?,
+                        round: r.get(5)?,
+                        opening: r.get(6)?,
+                        seed: r.get::<_, i64>(7)? as u64,
+                    })
+                })
                 .map_err(|e| classify(&path, e))?;
-            let mut v: Vec<ClaimedJob> = rows
+            let jobs: Vec<ClaimedJob> = rows
                 .collect::<Result<_, _>>()
                 .map_err(|e| classify(&path, e))?;
-            v.sort_by_key(|j| j.id);
-            v
+            if let (Some(first), Some(last)) = (jobs.first(), jobs.last()) {
+                let mut mark = tx
+                    .prepare_cached(&format!(
+                        "UPDATE jobs SET state = ?4, worker = ?5, attempt = attempt + 1 \
+                         WHERE tournament_id = ?1 AND state = 0 AND id BETWEEN ?2 AND ?6 AND {filter}"
+                    ))
+                    .map_err(|e| classify(&path, e))?;
+                let marked = mark
+                    .execute(params![
+                        tournament, first.id, allowed, RUNNING, worker, last.id
+                    ])
+                    .map_err(|e| classify(&path, e))?;
+                if marked != jobs.len() {
+                    return Err(StoreError::Backend(format!(
+                        "{path}: claimed {} jobs but marked {marked} as running",
+                        jobs.len()
+                    )));
+                }
+            }
+            jobs
         };
         tx.commit().map_err(|e| classify(&path, e))?;
         Ok(jobs)
@@ -706,7 +728,7 @@ impl Store for SqliteStore {
             .conn
             .prepare(
                 "SELECT j.key, g.result FROM games g JOIN jobs j ON j.id = g.job_id \
-                 WHERE g.tournament_id = ?1 ORDER BY j.key",
+                 WHERE j.tournament_id = ?1 ORDER BY j.key",
             )
             .map_err(|e| self.sql(e))?;
         let rows = st
