@@ -89,4 +89,90 @@ fn suite_refuses_players_that_do_not_search() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Without a budget that it refuses, a built-in player that does not search is refused
+    // all the same, and no count is printed.
+    let out = eloworld(
+        dir.path(),
+        &["suite", "--epd", path, "--player", "random_move"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("needs a player that searches"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("solved"));
+}
+
+/// Debian's Toga II and Glaurung (Table III's stand-ins for Crafty) answer the suite over
+/// UCI within `--movetime`; an engine that cannot start stops the run naming it, with no
+/// solved count printed (a fault is never a wrong answer).
+#[test]
+fn suite_asks_external_engines_within_the_movetime() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let epd = dir.path().join("mates.epd");
+    std::fs::write(
+        &epd,
+        "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#; id \"m1\";\n\
+         r5k1/8/8/8/8/8/5PPP/6K1 b - - bm Ra1#; id \"m2\";\n\
+         6k1/5ppp/8/8/8/8/8/4R1K1 w - - am Re8#; id \"avoid\";\n",
+    )
+    .expect("write");
+    let path = epd.to_str().expect("utf-8 path");
+    for engine in ["toga2", "glaurung"] {
+        let out = eloworld(
+            dir.path(),
+            &[
+                "suite",
+                "--epd",
+                path,
+                "--player",
+                engine,
+                "--movetime",
+                "100",
+                "--threads",
+                "2",
+                "--verbose",
+            ],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{engine}: {stderr}");
+        // Both mates in one are found; the position whose only good-looking move is to be
+        // avoided is failed by an engine that plays the mate anyway.
+        assert!(stdout.contains("solved      2 / 3"), "{stdout}");
+        assert!(
+            stdout.contains(&format!("player      {engine}:movetime=100")),
+            "{stdout}"
+        );
+        assert!(stdout.contains("limit       100 ms"), "{stdout}");
+        let m1 = stdout
+            .lines()
+            .find(|l| l.starts_with("m1 "))
+            .expect("m1 line");
+        assert!(m1.contains("yes") && m1.contains("Re8"), "{m1}");
+    }
+    std::fs::write(
+        dir.path().join("ghost.toml"),
+        "[[engine]]\nname = \"ghostfish\"\ncommand = \"ghostfish-not-installed\"\npackage = \"ghostfish\"\n",
+    )
+    .expect("engines file");
+    let out = eloworld(
+        dir.path(),
+        &[
+            "suite",
+            "--epd",
+            path,
+            "--player",
+            "ghostfish",
+            "--engines",
+            "ghost.toml",
+            "--movetime",
+            "100",
+        ],
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stderr.contains("ghostfish"), "{stderr}");
+    assert!(!stdout.contains("solved"), "{stdout}");
 }
