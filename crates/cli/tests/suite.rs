@@ -4,10 +4,10 @@ mod common;
 
 use common::eloworld;
 
-#[test]
-fn suite_counts_solved_positions_and_reports_bad_lines() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let epd = dir.path().join("mates.epd");
+/// Writes three positions (two mates in one, and one where the mate is the move to avoid)
+/// and a line with a bad FEN; returns the file's path.
+fn mates_epd(dir: &std::path::Path) -> String {
+    let epd = dir.join("mates.epd");
     std::fs::write(
         &epd,
         "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#; id \"m1\";\n\
@@ -16,7 +16,14 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
          6k1/5ppp/8/8/8/8/8/4R1K1 w - - am Re8#; id \"avoid\";\n",
     )
     .expect("write");
-    let path = epd.to_str().expect("utf-8 path");
+    epd.to_str().expect("utf-8 path").to_owned()
+}
+
+#[test]
+fn suite_counts_solved_positions_and_reports_bad_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let epd = mates_epd(dir.path());
+    let path = epd.as_str();
     let out = eloworld(
         dir.path(),
         &[
@@ -107,15 +114,8 @@ fn suite_refuses_players_that_do_not_search() {
 #[test]
 fn suite_asks_external_engines_within_the_movetime() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let epd = dir.path().join("mates.epd");
-    std::fs::write(
-        &epd,
-        "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#; id \"m1\";\n\
-         r5k1/8/8/8/8/8/5PPP/6K1 b - - bm Ra1#; id \"m2\";\n\
-         6k1/5ppp/8/8/8/8/8/4R1K1 w - - am Re8#; id \"avoid\";\n",
-    )
-    .expect("write");
-    let path = epd.to_str().expect("utf-8 path");
+    let epd = mates_epd(dir.path());
+    let path = epd.as_str();
     for engine in ["toga2", "glaurung"] {
         let out = eloworld(
             dir.path(),

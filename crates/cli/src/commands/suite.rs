@@ -120,45 +120,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             });
         }
     });
-    if !args.verbose {
-        eprintln!("\r{}/{} positions", positions.len(), positions.len());
-    }
-    let results = results
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
-
-    let mut solved = 0usize;
-    let mut total_to_solution = 0u64;
-    let mut total_nodes = 0u64;
-    if args.verbose {
-        println!(
-            "{:<12} {:>6} {:>8} {:>10} {:>6}  expected",
-            "id", "solved", "move", "nodes", "depth"
-        );
-    }
-    for (p, r) in positions.iter().zip(&results) {
-        let Some(r) = r else {
-            bail!("position {} was not searched", p.id)
-        };
-        solved += usize::from(r.solved);
-        total_to_solution += r.nodes_to_solution;
-        total_nodes += r.nodes;
-        if args.verbose {
-            let played = r.best_move.map_or("-".to_owned(), |m| {
-                San::from_move(&p.position, m).to_string()
-            });
-            let expected = expected_moves(p);
-            println!(
-                "{:<12} {:>6} {:>8} {:>10} {:>6}  {}",
-                p.id,
-                if r.solved { "yes" } else { "no" },
-                played,
-                r.nodes_to_solution,
-                r.depth,
-                expected.join(" ")
-            );
-        }
-    }
+    let Totals {
+        solved,
+        to_solution: total_to_solution,
+        nodes: total_nodes,
+    } = totals(&positions, results, args.verbose)?;
     let secs = start.elapsed().as_secs_f64();
     println!("suite       {}", args.epd);
     println!("player      {spec}");
@@ -318,40 +284,11 @@ fn run_engine(
     {
         return Err(e);
     }
-    if !args.verbose {
-        eprintln!("\r{}/{} positions", positions.len(), positions.len());
-    }
-    let results = results
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
-    let (mut solved, mut total_nodes) = (0usize, 0u64);
-    if args.verbose {
-        println!(
-            "{:<12} {:>6} {:>8} {:>10} {:>6}  expected",
-            "id", "solved", "move", "nodes", "depth"
-        );
-    }
-    for (p, r) in positions.iter().zip(&results) {
-        let Some(r) = r else {
-            bail!("position {} was not searched", p.id)
-        };
-        solved += usize::from(r.solved);
-        total_nodes += r.nodes;
-        if args.verbose {
-            let played = r.best_move.map_or("-".to_owned(), |m| {
-                San::from_move(&p.position, m).to_string()
-            });
-            println!(
-                "{:<12} {:>6} {:>8} {:>10} {:>6}  {}",
-                p.id,
-                if r.solved { "yes" } else { "no" },
-                played,
-                r.nodes,
-                r.depth,
-                expected_moves(p).join(" ")
-            );
-        }
-    }
+    let Totals {
+        solved,
+        nodes: total_nodes,
+        ..
+    } = totals(positions, results, args.verbose)?;
     let secs = start.elapsed().as_secs_f64();
     println!("suite       {}", args.epd);
     println!("player      {spec}");
@@ -376,4 +313,61 @@ fn expected_moves(p: &EpdPosition) -> Vec<String> {
                 .map(|&m| format!("not {}", San::from_move(&p.position, m))),
         )
         .collect()
+}
+
+/// What a suite's results add up to.
+struct Totals {
+    solved: usize,
+    /// Nodes to solution (an engine's: all its nodes), unsolved positions at the cap.
+    to_solution: u64,
+    nodes: u64,
+}
+
+/// Adds up the workers' results, printing a line per position first when `verbose` (and
+/// otherwise the progress line's last count).
+fn totals(
+    positions: &[&EpdPosition],
+    results: Mutex<Vec<Option<SolveResult>>>,
+    verbose: bool,
+) -> anyhow::Result<Totals> {
+    if !verbose {
+        eprintln!("\r{}/{} positions", positions.len(), positions.len());
+    }
+    let results = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
+    let mut t = Totals {
+        solved: 0,
+        to_solution: 0,
+        nodes: 0,
+    };
+    if verbose {
+        println!(
+            "{:<12} {:>6} {:>8} {:>10} {:>6}  expected",
+            "id", "solved", "move", "nodes", "depth"
+        );
+    }
+    for (p, r) in positions.iter().zip(&results) {
+        let Some(r) = r else {
+            bail!("position {} was not searched", p.id)
+        };
+        t.solved += usize::from(r.solved);
+        t.to_solution += r.nodes_to_solution;
+        t.nodes += r.nodes;
+        if verbose {
+            let played = r.best_move.map_or("-".to_owned(), |m| {
+                San::from_move(&p.position, m).to_string()
+            });
+            println!(
+                "{:<12} {:>6} {:>8} {:>10} {:>6}  {}",
+                p.id,
+                if r.solved { "yes" } else { "no" },
+                played,
+                r.nodes_to_solution,
+                r.depth,
+                expected_moves(p).join(" ")
+            );
+        }
+    }
+    Ok(t)
 }
