@@ -226,7 +226,10 @@ impl Dense {
 #[derive(Clone, Debug, PartialEq)]
 enum Weights {
     /// `[square][class][ROW]` and the side-to-move row.
-    Linear { squares: Vec<f32>, turn: [f32; ROW] },
+    Linear {
+        squares: Vec<f32>,
+        turn: Box<[f32; ROW]>,
+    },
     /// Layers, ReLU between them.
     Mlp(Vec<Dense>),
 }
@@ -262,7 +265,10 @@ impl BlindModel {
         }
         Ok(BlindModel {
             positions,
-            weights: Weights::Linear { squares, turn },
+            weights: Weights::Linear {
+                squares,
+                turn: Box::new(turn),
+            },
         })
     }
 
@@ -482,7 +488,7 @@ impl BlindModel {
             Weights::Linear { squares, turn } => {
                 out.extend_from_slice(&KIND_LINEAR.to_le_bytes());
                 floats(&mut out, squares);
-                floats(&mut out, turn);
+                floats(&mut out, &turn[..]);
             }
             Weights::Mlp(layers) => {
                 out.extend_from_slice(&KIND_MLP.to_le_bytes());

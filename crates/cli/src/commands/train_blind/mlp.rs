@@ -268,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn training_lowers_the_loss_and_the_model_round_trips() {
+    fn training_learns_two_positions_by_heart_and_the_model_round_trips() {
         let boards = [
             Board::default(),
             Board::from_ascii_board_fen(b"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR")
