@@ -84,47 +84,80 @@ const GAMES: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. B
 fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
     let dir = tempfile::tempdir().expect("tmp");
     std::fs::write(dir.path().join("g.pgn"), GAMES).expect("write");
+    // The linear model, then the network (the default) on the same held-out positions.
+    for (model, options, kind) in [
+        (
+            "linear.bin",
+            &["--model", "linear", "--iterations", "10"][..],
+            "linear model",
+        ),
+        (
+            "m.bin",
+            &["--hidden", "16", "--epochs", "3"][..],
+            "neural network model",
+        ),
+    ] {
+        let mut command = vec![
+            "train-blind",
+            "g.pgn",
+            "--out",
+            model,
+            "--stride",
+            "1",
+            "--hold-out",
+            "2",
+        ];
+        command.extend_from_slice(options);
+        let o = eloworld(dir.path(), &command);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{out}{err}");
+        assert!(err.contains("read 4 games (0 skipped)"), "{err}");
+        assert!(out.contains(kind), "{out}");
+        assert!(out.contains("held-out positions: 22"), "{out}");
+        assert!(out.contains("one king per side"), "{out}");
+        let o = eloworld(
+            dir.path(),
+            &[
+                "train-blind",
+                "g.pgn",
+                "--evaluate",
+                model,
+                "--hold-out",
+                "2",
+            ],
+        );
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert_eq!(
+            text(&o).0,
+            out.lines()
+                .skip(1)
+                .map(|l| format!("{l}\n"))
+                .collect::<String>()
+        );
+    }
+    // Positions of games given with --extra are trained on, never held out.
     let o = eloworld(
         dir.path(),
         &[
             "train-blind",
             "g.pgn",
+            "--extra",
+            "g.pgn",
             "--out",
-            "m.bin",
-            "--stride",
-            "1",
+            "x.bin",
             "--hold-out",
             "2",
-            "--iterations",
-            "10",
+            "--hidden",
+            "8",
+            "--epochs",
+            "1",
         ],
     );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
-    assert!(err.contains("read 4 games (0 skipped)"), "{err}");
+    assert!(err.contains("22 held-out positions"), "{err}");
+    assert!(err.contains("44 more training positions"), "{err}");
     assert!(out.contains("held-out positions: 22"), "{out}");
-    assert!(out.contains("one king per side"), "{out}");
-    let o = eloworld(
-        dir.path(),
-        &[
-            "train-blind",
-            "g.pgn",
-            "--evaluate",
-            "m.bin",
-            "--hold-out",
-            "2",
-            "--stride",
-            "1",
-        ],
-    );
-    assert!(o.status.success(), "{:?}", text(&o));
-    assert_eq!(
-        text(&o).0,
-        out.lines()
-            .skip(1)
-            .map(|l| format!("{l}\n"))
-            .collect::<String>()
-    );
     let o = eloworld(
         dir.path(),
         &[

@@ -2,16 +2,19 @@
 //! "Color- and piece-blind chess", SIGBOVIK 2019) on the positions of PGN games, and report
 //! how well it predicts held-out games' positions next to the paper's network.
 //!
-//! Per square, a multinomial logistic regression (linfa-logistic, L-BFGS with an L2
-//! penalty) predicts the piece on the square from the 64 occupancy bits, fitted on the
-//! training positions where the square is occupied; one binary logistic regression predicts
-//! the side to move.
+//! Two models: `--model mlp` (the default), a small neural network trained with candle
+//! (see [`mlp`]); `--model linear`, per square a multinomial logistic regression
+//! (linfa-logistic, L-BFGS with an L2 penalty) predicting the piece on the square from the
+//! 64 occupancy bits, fitted on the training positions where the square is occupied, and one
+//! binary logistic regression for the side to move.
+
+mod mlp;
 
 use anyhow::{bail, Context};
 use eloworld_games::chess::input::{self, PgnReader};
 use eloworld_players::blind::dataset::{collect, Collected, Sample};
 use eloworld_players::blind::model::{class_of, CLASSES, INPUTS, NEVER, ROW};
-use eloworld_players::blind::{Accuracy, BlindModel, KingRule};
+use eloworld_players::blind::{Accuracy, BlindModel, KingRule, ModelKind};
 use linfa::prelude::*;
 use linfa_logistic::{LogisticRegression, MultiLogisticRegression};
 use ndarray::{Array1, Array2, Axis};
@@ -26,30 +29,64 @@ use std::time::Instant;
 /// of one king per side.
 const PAPER: [(&str, f64, f64); 2] = [("free", 3.22, 19.17), ("one king per side", 3.26, 19.28)];
 
+/// Which model `train-blind` fits.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelChoice {
+    /// A small neural network (candle, AdamW).
+    Mlp,
+    /// Logistic regressions per square (linfa, L-BFGS).
+    Linear,
+}
+
 /// Train the blind players' model on PGN games and report its held-out accuracy.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// PGN files, or directories whose `*.pgn` files are read.
     #[arg(default_value = "data/pgn", value_name = "PGN")]
     pgn: Vec<PathBuf>,
+    /// More PGN files or directories to train on, none of whose games is held out.
+    #[arg(long, value_name = "PGN")]
+    extra: Vec<PathBuf>,
     /// Where to write the model (give it to a player as `blind_kings:model=FILE`).
     #[arg(long, default_value = "data/blind/model.bin", value_name = "FILE")]
     out: PathBuf,
-    /// Keep every Nth position of the games (1 keeps all).
-    #[arg(long, default_value_t = 24)]
-    stride: usize,
+    /// The model to train.
+    #[arg(long, value_enum, default_value_t = ModelChoice::Mlp)]
+    model: ModelChoice,
+    /// Keep every Nth position of the games (1 keeps all; default 24 for `--model linear`,
+    /// else 1).
+    #[arg(long)]
+    stride: Option<usize>,
     /// Hold out every Nth game for testing (never trained on).
     #[arg(long, default_value_t = 10)]
     hold_out: u32,
-    /// The L2 penalty of the regressions.
+    /// Linear: the L2 penalty of the regressions.
     #[arg(long, default_value_t = 1e-3)]
     alpha: f64,
-    /// L-BFGS iterations per regression.
+    /// Linear: L-BFGS iterations per regression.
     #[arg(long, default_value_t = 20)]
     iterations: u64,
-    /// Threads fitting squares in parallel.
+    /// Linear: threads fitting squares in parallel.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Network: hidden layer widths.
+    #[arg(long, value_delimiter = ',', default_value = "256,256")]
+    hidden: Vec<usize>,
+    /// Network: passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Network: positions per optimiser step.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Network: AdamW's starting learning rate (decayed linearly to a tenth).
+    #[arg(long, default_value_t = 2e-3)]
+    learning_rate: f64,
+    /// Network: AdamW's weight decay.
+    #[arg(long, default_value_t = 1e-4)]
+    weight_decay: f64,
+    /// Network: seeds the initial weights and the order of positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// Only measure this model on the held-out positions; train nothing.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     evaluate: Option<PathBuf>,
@@ -259,10 +296,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.hold_out < 2 {
         bail!("--hold-out must be at least 2 (every Nth game is held out)");
     }
+    let stride = args.stride.unwrap_or(
+        if args.model == ModelChoice::Linear && args.evaluate.is_none() {
+            24
+        } else {
+            1
+        },
+    );
     let files = pgn_files(&args.pgn)?;
     let started = Instant::now();
-    let (samples, collected) = read_samples(&files, args.stride)?;
-    let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples
+    let (samples, collected) = read_samples(&files, stride)?;
+    let (test, mut train): (Vec<&Sample>, Vec<&Sample>) = samples
         .iter()
         .partition(|s| s.game.is_multiple_of(args.hold_out));
     eprintln!(
@@ -272,10 +316,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         files.len(),
         train.len(),
         test.len(),
-        args.stride,
+        stride,
         args.hold_out,
         started.elapsed().as_secs_f64()
     );
+    let extra_samples = if args.extra.is_empty() || args.evaluate.is_some() {
+        Vec::new()
+    } else {
+        let files = pgn_files(&args.extra)?;
+        let (extra, collected) = read_samples(&files, stride)?;
+        eprintln!(
+            "read {} more games ({} skipped) from {} file(s): {} more training positions",
+            collected.games,
+            collected.skipped,
+            files.len(),
+            extra.len()
+        );
+        extra
+    };
+    train.extend(extra_samples.iter());
     if let Some(path) = &args.evaluate {
         let model =
             BlindModel::read(path).with_context(|| format!("reading {}", path.display()))?;
@@ -289,12 +348,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let fitting = Instant::now();
-    let model = fit_model(&train, &args)?;
+    let model = match args.model {
+        ModelChoice::Linear => fit_model(&train, &args)?,
+        ModelChoice::Mlp => {
+            let training = mlp::Training {
+                hidden: args.hidden.clone(),
+                epochs: args.epochs,
+                batch: args.batch,
+                learning_rate: args.learning_rate,
+                weight_decay: args.weight_decay,
+                seed: args.seed,
+            };
+            mlp::train(&train, &training, |line| eprintln!("{line}"))?.export()?
+        }
+    };
     eprintln!("fitted in {:.1} s", fitting.elapsed().as_secs_f64());
     write(&model, &args.out)?;
     println!(
-        "wrote {} (trained on {} positions)",
+        "wrote {} ({} model, trained on {} positions)",
         args.out.display(),
+        match model.kind() {
+            ModelKind::Linear => "linear",
+            ModelKind::Mlp => "neural network",
+        },
         train.len()
     );
     report(&evaluate(&model, &test));

@@ -11,7 +11,7 @@ pub mod dataset;
 pub mod model;
 pub mod player;
 
-pub use model::{Accuracy, BlindModel, KingRule, ModelFileError, Prediction};
+pub use model::{Accuracy, BlindModel, Dense, KingRule, ModelFileError, ModelKind, Prediction};
 pub use player::{playable, spy_check, BlindPlayer, Variant};
 
 use crate::engine::{add_definitions, builtin_definitions};
