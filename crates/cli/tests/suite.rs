@@ -106,6 +106,17 @@ fn suite_refuses_players_that_do_not_search() {
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("needs a player that searches"), "{stderr}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("solved"));
+    // An evol player with a bad parameter is told so, not sent looking for an engine.
+    let out = eloworld(
+        dir.path(),
+        &["suite", "--epd", path, "--player", "evol:nodez=5"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("nodez") && !stderr.contains("nor an engine"),
+        "{stderr}"
+    );
 }
 
 /// Debian's Toga II and Glaurung (Table III's stand-ins for Crafty) answer the suite over

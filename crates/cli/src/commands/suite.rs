@@ -10,7 +10,7 @@ use eloworld_games::{Chess, DrawRules, Game, GameRng, Side};
 use eloworld_players::chess::evol::engine::suite::{parse_epd, solve, EpdPosition, SolveResult};
 use eloworld_players::chess::evol::engine::Limits;
 use eloworld_players::chess::evol::evol_config;
-use eloworld_players::{PlayerSpec, Worker};
+use eloworld_players::{PlayerSpec, SpecError, Worker};
 use shakmaty::san::San;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -73,8 +73,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if positions.is_empty() {
         bail!("{}: no usable position", args.epd);
     }
-    let Ok(mut config) = evol_config(&spec) else {
-        return run_engine(&args, &spec, &positions);
+    let mut config = match evol_config(&spec) {
+        Ok(config) => config,
+        // Not of an evol family: an engine, or a name nothing here knows.
+        Err(SpecError::Unknown { .. }) => return run_engine(&args, &spec, &positions),
+        Err(e) => return Err(e.into()),
     };
     if config.one_ply.is_some() {
         bail!(
@@ -98,33 +101,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let start = Instant::now();
-    let results: Mutex<Vec<Option<SolveResult>>> = Mutex::new(vec![None; positions.len()]);
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
-            scope.spawn(|| {
-                let mut engine = config.engine();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = positions.get(i) else { break };
-                    let r = solve(&mut engine, p, &config.limits);
-                    if let Ok(mut all) = results.lock() {
-                        all[i] = Some(r);
-                    }
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if !args.verbose && n.is_multiple_of(10) {
-                        eprint!("\r{n}/{} positions", positions.len());
-                    }
-                }
-            });
-        }
-    });
+    let limits = &config.limits;
     let Totals {
         solved,
         to_solution: total_to_solution,
         nodes: total_nodes,
-    } = totals(&positions, results, args.verbose)?;
+    } = solve_all(
+        &positions,
+        &args,
+        |_| config.engine(),
+        |engine, p| Ok(solve(engine, p, limits)),
+    )?;
     let secs = start.elapsed().as_secs_f64();
     println!("suite       {}", args.epd);
     println!("player      {spec}");
@@ -210,85 +197,37 @@ fn run_engine(
     })?;
     let start = Instant::now();
     // An engine's answer: its move, and the nodes and depth it reported (no nodes to
-    // solution: an engine reports only where it ended).
-    let results: Mutex<Vec<Option<SolveResult>>> = Mutex::new(vec![None; positions.len()]);
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for index in 0..args.threads.max(1) {
-            let factory = &factory;
-            let (results, failure, next, done, spec) = (&results, &failure, &next, &done, &spec);
-            scope.spawn(move || {
-                let mut worker = Worker::new(index);
-                let mut rng = GameRng::for_side(1, Side::First);
-                loop {
-                    if failure.lock().map_or(true, |f| f.is_some()) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = positions.get(i) else { break };
-                    let answer = factory
-                        .create(&mut worker)
-                        .map_err(anyhow::Error::from)
-                        .and_then(|mut player| {
-                            anyhow::ensure!(
-                                player.reports_searches(),
-                                "not an evol-family player (evol, ab_depth<N>, ab_<N>k) nor an \
-                                 engine: the suite needs a player that searches"
-                            );
-                            let game = Chess::from_shakmaty(p.position.clone(), DrawRules::Claimed);
-                            let mv = player.choose(&game, &mut rng)?;
-                            anyhow::ensure!(
-                                game.is_legal(mv),
-                                "answered {}, not a legal move",
-                                game.move_code(mv)
-                            );
-                            let report = player.last_report().unwrap_or_default();
-                            let nodes = report.nodes.unwrap_or(0);
-                            Ok(SolveResult {
-                                solved: p.is_solution(mv),
-                                nodes_to_solution: nodes,
-                                best_move: Some(mv),
-                                nodes,
-                                depth: report.depth.unwrap_or(0),
-                            })
-                        });
-                    match answer {
-                        Ok(r) => {
-                            if let Ok(mut all) = results.lock() {
-                                all[i] = Some(r);
-                            }
-                        }
-                        Err(e) => {
-                            if let Ok(mut f) = failure.lock() {
-                                f.get_or_insert(e.context(format!(
-                                    "{spec} on position {} (line {})",
-                                    p.id, p.line
-                                )));
-                            }
-                            break;
-                        }
-                    }
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if !args.verbose && n.is_multiple_of(10) {
-                        eprint!("\r{n}/{} positions", positions.len());
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = failure
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?
-    {
-        return Err(e);
-    }
+    // solution: an engine reports only where it ended). Each position is a new game.
+    let ask = |(worker, rng): &mut (Worker, GameRng), p: &EpdPosition| {
+        let mut player = factory.create(worker)?;
+        anyhow::ensure!(
+            player.reports_searches(),
+            "not an evol-family player (evol, ab_depth<N>, ab_<N>k) nor an engine: the suite \
+             needs a player that searches"
+        );
+        let game = Chess::from_shakmaty(p.position.clone(), DrawRules::Claimed);
+        let mv = player.choose(&game, rng)?;
+        anyhow::ensure!(
+            game.is_legal(mv),
+            "answered {}, not a legal move",
+            game.move_code(mv)
+        );
+        let report = player.last_report().unwrap_or_default();
+        let nodes = report.nodes.unwrap_or(0);
+        Ok(SolveResult {
+            solved: p.is_solution(mv),
+            nodes_to_solution: nodes,
+            best_move: Some(mv),
+            nodes,
+            depth: report.depth.unwrap_or(0),
+        })
+    };
+    let start_worker = |index| (Worker::new(index), GameRng::for_side(1, Side::First));
     let Totals {
         solved,
         nodes: total_nodes,
         ..
-    } = totals(positions, results, args.verbose)?;
+    } = solve_all(positions, args, start_worker, ask).with_context(|| spec.to_string())?;
     let secs = start.elapsed().as_secs_f64();
     println!("suite       {}", args.epd);
     println!("player      {spec}");
@@ -323,13 +262,58 @@ struct Totals {
     nodes: u64,
 }
 
-/// Adds up the workers' results, printing a line per position first when `verbose` (and
-/// otherwise the progress line's last count).
-fn totals(
+/// Solves the positions on `--threads` threads, each with its own solver from `start`
+/// (an engine, or an engine process with its game state), and adds up the results; prints
+/// progress, or with `--verbose` a line per position. The first failure stops the run and
+/// names its position.
+fn solve_all<S>(
     positions: &[&EpdPosition],
-    results: Mutex<Vec<Option<SolveResult>>>,
-    verbose: bool,
+    args: &Args,
+    start: impl Fn(usize) -> S + Sync,
+    solve_one: impl Fn(&mut S, &EpdPosition) -> anyhow::Result<SolveResult> + Sync,
 ) -> anyhow::Result<Totals> {
+    let results: Mutex<Vec<Option<SolveResult>>> = Mutex::new(vec![None; positions.len()]);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    std::thread::scope(|scope| {
+        for index in 0..args.threads.max(1) {
+            let (start, solve_one) = (&start, &solve_one);
+            let (results, failure, next, done) = (&results, &failure, &next, &done);
+            scope.spawn(move || {
+                let mut solver = start(index);
+                while failure.lock().is_ok_and(|f| f.is_none()) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = positions.get(i) else { break };
+                    match solve_one(&mut solver, p) {
+                        Ok(r) => {
+                            if let Ok(mut all) = results.lock() {
+                                all[i] = Some(r);
+                            }
+                        }
+                        Err(e) => {
+                            if let Ok(mut f) = failure.lock() {
+                                f.get_or_insert(
+                                    e.context(format!("position {} (line {})", p.id, p.line)),
+                                );
+                            }
+                            break;
+                        }
+                    }
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if !args.verbose && n.is_multiple_of(10) {
+                        eprint!("\r{n}/{} positions", positions.len());
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?
+    {
+        return Err(e);
+    }
+    let verbose = args.verbose;
     if !verbose {
         eprintln!("\r{}/{} positions", positions.len(), positions.len());
     }

@@ -146,7 +146,6 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
     } else if name == "evol_1ply" {
         keys = vec!["eval", "qs"];
     }
-    p.check_keys(name, &keys)?;
     if name == "evol" {
         limits.nodes = Some(p.parse_or(name, "nodes", EVOL_DEFAULT_NODES)?);
         if let Some(d) = p.get("depth") {
@@ -173,6 +172,9 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
             suggestions: Vec::new(),
         });
     }
+    // The family first, then its parameters: a player of no evol family is `Unknown`, whatever
+    // parameters it carries (the suite hands those to an engine).
+    p.check_keys(name, &keys)?;
     let eval = match p.get("genome") {
         Some(hex) if p.get("eval").is_none() => genome_eval(name, hex)?,
         Some(_) => {
