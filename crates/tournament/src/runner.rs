@@ -308,6 +308,7 @@ pub fn play_stored<G: PlayableGame>(
     // workers never wait while a checkpoint is being committed, learnt from the game
     // lengths as the run goes (starting slow).
     let mut mean_game_ms = 1000.0f64;
+    // Games finished so far (the mean's weight on a store of its own).
     let mut games_seen = 0.0f64;
     let horizon_ms = lease.map_or(1000.0, |l| l.as_secs_f64() * 100.0);
     let claim_target = |mean_ms: f64| {
@@ -492,9 +493,15 @@ pub fn play_stored<G: PlayableGame>(
                 Ok(Msg::Finished(games)) => {
                     for g in games {
                         in_flight.remove(&g.job_id);
-                        // The plain mean of the first games, then a moving average: the
-                        // claims reach their size after the first game, not after dozens.
-                        let weight = 1.0 / (games_seen + 1.0).min(10.0);
+                        // Alone on its store, the plain mean of the first games, then a
+                        // moving average: the claims reach their size after the first game,
+                        // not after dozens. On a shared store the average starts slow, so
+                        // that the first claims leave work for the other workers.
+                        let weight = if lease.is_none() {
+                            1.0 / (games_seen + 1.0).min(10.0)
+                        } else {
+                            0.1
+                        };
                         mean_game_ms += weight * (g.wall_ms - mean_game_ms);
                         games_seen += 1.0;
                         batch.push(g);
