@@ -45,6 +45,12 @@ pub trait Player<G: Game>: Send {
     /// Observes a move that was played from `before`, by either side.
     fn observe(&mut self, _before: &G, _mv: G::Move) {}
 
+    /// Whether [`Player::observe`] does anything: a player that keeps no state of the game
+    /// (the random mover) spares the game loop two calls a ply.
+    fn observes_moves(&self) -> bool {
+        true
+    }
+
     /// Returns the time control this player plays on and the grace past its flag (external
     /// engines given `tc=`); the runner then keeps its clock and tells it both clocks.
     fn time_control(&self) -> Option<(engine::TimeControl, std::time::Duration)> {
@@ -157,6 +163,10 @@ impl<G: Game> Player<G> for RandomMove {
             return Err(PlayerError::NoMove);
         }
         Ok(rng.pick(moves))
+    }
+
+    fn observes_moves(&self) -> bool {
+        false
     }
 
     fn picks_from_legal_moves(&self) -> bool {

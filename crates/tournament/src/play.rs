@@ -120,6 +120,14 @@ pub fn play_game_with<G: Game>(
         GameRng::for_side(seed, Side::First),
         GameRng::for_side(seed, Side::Second),
     ];
+    let plain = notes.is_none()
+        && rules.adjudication.is_none()
+        && rules.tablebases.is_none()
+        && white.time_control().is_none()
+        && black.time_control().is_none();
+    if plain {
+        return play_plain(game, white, black, &mut rngs, rules.max_plies, stop, moves);
+    }
     let mut clocks: [Option<(Clock, Duration)>; 2] = [
         white
             .time_control()
@@ -255,35 +263,117 @@ pub fn play_game_with<G: Game>(
                     }
                 }
             }
-            Ok(mv) => return forfeit(Termination::IllegalMove, format!("{mv:?}")),
-            Err(PlayerError::IllegalMove { text, .. }) => {
-                return forfeit(Termination::IllegalMove, text)
-            }
-            Err(PlayerError::Timeout { engine, millis }) => {
-                return forfeit(
-                    Termination::EngineTimeout,
-                    format!("{engine}: no move within {millis} ms"),
-                )
-            }
-            // As cutechess-cli: a claim of the claimer's own loss is a resignation, a draw
-            // claim the position allows (chess: threefold repetition, fifty moves) ends the
-            // game drawn, and any other claim is false: the claimer forfeits.
-            Err(PlayerError::ResultClaim { text, claim, .. }) => {
-                let claimable = (&*game as &dyn Any)
-                    .downcast_ref::<eloworld_games::Chess>()
-                    .and_then(eloworld_games::Chess::claimable_draw);
-                return match (claim, claimable) {
-                    (Claim::Loss, _) => forfeit(Termination::Resignation, text),
-                    (Claim::Draw, Some(termination)) => Some(PlayedGame {
-                        outcome: Outcome::draw(termination),
-                        plies,
-                        detail: Some(text),
-                    }),
-                    _ => forfeit(Termination::InvalidClaim, text),
-                };
-            }
-            Err(e) => return forfeit(Termination::EngineCrashed, e.to_string()),
+            Ok(mv) => return Some(refused(game, side, plies, Refusal::Illegal(mv))),
+            Err(e) => return Some(refused(game, side, plies, Refusal::Error(e))),
         }
+    }
+}
+
+/// The game loop of [`play_game_with`] when nothing but the moves is wanted: no clocks, no
+/// notes, no adjudication, no tablebases (Elo World's in-process games, the benchmark).
+/// Each ply is the outcome check, the mover's choice and the move, with the same checks and
+/// the same results as the full loop; the players' observers are called only if they
+/// observe.
+fn play_plain<G: Game>(
+    game: &mut G,
+    white: &mut dyn Player<G>,
+    black: &mut dyn Player<G>,
+    rngs: &mut [GameRng; 2],
+    max_plies: u32,
+    stop: &AtomicBool,
+    moves: &mut Vec<G::Move>,
+) -> Option<PlayedGame> {
+    let listed = [
+        white.picks_from_legal_moves() && cfg!(not(debug_assertions)),
+        black.picks_from_legal_moves() && cfg!(not(debug_assertions)),
+    ];
+    let observers = (white.observes_moves(), black.observes_moves());
+    let start_ply = game.ply();
+    loop {
+        let plies = game.ply() - start_ply;
+        if let Some(outcome) = game.outcome() {
+            return Some(PlayedGame {
+                outcome,
+                plies,
+                detail: None,
+            });
+        }
+        if plies >= max_plies {
+            return Some(PlayedGame {
+                outcome: Outcome::draw(Termination::MaxPlies),
+                plies,
+                detail: None,
+            });
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = game.side_to_move();
+        let i = side.index();
+        let answer = if side == Side::First {
+            white.choose(game, &mut rngs[i])
+        } else {
+            black.choose(game, &mut rngs[i])
+        };
+        match answer {
+            Ok(mv) if listed[i] || game.is_legal(mv) => {
+                if observers.0 {
+                    white.observe(game, mv);
+                }
+                if observers.1 {
+                    black.observe(game, mv);
+                }
+                game.play(mv);
+                moves.push(mv);
+            }
+            Ok(mv) => return Some(refused(game, side, plies, Refusal::Illegal(mv))),
+            Err(e) => return Some(refused(game, side, plies, Refusal::Error(e))),
+        }
+    }
+}
+
+/// A mover's answer that is not a legal move.
+enum Refusal<M> {
+    /// A move that is not legal here.
+    Illegal(M),
+    /// No move: an error, a timeout or a result claim.
+    Error(PlayerError),
+}
+
+/// How a game ends when the mover `side` answers with no legal move after `plies` plies.
+/// As cutechess-cli: a claim of the claimer's own loss is a resignation, a draw claim the
+/// position allows (chess: threefold repetition, fifty moves) ends the game drawn, and any
+/// other claim is false: the claimer forfeits, as for an illegal move, a timeout or a crash.
+fn refused<G: Game>(game: &G, side: Side, plies: u32, answer: Refusal<G::Move>) -> PlayedGame {
+    let forfeit = |termination, detail: String| PlayedGame {
+        outcome: Outcome::win(side.other(), termination),
+        plies,
+        detail: Some(detail),
+    };
+    match answer {
+        Refusal::Illegal(mv) => forfeit(Termination::IllegalMove, format!("{mv:?}")),
+        Refusal::Error(PlayerError::IllegalMove { text, .. }) => {
+            forfeit(Termination::IllegalMove, text)
+        }
+        Refusal::Error(PlayerError::Timeout { engine, millis }) => forfeit(
+            Termination::EngineTimeout,
+            format!("{engine}: no move within {millis} ms"),
+        ),
+        Refusal::Error(PlayerError::ResultClaim { text, claim, .. }) => {
+            let claimable = (game as &dyn Any)
+                .downcast_ref::<eloworld_games::Chess>()
+                .and_then(eloworld_games::Chess::claimable_draw);
+            match (claim, claimable) {
+                (Claim::Loss, _) => forfeit(Termination::Resignation, text),
+                (Claim::Draw, Some(termination)) => PlayedGame {
+                    outcome: Outcome::draw(termination),
+                    plies,
+                    detail: Some(text),
+                },
+                _ => forfeit(Termination::InvalidClaim, text),
+            }
+        }
+        Refusal::Error(e) => forfeit(Termination::EngineCrashed, e.to_string()),
     }
 }
 
@@ -306,6 +396,89 @@ mod tests {
         let mut g = Squava::new(());
         let stop = AtomicBool::new(false);
         play_game(&mut g, white, black, 1, 100, &stop, &mut Vec::new()).expect("not stopped")
+    }
+
+    /// A random mover that counts the moves it is shown.
+    #[derive(Default)]
+    struct Watcher {
+        seen: u32,
+    }
+
+    impl Player<Chess> for Watcher {
+        fn choose(
+            &mut self,
+            game: &Chess,
+            rng: &mut GameRng,
+        ) -> Result<shakmaty::Move, PlayerError> {
+            RandomMove.choose(game, rng)
+        }
+
+        fn observe(&mut self, _before: &Chess, _mv: shakmaty::Move) {
+            self.seen += 1;
+        }
+    }
+
+    #[test]
+    fn the_plain_loop_plays_the_games_the_full_loop_plays() {
+        // Notes force the full loop; without them and with no clock, referee or tables the
+        // plain loop runs. Same seed, same moves, same end.
+        let stop = AtomicBool::new(false);
+        let rules = GameRules {
+            max_plies: 2000,
+            adjudication: None,
+            tablebases: None,
+        };
+        for seed in 0..20 {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut notes = Vec::new();
+            let mut g = Chess::new(DrawRules::Automatic);
+            let plain = play_game_with(
+                &mut g,
+                &mut RandomMove,
+                &mut RandomMove,
+                seed,
+                &rules,
+                &stop,
+                &mut a,
+                None,
+            );
+            let mut g = Chess::new(DrawRules::Automatic);
+            let full = play_game_with(
+                &mut g,
+                &mut RandomMove,
+                &mut RandomMove,
+                seed,
+                &rules,
+                &stop,
+                &mut b,
+                Some(&mut notes),
+            );
+            assert_eq!(plain, full, "seed {seed}");
+            assert_eq!(a, b, "seed {seed}");
+            assert_eq!(notes.len(), b.len());
+        }
+    }
+
+    #[test]
+    fn observers_see_every_move_and_the_random_mover_is_not_asked() {
+        let stop = AtomicBool::new(false);
+        let mut g = Chess::new(DrawRules::Automatic);
+        let mut watcher = Watcher::default();
+        let mut moves = Vec::new();
+        let p = play_game(
+            &mut g,
+            &mut watcher,
+            &mut RandomMove,
+            7,
+            2000,
+            &stop,
+            &mut moves,
+        )
+        .expect("played");
+        assert_eq!(watcher.seen, p.plies);
+        assert!(p.plies > 0);
+        assert!(!Player::<Chess>::observes_moves(&RandomMove));
+        assert!(Player::<Chess>::observes_moves(&watcher));
     }
 
     #[test]

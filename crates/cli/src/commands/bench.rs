@@ -212,7 +212,7 @@ where
     };
     if text {
         println!(
-            "  median: bare loop {:.0} games/s ({plies_per_game:.1} plies/game); runner 1 thread {:.2}x (target >= 0.8), 2 threads {:.2}x (target >= 1.8)",
+            "  median: bare loop {:.0} games/s ({plies_per_game:.1} plies/game); runner 1 thread {:.2}x (goal >= 0.9), 2 threads {:.2}x",
             figures.bare_games_per_s, figures.runner_1_thread_ratio, figures.runner_2_threads_ratio
         );
         println!(

@@ -3,7 +3,8 @@
 //! `ab_depth<N>` (fixed depth), `ab_<N>k` (N thousand nodes per move) and `evol_1ply` (the
 //! 1-ply search of the grandmaster-imitation phase, section III.B).
 //!
-//! Every one searches with an exact node or depth limit, so it is deterministic; it keeps its
+//! Every one searches with an exact node or depth limit, so it is deterministic (unless `evol`
+//! is given `movetime=`, a time per move for timed matches); it keeps its
 //! transposition table across the moves of a game and learns the game's positions through
 //! `observe` for repetition detection.
 
@@ -142,12 +143,28 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
     let mut one_ply = None;
     let mut keys = vec!["eval", "search", "hash"];
     if name == "evol" {
-        keys.extend(["nodes", "depth", "genome"]);
+        keys.extend(["nodes", "depth", "genome", "movetime"]);
     } else if name == "evol_1ply" {
         keys = vec!["eval", "qs"];
     }
     if name == "evol" {
-        limits.nodes = Some(p.parse_or(name, "nodes", EVOL_DEFAULT_NODES)?);
+        // A time per move replaces the default node budget (a node budget given with it
+        // stays); the moves then depend on the machine's speed, as an engine's do.
+        if p.get("movetime").is_some() {
+            let ms: u64 = p.parse_or(name, "movetime", 0)?;
+            if ms == 0 {
+                return Err(SpecError::BadParam {
+                    player: name.to_owned(),
+                    reason: "movetime must be at least 1 ms".to_owned(),
+                });
+            }
+            limits.time = Some(std::time::Duration::from_millis(ms));
+            if p.get("nodes").is_some() {
+                limits.nodes = Some(p.parse_or(name, "nodes", EVOL_DEFAULT_NODES)?);
+            }
+        } else {
+            limits.nodes = Some(p.parse_or(name, "nodes", EVOL_DEFAULT_NODES)?);
+        }
         if let Some(d) = p.get("depth") {
             limits.depth = Some(d.parse().map_err(|_| SpecError::BadParam {
                 player: name.to_owned(),
@@ -292,7 +309,12 @@ pub fn register(r: &mut Registry<Chess>) {
             "none",
             "evaluation parameters as hexadecimal Gray-coded bits (what `evolve coevolve` plays), instead of eval=FILE",
         )
-        .param("depth", "none", "plies per move"),
+        .param("depth", "none", "plies per move")
+        .param(
+            "movetime",
+            "none",
+            "ms per move, instead of the node budget (moves then depend on the machine's speed)",
+        ),
         Box::new(build),
     );
     r.add(
@@ -414,6 +436,23 @@ mod tests {
         let e = evol_config(&format!("evol:genome={hex},eval=x").parse().expect("spec"))
             .expect_err("both");
         assert!(e.to_string().contains("not both"), "{e}");
+    }
+
+    #[test]
+    fn a_movetime_replaces_the_node_budget() {
+        let cfg = evol_config(&"evol:movetime=250".parse().expect("spec")).expect("config");
+        assert_eq!(cfg.limits.time, Some(std::time::Duration::from_millis(250)));
+        assert_eq!(cfg.limits.nodes, None);
+        let both =
+            evol_config(&"evol:movetime=250,nodes=900".parse().expect("spec")).expect("config");
+        assert_eq!(both.limits.nodes, Some(900));
+        assert!(evol_config(&"evol:movetime=0".parse().expect("spec")).is_err());
+        assert!(evol_config(&"evol:movetime=soon".parse().expect("spec")).is_err());
+        // A mate in one is found within the time.
+        assert_eq!(
+            choose("evol:movetime=200", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
+            "a1a8"
+        );
     }
 
     #[test]
