@@ -19,15 +19,27 @@ fn mates_epd(dir: &std::path::Path) -> String {
     epd.to_str().expect("utf-8 path").to_owned()
 }
 
+/// Runs `eloworld suite ARGS` in `dir`; returns whether it succeeded, its output and its
+/// error output.
+fn suite(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let mut all = vec!["suite"];
+    all.extend_from_slice(args);
+    let out = eloworld(dir, &all);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn suite_counts_solved_positions_and_reports_bad_lines() {
     let dir = tempfile::tempdir().expect("temp dir");
     let epd = mates_epd(dir.path());
     let path = epd.as_str();
-    let out = eloworld(
+    let (ok, stdout, stderr) = suite(
         dir.path(),
         &[
-            "suite",
             "--epd",
             path,
             "--player",
@@ -37,9 +49,7 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
             "--verbose",
         ],
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    assert!(ok, "{stderr}");
     assert!(stdout.contains("solved      2 / 3"), "{stdout}");
     assert!(
         stdout.contains("m1") && stdout.contains("avoid"),
@@ -61,10 +71,9 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
 #[test]
 fn suite_refuses_players_that_do_not_search() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = eloworld(
+    let (ok, _, stderr) = suite(
         dir.path(),
         &[
-            "suite",
             "--epd",
             "/nonexistent.epd",
             "--player",
@@ -73,46 +82,26 @@ fn suite_refuses_players_that_do_not_search() {
             "10",
         ],
     );
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent.epd"));
+    assert!(!ok);
+    assert!(stderr.contains("/nonexistent.epd"), "{stderr}");
     let epd = dir.path().join("one.epd");
     std::fs::write(&epd, "6k1/5ppp/8/8/8/8/8/4R1K1 w - - bm Re8#;\n").expect("write");
     let path = epd.to_str().expect("utf-8 path");
-    let out = eloworld(
+    let (ok, _, stderr) = suite(
         dir.path(),
-        &[
-            "suite",
-            "--epd",
-            path,
-            "--player",
-            "random_move",
-            "--nodes",
-            "10",
-        ],
+        &["--epd", path, "--player", "random_move", "--nodes", "10"],
     );
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("evol-family"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(!ok);
+    assert!(stderr.contains("evol-family"), "{stderr}");
     // Without a budget that it refuses, a built-in player that does not search is refused
     // all the same, and no count is printed.
-    let out = eloworld(
-        dir.path(),
-        &["suite", "--epd", path, "--player", "random_move"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+    let (ok, stdout, stderr) = suite(dir.path(), &["--epd", path, "--player", "random_move"]);
+    assert!(!ok, "{stderr}");
     assert!(stderr.contains("needs a player that searches"), "{stderr}");
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("solved"));
+    assert!(!stdout.contains("solved"));
     // An evol player with a bad parameter is told so, not sent looking for an engine.
-    let out = eloworld(
-        dir.path(),
-        &["suite", "--epd", path, "--player", "evol:nodez=5"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+    let (ok, _, stderr) = suite(dir.path(), &["--epd", path, "--player", "evol:nodez=5"]);
+    assert!(!ok, "{stderr}");
     assert!(
         stderr.contains("nodez") && !stderr.contains("nor an engine"),
         "{stderr}"
@@ -128,10 +117,9 @@ fn suite_asks_external_engines_within_the_movetime() {
     let epd = mates_epd(dir.path());
     let path = epd.as_str();
     for engine in ["toga2", "glaurung"] {
-        let out = eloworld(
+        let (ok, stdout, stderr) = suite(
             dir.path(),
             &[
-                "suite",
                 "--epd",
                 path,
                 "--player",
@@ -143,9 +131,7 @@ fn suite_asks_external_engines_within_the_movetime() {
                 "--verbose",
             ],
         );
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{engine}: {stderr}");
+        assert!(ok, "{engine}: {stderr}");
         // Both mates in one are found; the position whose only good-looking move is to be
         // avoided is failed by an engine that plays the mate anyway.
         assert!(stdout.contains("solved      2 / 3"), "{stdout}");
@@ -165,10 +151,9 @@ fn suite_asks_external_engines_within_the_movetime() {
         "[[engine]]\nname = \"ghostfish\"\ncommand = \"ghostfish-not-installed\"\npackage = \"ghostfish\"\n",
     )
     .expect("engines file");
-    let out = eloworld(
+    let (ok, stdout, stderr) = suite(
         dir.path(),
         &[
-            "suite",
             "--epd",
             path,
             "--player",
@@ -179,11 +164,7 @@ fn suite_asks_external_engines_within_the_movetime() {
             "100",
         ],
     );
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(!out.status.success(), "{stdout}");
+    assert!(!ok, "{stdout}");
     assert!(stderr.contains("ghostfish"), "{stderr}");
     assert!(!stdout.contains("solved"), "{stdout}");
 }

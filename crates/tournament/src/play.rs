@@ -4,6 +4,7 @@ use eloworld_games::{Game, GameRng, Outcome, Side, Termination};
 use eloworld_players::engine::{Clock, ClockReading, ClockVerdict, Score, SearchInfo};
 use eloworld_players::{Claim, Player, PlayerError};
 use std::any::Any;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -145,22 +146,8 @@ pub fn play_game_with<G: Game>(
     let start_ply = game.ply();
     loop {
         let plies = game.ply() - start_ply;
-        if let Some(outcome) = game.outcome() {
-            return Some(PlayedGame {
-                outcome,
-                plies,
-                detail: None,
-            });
-        }
-        if plies >= rules.max_plies {
-            return Some(PlayedGame {
-                outcome: Outcome::draw(Termination::MaxPlies),
-                plies,
-                detail: None,
-            });
-        }
-        if stop.load(Ordering::Relaxed) {
-            return None;
+        if let ControlFlow::Break(end) = before_move(game, plies, rules.max_plies, stop) {
+            return end;
         }
         let side = game.side_to_move();
         let player: &mut dyn Player<G> = if side == Side::First {
@@ -291,22 +278,8 @@ fn play_plain<G: Game>(
     let start_ply = game.ply();
     loop {
         let plies = game.ply() - start_ply;
-        if let Some(outcome) = game.outcome() {
-            return Some(PlayedGame {
-                outcome,
-                plies,
-                detail: None,
-            });
-        }
-        if plies >= max_plies {
-            return Some(PlayedGame {
-                outcome: Outcome::draw(Termination::MaxPlies),
-                plies,
-                detail: None,
-            });
-        }
-        if stop.load(Ordering::Relaxed) {
-            return None;
+        if let ControlFlow::Break(end) = before_move(game, plies, max_plies, stop) {
+            return end;
         }
         let side = game.side_to_move();
         let i = side.index();
@@ -330,6 +303,28 @@ fn play_plain<G: Game>(
             Err(e) => return Some(refused(game, side, plies, Refusal::Error(e))),
         }
     }
+}
+
+/// The checks before each move, after `plies` plies: the game's own end and the length limit
+/// end it (`Break(Some)`), a raised stop abandons it (`Break(None)`).
+#[inline]
+fn before_move<G: Game>(
+    game: &G,
+    plies: u32,
+    max_plies: u32,
+    stop: &AtomicBool,
+) -> ControlFlow<Option<PlayedGame>> {
+    let outcome = match game.outcome() {
+        Some(outcome) => outcome,
+        None if plies >= max_plies => Outcome::draw(Termination::MaxPlies),
+        None if stop.load(Ordering::Relaxed) => return ControlFlow::Break(None),
+        None => return ControlFlow::Continue(()),
+    };
+    ControlFlow::Break(Some(PlayedGame {
+        outcome,
+        plies,
+        detail: None,
+    }))
 }
 
 /// A mover's answer that is not a legal move.
@@ -428,31 +423,17 @@ mod tests {
             adjudication: None,
             tablebases: None,
         };
+        let play = |seed, moves: &mut Vec<shakmaty::Move>, notes: Option<&mut Vec<MoveNote>>| {
+            let mut g = Chess::new(DrawRules::Automatic);
+            let (w, b): (&mut dyn Player<Chess>, &mut dyn Player<Chess>) =
+                (&mut RandomMove, &mut RandomMove);
+            play_game_with(&mut g, w, b, seed, &rules, &stop, moves, notes)
+        };
         for seed in 0..20 {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             let mut notes = Vec::new();
-            let mut g = Chess::new(DrawRules::Automatic);
-            let plain = play_game_with(
-                &mut g,
-                &mut RandomMove,
-                &mut RandomMove,
-                seed,
-                &rules,
-                &stop,
-                &mut a,
-                None,
-            );
-            let mut g = Chess::new(DrawRules::Automatic);
-            let full = play_game_with(
-                &mut g,
-                &mut RandomMove,
-                &mut RandomMove,
-                seed,
-                &rules,
-                &stop,
-                &mut b,
-                Some(&mut notes),
-            );
+            let plain = play(seed, &mut a, None);
+            let full = play(seed, &mut b, Some(&mut notes));
             assert_eq!(plain, full, "seed {seed}");
             assert_eq!(a, b, "seed {seed}");
             assert_eq!(notes.len(), b.len());
