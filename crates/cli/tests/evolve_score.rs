@@ -205,3 +205,72 @@ fn the_shipped_phase_one_organisms_keep_their_published_figures() {
         );
     }
 }
+
+/// Runs `eloworld suite` on the whole ECM suite at 20,000 nodes a position (phase 3's
+/// scaled cap, one-MiB table as phase 3 searches) for `player`; returns (solved, nodes to
+/// solution).
+fn ecm_at_phase_three_cap(player: &str) -> (u64, u64) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+        .current_dir(&root)
+        .args(["suite", "--epd", "data/epd/ECM.epd", "--player", player])
+        .args(["--nodes", "20000", "--threads", "2"])
+        .output()
+        .expect("runs eloworld");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let solved = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("solved      "))
+        .and_then(|l| l.split(" / ").next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no solved line: {stdout}"));
+    let nodes = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes to solution (fitness, unsolved count the limit): "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no fitness line: {stdout}"));
+    (solved, nodes)
+}
+
+/// The shipped EVOL* evaluation (`data/evolve/coevolve.params`, phase 2: the ten phase-1
+/// organisms coevolved for 50 generations) and evolved search (`data/evolve/search.params`,
+/// phase 3 on all 879 ECM positions at 20,000 nodes each) still give the figures their runs
+/// logged: the search file's header is its own fitness, and EVOL*'s evaluation under Table II's
+/// search is the reference phase 3 printed before it began.
+#[test]
+fn the_shipped_evol_star_and_evolved_search_keep_their_figures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/evolve");
+    let coevolve = std::fs::read_to_string(dir.join("coevolve.params")).expect("coevolve.params");
+    assert!(
+        coevolve.starts_with("# eloworld evolve coevolve (coevolve-s1): best of best")
+            && coevolve.contains("generations=50")
+            && coevolve.contains("games_per_pair=4 nodes=3000"),
+        "{coevolve}"
+    );
+    let search = std::fs::read_to_string(dir.join("search.params")).expect("search.params");
+    // "# eloworld evolve search (NAME): best organism, 12345 nodes, 300/879 solved"
+    let head = search.lines().next().expect("header");
+    let figures: Vec<u64> = head
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let n = figures.len();
+    assert!(n >= 3 && figures[n - 1] == 879, "{head}");
+    let (nodes, solved) = (figures[n - 3], figures[n - 2]);
+    assert_eq!(
+        ecm_at_phase_three_cap(
+            "evol:eval=data/evolve/coevolve.params,search=data/evolve/search.params,hash=1"
+        ),
+        (solved, nodes),
+        "{head}"
+    );
+    assert_eq!(
+        ecm_at_phase_three_cap("evol:eval=data/evolve/coevolve.params,hash=1"),
+        (269, 13_512_866)
+    );
+}
