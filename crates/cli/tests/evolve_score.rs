@@ -1,6 +1,8 @@
 //! `eloworld evolve score-imitation`: the match % of one evaluation on phase 1's positions,
 //! checked against the engine's own 1-ply search with quiescence position by position.
 
+mod common;
+
 use eloworld_evolve::engine::{Engine, EvalParams, SearchParams};
 use eloworld_evolve::imitate::{load_dataset, DatasetConfig, PositionSet};
 use shakmaty::fen::Fen;
@@ -210,31 +212,12 @@ fn the_shipped_phase_one_organisms_keep_their_published_figures() {
 /// scaled cap, one-MiB table as phase 3 searches) for `player`; returns (solved, nodes to
 /// solution).
 fn ecm_at_phase_three_cap(player: &str) -> (u64, u64) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .current_dir(&root)
-        .args(["suite", "--epd", "data/epd/ECM.epd", "--player", player])
-        .args(["--nodes", "20000", "--threads", "2"])
-        .output()
-        .expect("runs eloworld");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let args = ["suite", "--epd", "data/epd/ECM.epd", "--player", player];
+    let stdout = common::ok(
+        &common::repo(),
+        &[&args[..], &["--nodes", "20000", "--threads", "2"]].concat(),
     );
-    let solved = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("solved      "))
-        .and_then(|l| l.split(" / ").next())
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no solved line: {stdout}"));
-    let nodes = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("nodes to solution (fitness, unsolved count the limit): "))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no fitness line: {stdout}"));
-    (solved, nodes)
+    common::suite_figures(&stdout)
 }
 
 /// The shipped EVOL* evaluation (`data/evolve/coevolve.params`, phase 2: the ten phase-1

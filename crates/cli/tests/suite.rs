@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::eloworld;
+use common::{eloworld, suite_figures, text};
 
 /// Writes three positions (two mates in one, and one where the mate is the move to avoid)
 /// and a line with a bad FEN; returns the file's path.
@@ -25,11 +25,8 @@ fn suite(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
     let mut all = vec!["suite"];
     all.extend_from_slice(args);
     let out = eloworld(dir, &all);
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (stdout, stderr) = text(&out);
+    (out.status.success(), stdout, stderr)
 }
 
 #[test]
@@ -56,11 +53,7 @@ fn suite_counts_solved_positions_and_reports_bad_lines() {
         "{stdout}"
     );
     // The unsolved position costs the full limit; the two mates in one a few nodes each.
-    let fitness: u64 = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("nodes to solution (fitness, unsolved count the limit): "))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("fitness line");
+    let (_, fitness) = suite_figures(&stdout);
     assert!((20_000..21_000).contains(&fitness), "{fitness}");
     assert!(
         stderr.contains(&format!("skipped: {path} line 2: bad FEN")),

@@ -61,6 +61,28 @@ pub fn stdout_of(o: &Output) -> String {
     out
 }
 
+/// What `eloworld suite` printed: positions solved and nodes to solution (its fitness line).
+pub fn suite_figures(stdout: &str) -> (u64, u64) {
+    let line = |prefix: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line: {stdout}"))
+    };
+    let solved = line("solved      ")
+        .split(" / ")
+        .next()
+        .and_then(|n| n.trim().parse().ok());
+    let nodes = line("nodes to solution (fitness, unsolved count the limit): ")
+        .trim()
+        .parse()
+        .ok();
+    match (solved, nodes) {
+        (Some(s), Some(n)) => (s, n),
+        _ => panic!("unreadable suite figures: {stdout}"),
+    }
+}
+
 /// Runs `eloworld ARGS` in `dir`, which must succeed, and returns its standard output.
 pub fn ok(dir: &Path, args: &[&str]) -> String {
     let o = eloworld(dir, args);

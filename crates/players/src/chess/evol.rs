@@ -150,20 +150,26 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
     if name == "evol" {
         // A time per move replaces the default node budget (a node budget given with it
         // stays); the moves then depend on the machine's speed, as an engine's do.
-        if p.get("movetime").is_some() {
-            let ms: u64 = p.parse_or(name, "movetime", 0)?;
-            if ms == 0 {
+        let nodes = p
+            .get("nodes")
+            .map(|_| p.parse_or(name, "nodes", EVOL_DEFAULT_NODES))
+            .transpose()?;
+        match p
+            .get("movetime")
+            .map(|_| p.parse_or(name, "movetime", 0u64))
+            .transpose()?
+        {
+            Some(0) => {
                 return Err(SpecError::BadParam {
                     player: name.to_owned(),
                     reason: "movetime must be at least 1 ms".to_owned(),
-                });
+                })
             }
-            limits.time = Some(std::time::Duration::from_millis(ms));
-            if p.get("nodes").is_some() {
-                limits.nodes = Some(p.parse_or(name, "nodes", EVOL_DEFAULT_NODES)?);
+            Some(ms) => {
+                limits.time = Some(std::time::Duration::from_millis(ms));
+                limits.nodes = nodes;
             }
-        } else {
-            limits.nodes = Some(p.parse_or(name, "nodes", EVOL_DEFAULT_NODES)?);
+            None => limits.nodes = Some(nodes.unwrap_or(EVOL_DEFAULT_NODES)),
         }
         if let Some(d) = p.get("depth") {
             limits.depth = Some(d.parse().map_err(|_| SpecError::BadParam {
