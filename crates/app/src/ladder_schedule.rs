@@ -4,8 +4,8 @@
 //!
 //! Each batch is a tournament of its own in the store (`NAME/batch-0001`, …), so a batch is
 //! stored, resumed after a kill and played by workers like any tournament. Batch k is
-//! chosen from the games of batches 1…k−1 only, so a killed batch is chosen again the same
-//! way (same fingerprint) and resumed.
+//! chosen from the games of batches 1…k−1; once stored, a batch is resumed with the pairs
+//! it was stored with, never chosen again.
 
 use crate::error::{AppResult, Context};
 use crate::session::Session;
@@ -141,14 +141,20 @@ pub fn play_ladder(
             count(&mut counts, &mut played, &players, &rows);
             continue;
         }
-        let size = u32::try_from((budget - games).min(u64::from(batch_games))).unwrap_or(2);
-        let chosen = next_batch(&counts, &now, precision, size);
-        crate::ensure!(
-            !chosen.is_empty(),
-            "tournament {:?}: no pair left to play in batch {batch}",
-            config.name
-        );
-        let pairs: Vec<(u32, u32)> = chosen.iter().map(|&(w, b)| (w as u32, b as u32)).collect();
+        let pairs: Vec<(u32, u32)> = if let Some(begun) = begun {
+            // A batch begun and not finished is resumed as stored: choosing it again could
+            // pick other pairs once an earlier batch's games were replayed or repaired.
+            session.open_store(&location)?.job_pairs(&begun.name)?
+        } else {
+            let size = u32::try_from((budget - games).min(u64::from(batch_games))).unwrap_or(2);
+            let chosen = next_batch(&counts, &now, precision, size);
+            crate::ensure!(
+                !chosen.is_empty(),
+                "tournament {:?}: no pair left to play in batch {batch}",
+                config.name
+            );
+            chosen.iter().map(|&(w, b)| (w as u32, b as u32)).collect()
+        };
         let plan = Plan::ladder_batch(config, batch, &pairs, &played)?;
         if mode == Mode::StoreNextBatch {
             let stored_plan = store_plan(session, &plan)?;

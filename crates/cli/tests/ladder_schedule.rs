@@ -173,3 +173,51 @@ fn a_ladder_schedule_without_a_budget_or_a_precision_elsewhere_is_refused() {
     );
     assert!(!dir.path().join("steps.sqlite").exists(), "nothing stored");
 }
+
+/// Each job of a batch as (White, Black), in key order.
+fn batch_pairs(db: &std::path::Path, batch: &str) -> Vec<(i64, i64)> {
+    let c = rusqlite::Connection::open(db).expect("open db");
+    let mut st = c
+        .prepare(
+            "SELECT j.white, j.black FROM jobs j JOIN tournaments t ON t.id = j.tournament_id \
+             WHERE t.name = ?1 ORDER BY j.key",
+        )
+        .expect("query");
+    st.query_map([batch], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect()
+}
+
+#[test]
+fn a_begun_batch_is_resumed_as_stored_even_when_earlier_games_were_repaired() {
+    // Batch 2 stored and not played, then batch 1's results changed under it (as when a
+    // forfeit is deleted and its game replayed): the run resumes batch 2 with its stored
+    // pairs instead of choosing it again from the changed games.
+    let dir = tempfile::tempdir().expect("tmp");
+    write(dir.path(), "steps.toml", FIELD);
+    ok(dir.path(), &["tournament", "steps.toml", "--plan-only"]);
+    ok(dir.path(), &["worker", "--db", "steps.sqlite", "--quiet"]);
+    let out = ok(dir.path(), &["tournament", "steps.toml", "--plan-only"]);
+    assert!(out.contains("steps/batch-0002"), "{out}");
+    let db = dir.path().join("steps.sqlite");
+    let stored = batch_pairs(&db, "steps/batch-0002");
+    assert_eq!(stored.len(), 24);
+    let c = rusqlite::Connection::open(&db).expect("open db");
+    let flipped = c
+        .execute(
+            "UPDATE games SET result = CASE result WHEN '1-0' THEN '0-1' \
+             WHEN '0-1' THEN '1-0' ELSE '1-0' END",
+            [],
+        )
+        .expect("flip batch 1");
+    assert_eq!(flipped, 24);
+    drop(c);
+    // The same command again stores nothing new: batch 2 is still the one to play.
+    let out = ok(dir.path(), &["tournament", "steps.toml", "--plan-only"]);
+    assert!(out.contains("steps/batch-0002"), "{out}");
+    let out = ok_with_notes(dir.path(), &["tournament", "steps.toml", "--quiet"]);
+    assert!(out.contains("5 batches, 120 games of at most 120"), "{out}");
+    assert_eq!(batch_pairs(&db, "steps/batch-0002"), stored);
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM games"), 120);
+}

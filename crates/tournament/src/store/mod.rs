@@ -442,6 +442,13 @@ pub trait Store: Send {
     /// # Errors
     /// [`StoreError::NotFound`] for an unknown tournament.
     fn results_by_key(&self, tournament: &str) -> Result<Vec<(u32, GameResult)>, StoreError>;
+    /// Returns each job's (White, Black) as indices into the tournament's players, in key
+    /// order: the pairs a stored plan plays, for schedules that resume a plan as stored
+    /// rather than choosing it again (the ladder's batches).
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown tournament.
+    fn job_pairs(&self, tournament: &str) -> Result<Vec<(u32, u32)>, StoreError>;
 }
 
 /// Reads a stored result; both backends only ever store the three PGN forms.

@@ -763,6 +763,17 @@ impl Store for PgStore {
                 .collect())
         })
     }
+
+    fn job_pairs(&self, tournament: &str) -> Result<Vec<(u32, u32)>, StoreError> {
+        let id = self.tournament_id(Some(tournament))?;
+        let sql = "SELECT white, black FROM jobs WHERE tournament_id = $1 ORDER BY key";
+        self.with_client(|c| {
+            Ok(c.query(sql, &[&id])?
+                .iter()
+                .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, i32>(1) as u32))
+                .collect())
+        })
+    }
 }
 
 /// The columns of a [`GameRow`] and the joins they need, read by `game_row`.

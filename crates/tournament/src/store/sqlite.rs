@@ -738,6 +738,18 @@ impl Store for SqliteStore {
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
+
+    fn job_pairs(&self, tournament: &str) -> Result<Vec<(u32, u32)>, StoreError> {
+        let id = self.tournament_id(Some(tournament))?;
+        let mut st = self
+            .conn
+            .prepare("SELECT white, black FROM jobs WHERE tournament_id = ?1 ORDER BY key")
+            .map_err(|e| self.sql(e))?;
+        let rows = st
+            .query_map([id], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, u32>(1)?)))
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
 }
 
 impl SqliteStore {
