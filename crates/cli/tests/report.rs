@@ -46,6 +46,7 @@ fn fill(
                 k += 1;
                 FinishedGame {
                     job_id: j.id,
+                    tournament: j.tournament,
                     attempt: j.attempt,
                     result,
                     termination: if result == GameResult::Draw {

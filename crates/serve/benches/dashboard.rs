@@ -48,6 +48,7 @@ fn finish(store: &mut dyn Store, id: i64, max: usize) -> usize {
         .iter()
         .map(|j| FinishedGame {
             job_id: j.id,
+            tournament: j.tournament,
             attempt: j.attempt,
             result: result(j.white, j.black, j.round),
             termination: Termination::Checkmate,

@@ -644,6 +644,7 @@ fn play_job<G: Game>(
     let t0 = Instant::now();
     let finished = |result, termination, plies, moves: String, detail| FinishedGame {
         job_id: job.id,
+        tournament: job.tournament,
         attempt: job.attempt,
         result,
         termination,

@@ -324,6 +324,7 @@ fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> anyhow::Result<f64> {
             .iter()
             .map(|j| FinishedGame {
                 job_id: j.id,
+                tournament: j.tournament,
                 attempt: j.attempt,
                 result: eloworld_games::GameResult::Draw,
                 termination: eloworld_games::Termination::MaxPlies,
@@ -477,6 +478,7 @@ fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
                             let Some(job) = jobs.first() else { break };
                             let game = FinishedGame {
                                 job_id: job.id,
+                                tournament: job.tournament,
                                 attempt: job.attempt,
                                 result: eloworld_games::GameResult::Draw,
                                 termination: eloworld_games::Termination::MaxPlies,

@@ -52,6 +52,8 @@ pub struct TournamentRow {
 pub struct ClaimedJob {
     /// The store's job id.
     pub id: i64,
+    /// The store's id of its tournament.
+    pub tournament: i64,
     /// The job's key in the plan.
     pub key: u32,
     /// The claim's attempt number (fences the result).
@@ -73,6 +75,8 @@ pub struct ClaimedJob {
 pub struct FinishedGame {
     /// The job it finishes.
     pub job_id: i64,
+    /// The job's tournament, as claimed: the game row's tournament, and part of the fence.
+    pub tournament: i64,
     /// The attempt that played it.
     pub attempt: u32,
     /// The result.

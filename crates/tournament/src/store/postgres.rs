@@ -363,9 +363,10 @@ fn error_text(e: &postgres::Error) -> String {
     }
 }
 
-fn claimed(r: &Row) -> ClaimedJob {
+fn claimed(r: &Row, tournament: i64) -> ClaimedJob {
     ClaimedJob {
         id: r.get(0),
+        tournament,
         key: r.get::<_, i32>(1) as u32,
         attempt: r.get::<_, i32>(2) as u32,
         white: r.get::<_, i32>(3) as u32,
@@ -469,7 +470,7 @@ impl Store for PgStore {
                 &[&worker, &lease_ms, &tournament, &max, &allowed],
             )?
             .iter()
-            .map(claimed)
+            .map(|r| claimed(r, tournament))
             .collect())
         })?;
         jobs.sort_by_key(|j| j.id);

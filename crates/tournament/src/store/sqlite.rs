@@ -163,8 +163,10 @@ impl SqliteStore {
             self.conn
                 .pragma_update(None, "journal_mode", "WAL")
                 .map_err(|e| classify(p, e))?;
+            // Foreign keys are checked in `begin`, where rows get their parents; a game is
+            // fenced by its job's update instead (see `store_fenced`).
             self.conn
-                .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+                .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;")
                 .map_err(|e| classify(p, e))?;
             self.conn
                 .execute_batch(SCHEMA)
@@ -274,104 +276,19 @@ impl Store for SqliteStore {
     }
 
     fn begin(&mut self, plan: &Plan) -> Result<i64, StoreError> {
-        let fingerprint = plan.fingerprint();
+        // Foreign keys are checked while a tournament, its players and its jobs are written;
+        // the pragma takes effect only outside a transaction, and recompiles the statements.
         let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
-        let existing: Option<(i64, String, String)> = tx
-            .query_row(
-                "SELECT id, fingerprint, game FROM tournaments WHERE name = ?1",
-                [&plan.config().name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()
+        self.conn
+            .execute_batch("PRAGMA foreign_keys = ON")
             .map_err(|e| classify(&path, e))?;
-        let id = match existing {
-            Some((id, fp, game)) => {
-                if fp != fingerprint {
-                    let stored: Vec<String> = {
-                        let mut st = tx
-                            .prepare(
-                                "SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx",
-                            )
-                            .map_err(|e| classify(&path, e))?;
-                        let rows = st
-                            .query_map([id], |r| r.get(0))
-                            .map_err(|e| classify(&path, e))?;
-                        rows.collect::<Result<_, _>>()
-                            .map_err(|e| classify(&path, e))?
-                    };
-                    let what = if game != plan.game().name() {
-                        format!("game {game} there, {} here", plan.game())
-                    } else if stored != plan.players() {
-                        format!(
-                            "players [{}] there, [{}] here",
-                            stored.join(", "),
-                            plan.players().join(", ")
-                        )
-                    } else {
-                        "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
-                    };
-                    return Err(StoreError::PlanMismatch {
-                        path,
-                        name: plan.config().name.clone(),
-                        what,
-                    });
-                }
-                // A single process owns an SQLite file: anything left running died with it.
-                tx.execute(
-                    "UPDATE jobs SET state = ?1, worker = NULL WHERE tournament_id = ?2 AND state = ?3",
-                    params![PENDING, id, RUNNING],
-                )
-                .map_err(|e| classify(&path, e))?;
-                id
-            }
-            None => {
-                tx.execute(
-                    "INSERT INTO tournaments (name, game, config, fingerprint, program_version) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![
-                        plan.config().name,
-                        plan.game().name(),
-                        plan.config().to_toml(),
-                        fingerprint,
-                        env!("CARGO_PKG_VERSION")
-                    ],
-                )
-                .map_err(|e| classify(&path, e))?;
-                let id = tx.last_insert_rowid();
-                {
-                    let mut ins = tx
-                        .prepare(
-                            "INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)",
-                        )
-                        .map_err(|e| classify(&path, e))?;
-                    for (i, p) in plan.players().iter().enumerate() {
-                        ins.execute(params![id, i as i64, p])
-                            .map_err(|e| classify(&path, e))?;
-                    }
-                    let mut ins = tx
-                        .prepare(
-                            "INSERT INTO jobs (tournament_id, key, white, black, round, opening, seed) \
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        )
-                        .map_err(|e| classify(&path, e))?;
-                    for j in plan.jobs() {
-                        let opening = j.opening.map(|o| plan.openings()[o as usize].as_str());
-                        ins.execute(params![
-                            id,
-                            j.key,
-                            j.white,
-                            j.black,
-                            j.round,
-                            opening,
-                            j.seed as i64
-                        ])
-                        .map_err(|e| classify(&path, e))?;
-                    }
-                }
-                id
-            }
-        };
-        tx.commit().map_err(|e| classify(&path, e))?;
+        let id = self.begin_checked(plan);
+        let off = self
+            .conn
+            .execute_batch("PRAGMA foreign_keys = OFF")
+            .map_err(|e| classify(&path, e));
+        let id = id?;
+        off?;
         Ok(id)
     }
 
@@ -412,6 +329,7 @@ impl Store for SqliteStore {
                 .query_map(params![tournament, max as i64, allowed], |r| {
                     Ok(ClaimedJob {
                         id: r.get(0)?,
+                        tournament,
                         key: r.get(1)?,
                         attempt: r.get::<_, u32>(2)? + 1,
                         white: r.get(3)?,
@@ -451,58 +369,7 @@ impl Store for SqliteStore {
     }
 
     fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError> {
-        let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
-        let mut done = Completion::default();
-        {
-            let mut seq: i64 = tx
-                .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
-                .map_err(|e| classify(&path, e))?;
-            // No RETURNING: SQLite answers it through a temporary table each time, which
-            // cost more than the update; the game row takes the tournament from the job.
-            let mut mark = tx
-                .prepare_cached(
-                    "UPDATE jobs SET state = ?1 WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5",
-                )
-                .map_err(|e| classify(&path, e))?;
-            let mut ins = tx
-                .prepare_cached(
-                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
-                     SELECT ?1, tournament_id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12 FROM jobs WHERE id = ?1",
-                )
-                .map_err(|e| classify(&path, e))?;
-            let now_ms = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64);
-            for g in games {
-                let marked = mark
-                    .execute(params![DONE, g.job_id, RUNNING, g.attempt, worker])
-                    .map_err(|e| classify(&path, e))?;
-                if marked == 0 {
-                    done.rejected.push((g.job_id, g.attempt));
-                    continue;
-                }
-                seq += 1;
-                ins.execute(params![
-                    g.job_id,
-                    g.result.pgn(),
-                    g.termination.code(),
-                    g.plies,
-                    g.moves,
-                    g.detail,
-                    g.wall_ms,
-                    now_ms,
-                    seq,
-                    g.attempt,
-                    worker,
-                    encode_notes(&g.notes)
-                ])
-                .map_err(|e| classify(&path, e))?;
-                done.accepted += 1;
-            }
-        }
-        tx.commit().map_err(|e| classify(&path, e))?;
-        Ok(done)
+        self.store_fenced(worker, games)
     }
 
     fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
@@ -753,6 +620,181 @@ impl Store for SqliteStore {
 }
 
 impl SqliteStore {
+    /// [`Store::begin`]'s transaction, run with foreign keys checked.
+    fn begin_checked(&mut self, plan: &Plan) -> Result<i64, StoreError> {
+        let fingerprint = plan.fingerprint();
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let existing: Option<(i64, String, String)> = tx
+            .query_row(
+                "SELECT id, fingerprint, game FROM tournaments WHERE name = ?1",
+                [&plan.config().name],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| classify(&path, e))?;
+        let id = match existing {
+            Some((id, fp, game)) => {
+                if fp != fingerprint {
+                    let stored: Vec<String> = {
+                        let mut st = tx
+                            .prepare(
+                                "SELECT spec FROM players WHERE tournament_id = ?1 ORDER BY idx",
+                            )
+                            .map_err(|e| classify(&path, e))?;
+                        let rows = st
+                            .query_map([id], |r| r.get(0))
+                            .map_err(|e| classify(&path, e))?;
+                        rows.collect::<Result<_, _>>()
+                            .map_err(|e| classify(&path, e))?
+                    };
+                    let what = if game != plan.game().name() {
+                        format!("game {game} there, {} here", plan.game())
+                    } else if stored != plan.players() {
+                        format!(
+                            "players [{}] there, [{}] here",
+                            stored.join(", "),
+                            plan.players().join(", ")
+                        )
+                    } else {
+                        "games per pair, seed, openings, draw rules or max_plies differ".to_owned()
+                    };
+                    return Err(StoreError::PlanMismatch {
+                        path,
+                        name: plan.config().name.clone(),
+                        what,
+                    });
+                }
+                // A single process owns an SQLite file: anything left running died with it.
+                tx.execute(
+                    "UPDATE jobs SET state = ?1, worker = NULL WHERE tournament_id = ?2 AND state = ?3",
+                    params![PENDING, id, RUNNING],
+                )
+                .map_err(|e| classify(&path, e))?;
+                id
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO tournaments (name, game, config, fingerprint, program_version) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![
+                        plan.config().name,
+                        plan.game().name(),
+                        plan.config().to_toml(),
+                        fingerprint,
+                        env!("CARGO_PKG_VERSION")
+                    ],
+                )
+                .map_err(|e| classify(&path, e))?;
+                let id = tx.last_insert_rowid();
+                {
+                    let mut ins = tx
+                        .prepare(
+                            "INSERT INTO players (tournament_id, idx, spec) VALUES (?1, ?2, ?3)",
+                        )
+                        .map_err(|e| classify(&path, e))?;
+                    for (i, p) in plan.players().iter().enumerate() {
+                        ins.execute(params![id, i as i64, p])
+                            .map_err(|e| classify(&path, e))?;
+                    }
+                    let mut ins = tx
+                        .prepare(
+                            "INSERT INTO jobs (tournament_id, key, white, black, round, opening, seed) \
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        )
+                        .map_err(|e| classify(&path, e))?;
+                    for j in plan.jobs() {
+                        let opening = j.opening.map(|o| plan.openings()[o as usize].as_str());
+                        ins.execute(params![
+                            id,
+                            j.key,
+                            j.white,
+                            j.black,
+                            j.round,
+                            opening,
+                            j.seed as i64
+                        ])
+                        .map_err(|e| classify(&path, e))?;
+                    }
+                }
+                id
+            }
+        };
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(id)
+    }
+
+    /// [`Store::complete`]'s transaction: each game stored only if its job is still claimed
+    /// by `worker` with the game's attempt, in the game's tournament.
+    fn store_fenced(
+        &mut self,
+        worker: &str,
+        games: &[FinishedGame],
+    ) -> Result<Completion, StoreError> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let mut done = Completion::default();
+        {
+            let mut seq: i64 = tx
+                .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
+                .map_err(|e| classify(&path, e))?;
+            // No RETURNING: SQLite answers it through a temporary table each time, which
+            // cost more than the update. The fenced update proves that the job exists, in
+            // the game's tournament, so the game row needs no foreign-key check (they are
+            // off outside `begin`), and a one-row INSERT … VALUES no statement journal.
+            let mut mark = tx
+                .prepare_cached(
+                    "UPDATE jobs SET state = ?1 \
+                     WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5 AND tournament_id = ?6",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let mut ins = tx
+                .prepare_cached(
+                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
+                     VALUES (?1, ?13, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let now_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            for g in games {
+                let marked = mark
+                    .execute(params![
+                        DONE,
+                        g.job_id,
+                        RUNNING,
+                        g.attempt,
+                        worker,
+                        g.tournament
+                    ])
+                    .map_err(|e| classify(&path, e))?;
+                if marked == 0 {
+                    done.rejected.push((g.job_id, g.attempt));
+                    continue;
+                }
+                seq += 1;
+                ins.execute(params![
+                    g.job_id,
+                    g.result.pgn(),
+                    g.termination.code(),
+                    g.plies,
+                    g.moves,
+                    g.detail,
+                    g.wall_ms,
+                    now_ms,
+                    seq,
+                    g.attempt,
+                    worker,
+                    encode_notes(&g.notes),
+                    g.tournament
+                ])
+                .map_err(|e| classify(&path, e))?;
+                done.accepted += 1;
+            }
+        }
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(done)
+    }
+
     /// Each tournament's [`GameSetup`] by name, for its game rows.
     fn setups(&self) -> Result<HashMap<String, GameSetup>, StoreError> {
         let mut st = self
@@ -837,4 +879,76 @@ fn result_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResultEntry> {
         worker: r.get(10)?,
         round: r.get(11)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FinishedGame, TournamentConfig};
+    use eloworld_games::Termination;
+
+    fn plan(name: &str) -> Plan {
+        let mut config = TournamentConfig::new(name, GameKind::Chess, vec!["random_move".into()]);
+        config.self_play = true;
+        config.games_per_pair = 3;
+        Plan::new(&config).expect("plan")
+    }
+
+    fn finished(job: &ClaimedJob) -> FinishedGame {
+        FinishedGame {
+            job_id: job.id,
+            tournament: job.tournament,
+            attempt: job.attempt,
+            result: GameResult::Draw,
+            termination: Termination::MaxPlies,
+            plies: 2,
+            moves: "e2e4 e7e5".into(),
+            detail: None,
+            wall_ms: 1.0,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_game_is_stored_only_for_its_claim_in_its_own_tournament() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("fence.sqlite");
+        let mut store = SqliteStore::open(&path.to_string_lossy(), true).expect("open");
+        let first = store.begin(&plan("first")).expect("begin");
+        let second = store.begin(&plan("second")).expect("begin");
+        let jobs = store.claim(first, "w", 3, None).expect("claim");
+        assert_eq!(jobs.len(), 3);
+        assert!(jobs.iter().all(|j| j.tournament == first));
+        let good = finished(&jobs[0]);
+        let stale = FinishedGame {
+            attempt: jobs[1].attempt + 1,
+            ..finished(&jobs[1])
+        };
+        let elsewhere = FinishedGame {
+            tournament: second,
+            ..finished(&jobs[2])
+        };
+        let done = store
+            .complete("w", &[good, stale, elsewhere])
+            .expect("complete");
+        assert_eq!(done.accepted, 1);
+        assert_eq!(
+            done.rejected,
+            vec![
+                (jobs[1].id, jobs[1].attempt + 1),
+                (jobs[2].id, jobs[2].attempt)
+            ]
+        );
+        let rows = store.results(None).expect("results");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].tournament, "first");
+        // Every stored row has its parents, though games are written without SQLite's checks.
+        let orphans: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .expect("check");
+        assert_eq!(orphans, 0);
+    }
 }
