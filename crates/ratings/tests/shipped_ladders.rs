@@ -34,8 +34,10 @@ fn every_shipped_ladder_carries_a_covariance_matching_its_intervals() {
     }
 }
 
+/// The `elo-world` ladder rebuilt by the adaptive schedule (`tournaments/elo-world.toml`,
+/// `schedule = "ladder"`, precision 100, budget 8,000): it stopped by itself after 33 batches,
+/// 6,864 games, with the widest rung at ±99.6 on the scale.
 #[test]
-#[ignore = "until the adaptive rebuild of elo-world finishes (docs/ladders.md says how far it got and how to resume it)"]
 fn the_elo_world_ladder_is_within_100_elo_on_every_rung_in_at_most_8000_games() {
     let ladder = shipped("elo-world");
     assert_eq!(ladder.rungs.len(), 52);
