@@ -212,11 +212,18 @@ fn the_shipped_phase_one_organisms_keep_their_published_figures() {
 /// scaled cap, one-MiB table as phase 3 searches) for `player`; returns (solved, nodes to
 /// solution).
 fn ecm_at_phase_three_cap(player: &str) -> (u64, u64) {
-    let args = ["suite", "--epd", "data/epd/ECM.epd", "--player", player];
-    let stdout = common::ok(
-        &common::repo(),
-        &[&args[..], &["--nodes", "20000", "--threads", "2"]].concat(),
-    );
+    let args = [
+        "suite",
+        "--epd",
+        "data/epd/ECM.epd",
+        "--player",
+        player,
+        "--nodes",
+        "20000",
+        "--threads",
+        "2",
+    ];
+    let stdout = common::ok(&common::repo(), &args);
     common::suite_figures(&stdout)
 }
 

@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 mod common;
-use common::{command, count, fails, ok, ok_with_notes, signal, wait_until, write};
+use common::{command, count, fails, ok, ok_with_notes, rows, signal, wait_until, write};
 
 const FIELD: &str = "name = \"steps\"
 players = [\"random_move\", \"pacifist\", \"swarm\", \"cccp\", \"min_oppt_moves\", \"generous\"]
@@ -22,21 +22,16 @@ db = \"steps.sqlite\"
 
 /// Every stored game as (White, Black, result), sorted.
 fn games(db: &std::path::Path) -> Vec<(String, String, String)> {
-    let c = rusqlite::Connection::open(db).expect("open db");
-    let mut st = c
-        .prepare(
-            "SELECT pw.spec, pb.spec, g.result FROM games g JOIN jobs j ON g.job_id = j.id \
-             JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
-             JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black",
-        )
-        .expect("query");
-    let mut rows: Vec<(String, String, String)> = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .expect("rows")
-        .map(|r| r.expect("row"))
-        .collect();
-    rows.sort();
-    rows
+    let mut all = rows(
+        db,
+        "SELECT pw.spec, pb.spec, g.result FROM games g JOIN jobs j ON g.job_id = j.id \
+         JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+         JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    );
+    all.sort();
+    all
 }
 
 #[test]
@@ -176,17 +171,13 @@ fn a_ladder_schedule_without_a_budget_or_a_precision_elsewhere_is_refused() {
 
 /// Each job of a batch as (White, Black), in key order.
 fn batch_pairs(db: &std::path::Path, batch: &str) -> Vec<(i64, i64)> {
-    let c = rusqlite::Connection::open(db).expect("open db");
-    let mut st = c
-        .prepare(
-            "SELECT j.white, j.black FROM jobs j JOIN tournaments t ON t.id = j.tournament_id \
-             WHERE t.name = ?1 ORDER BY j.key",
-        )
-        .expect("query");
-    st.query_map([batch], |r| Ok((r.get(0)?, r.get(1)?)))
-        .expect("rows")
-        .map(|r| r.expect("row"))
-        .collect()
+    rows(
+        db,
+        "SELECT j.white, j.black FROM jobs j JOIN tournaments t ON t.id = j.tournament_id \
+         WHERE t.name = ?1 ORDER BY j.key",
+        [batch],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 #[test]

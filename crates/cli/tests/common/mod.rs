@@ -124,6 +124,21 @@ pub fn count(db: &Path, sql: &str) -> i64 {
     c.query_row(sql, [], |r| r.get(0)).expect(sql)
 }
 
+/// Every row `sql` (with `params`) returns from the SQLite database `db`, each read by `row`.
+pub fn rows<T>(
+    db: &Path,
+    sql: &str,
+    params: impl rusqlite::Params,
+    row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Vec<T> {
+    let c = rusqlite::Connection::open(db).expect("open db");
+    let mut st = c.prepare(sql).expect(sql);
+    st.query_map(params, row)
+        .expect(sql)
+        .map(|r| r.expect(sql))
+        .collect()
+}
+
 /// Sends `sig` (e.g. `-KILL`, `-INT`) to `child` with the system's `kill`.
 pub fn signal(child: &Child, sig: &str) {
     let ok = Command::new("kill")

@@ -480,7 +480,7 @@ impl Store for PgStore {
     fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError> {
         let mark = format!(
             "UPDATE jobs SET state = {DONE}, lease_until = NULL \
-             WHERE id = $1 AND state = {RUNNING} AND worker = $2 AND attempt = $3 RETURNING tournament_id"
+             WHERE id = $1 AND state = {RUNNING} AND worker = $2 AND attempt = $3 AND tournament_id = $4"
         );
         let insert = format!(
             "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, worker, attempt, notes) \
@@ -493,39 +493,35 @@ impl Store for PgStore {
             let insert = tx.prepare(&insert)?;
             for g in games {
                 let attempt = g.attempt as i32;
-                match tx.query_opt(&mark, &[&g.job_id, &worker, &attempt])? {
-                    Some(row) => {
-                        let t: i64 = row.get(0);
-                        tx.execute(
-                            &insert,
-                            &[
-                                &g.job_id,
-                                &t,
-                                &g.result.pgn(),
-                                &g.termination.code(),
-                                &(g.plies as i32),
-                                &g.moves,
-                                &g.detail,
-                                &g.wall_ms,
-                                &worker,
-                                &attempt,
-                                &encode_notes(&g.notes),
-                            ],
-                        )?;
+                if tx.execute(&mark, &[&g.job_id, &worker, &attempt, &g.tournament])? > 0 {
+                    tx.execute(
+                        &insert,
+                        &[
+                            &g.job_id,
+                            &g.tournament,
+                            &g.result.pgn(),
+                            &g.termination.code(),
+                            &(g.plies as i32),
+                            &g.moves,
+                            &g.detail,
+                            &g.wall_ms,
+                            &worker,
+                            &attempt,
+                            &encode_notes(&g.notes),
+                        ],
+                    )?;
+                    done.accepted += 1;
+                } else {
+                    // Stored already by this very claim (a retry after a lost reply)?
+                    let mine = tx
+                        .query_opt("SELECT 1 FROM games WHERE job_id = $1 AND worker = $2 AND attempt = $3", &[
+                            &g.job_id, &worker, &attempt,
+                        ])?
+                        .is_some();
+                    if mine {
                         done.accepted += 1;
-                    }
-                    None => {
-                        // Stored already by this very claim (a retry after a lost reply)?
-                        let mine = tx
-                            .query_opt("SELECT 1 FROM games WHERE job_id = $1 AND worker = $2 AND attempt = $3", &[
-                                &g.job_id, &worker, &attempt,
-                            ])?
-                            .is_some();
-                        if mine {
-                            done.accepted += 1;
-                        } else {
-                            done.rejected.push((g.job_id, g.attempt));
-                        }
+                    } else {
+                        done.rejected.push((g.job_id, g.attempt));
                     }
                 }
             }

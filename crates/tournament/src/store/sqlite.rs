@@ -164,7 +164,7 @@ impl SqliteStore {
                 .pragma_update(None, "journal_mode", "WAL")
                 .map_err(|e| classify(p, e))?;
             // Foreign keys are checked in `begin`, where rows get their parents; a game is
-            // fenced by its job's update instead (see `store_fenced`).
+            // fenced by its job's update instead (see `complete`).
             self.conn
                 .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;")
                 .map_err(|e| classify(p, e))?;
@@ -369,7 +369,69 @@ impl Store for SqliteStore {
     }
 
     fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError> {
-        self.store_fenced(worker, games)
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let mut done = Completion::default();
+        {
+            let mut seq: i64 = tx
+                .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
+                .map_err(|e| classify(&path, e))?;
+            // No RETURNING: SQLite answers it through a temporary table each time, which
+            // cost more than the update. The fenced update proves that the job exists, in
+            // the game's tournament, so the game row needs no foreign-key check (they are
+            // off outside `begin`), and a one-row INSERT … VALUES no statement journal.
+            let mut mark = tx
+                .prepare_cached(
+                    "UPDATE jobs SET state = ?1 \
+                     WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5 AND tournament_id = ?6",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let mut ins = tx
+                .prepare_cached(
+                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                )
+                .map_err(|e| classify(&path, e))?;
+            let now_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            for g in games {
+                let marked = mark
+                    .execute(params![
+                        DONE,
+                        g.job_id,
+                        RUNNING,
+                        g.attempt,
+                        worker,
+                        g.tournament
+                    ])
+                    .map_err(|e| classify(&path, e))?;
+                if marked == 0 {
+                    done.rejected.push((g.job_id, g.attempt));
+                    continue;
+                }
+                seq += 1;
+                ins.execute(params![
+                    g.job_id,
+                    g.tournament,
+                    g.result.pgn(),
+                    g.termination.code(),
+                    g.plies,
+                    g.moves,
+                    g.detail,
+                    g.wall_ms,
+                    now_ms,
+                    seq,
+                    g.attempt,
+                    worker,
+                    encode_notes(&g.notes)
+                ])
+                .map_err(|e| classify(&path, e))?;
+                done.accepted += 1;
+            }
+        }
+        tx.commit().map_err(|e| classify(&path, e))?;
+        Ok(done)
     }
 
     fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
@@ -721,78 +783,6 @@ impl SqliteStore {
         };
         tx.commit().map_err(|e| classify(&path, e))?;
         Ok(id)
-    }
-
-    /// [`Store::complete`]'s transaction: each game stored only if its job is still claimed
-    /// by `worker` with the game's attempt, in the game's tournament.
-    fn store_fenced(
-        &mut self,
-        worker: &str,
-        games: &[FinishedGame],
-    ) -> Result<Completion, StoreError> {
-        let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
-        let mut done = Completion::default();
-        {
-            let mut seq: i64 = tx
-                .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
-                .map_err(|e| classify(&path, e))?;
-            // No RETURNING: SQLite answers it through a temporary table each time, which
-            // cost more than the update. The fenced update proves that the job exists, in
-            // the game's tournament, so the game row needs no foreign-key check (they are
-            // off outside `begin`), and a one-row INSERT … VALUES no statement journal.
-            let mut mark = tx
-                .prepare_cached(
-                    "UPDATE jobs SET state = ?1 \
-                     WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5 AND tournament_id = ?6",
-                )
-                .map_err(|e| classify(&path, e))?;
-            let mut ins = tx
-                .prepare_cached(
-                    "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
-                     VALUES (?1, ?13, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                )
-                .map_err(|e| classify(&path, e))?;
-            let now_ms = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64);
-            for g in games {
-                let marked = mark
-                    .execute(params![
-                        DONE,
-                        g.job_id,
-                        RUNNING,
-                        g.attempt,
-                        worker,
-                        g.tournament
-                    ])
-                    .map_err(|e| classify(&path, e))?;
-                if marked == 0 {
-                    done.rejected.push((g.job_id, g.attempt));
-                    continue;
-                }
-                seq += 1;
-                ins.execute(params![
-                    g.job_id,
-                    g.result.pgn(),
-                    g.termination.code(),
-                    g.plies,
-                    g.moves,
-                    g.detail,
-                    g.wall_ms,
-                    now_ms,
-                    seq,
-                    g.attempt,
-                    worker,
-                    encode_notes(&g.notes),
-                    g.tournament
-                ])
-                .map_err(|e| classify(&path, e))?;
-                done.accepted += 1;
-            }
-        }
-        tx.commit().map_err(|e| classify(&path, e))?;
-        Ok(done)
     }
 
     /// Each tournament's [`GameSetup`] by name, for its game rows.
