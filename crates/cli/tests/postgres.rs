@@ -510,9 +510,9 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
             "--generations",
             "3",
             "--nodes",
-            "400",
+            "2000",
             "--games-per-pair",
-            "4",
+            "8",
             "--threads",
             "1",
         ]);
@@ -544,8 +544,9 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn worker");
-    // Let the worker start and connect before the evolution plans its first generation: the
-    // games are tiny, and under a loaded test run the evolution could otherwise play them all
+    // Let the worker start and connect before the evolution plans its first generation. A
+    // generation takes about two seconds here (24 games at 2,000 nodes a move): at 400 nodes
+    // and 12 games it took 0.3 s, and under CI's load the evolution once played all three
     // before the worker's first look (it looks every 500 ms).
     std::thread::sleep(Duration::from_secs(2));
     let mut shared = args("shared");
@@ -563,7 +564,7 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
         result, reference,
         "the same fitness whoever plays the games"
     );
-    let planned = 3 * 3 * 4; // generations × pairs × games per pair
+    let planned = 3 * 3 * 8; // generations × pairs × games per pair
     assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
     assert_eq!(
         cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"),
