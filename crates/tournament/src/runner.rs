@@ -343,7 +343,29 @@ pub fn play_stored<G: PlayableGame>(
                 let flush = |unsent: &mut Vec<FinishedGame>| {
                     unsent.is_empty() || msg_tx.send(Msg::Finished(std::mem::take(unsent))).is_ok()
                 };
-                while let Ok(job) = job_rx.recv() {
+                loop {
+                    // Holding finished games, wait for a job no longer than they may be
+                    // held: another worker can take the last queued job between the check
+                    // below and this wait, and then the held games, which the coordinator
+                    // waits for before it ends, would never be handed over.
+                    let job = if unsent.is_empty() {
+                        match job_rx.recv() {
+                            Ok(job) => job,
+                            Err(_) => break,
+                        }
+                    } else {
+                        let left = BATCH_WAIT.saturating_sub(unsent_since.elapsed());
+                        match job_rx.recv_timeout(left) {
+                            Ok(job) => job,
+                            Err(RecvTimeoutError::Timeout) => {
+                                if !flush(&mut unsent) {
+                                    break;
+                                }
+                                continue;
+                            }
+                            Err(RecvTimeoutError::Disconnected) => break,
+                        }
+                    };
                     let blocked = |i: u32| {
                         unstartable
                             .get(i as usize)
