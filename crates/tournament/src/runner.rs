@@ -348,23 +348,21 @@ pub fn play_stored<G: PlayableGame>(
                     // held: another worker can take the last queued job between the check
                     // below and this wait, and then the held games, which the coordinator
                     // waits for before it ends, would never be handed over.
-                    let job = if unsent.is_empty() {
-                        match job_rx.recv() {
-                            Ok(job) => job,
-                            Err(_) => break,
-                        }
+                    let next = if unsent.is_empty() {
+                        job_rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
                     } else {
-                        let left = BATCH_WAIT.saturating_sub(unsent_since.elapsed());
-                        match job_rx.recv_timeout(left) {
-                            Ok(job) => job,
-                            Err(RecvTimeoutError::Timeout) => {
-                                if !flush(&mut unsent) {
-                                    break;
-                                }
+                        job_rx.recv_timeout(BATCH_WAIT.saturating_sub(unsent_since.elapsed()))
+                    };
+                    let job = match next {
+                        Ok(job) => job,
+                        // Held long enough: hand them over, then wait again.
+                        Err(RecvTimeoutError::Timeout) => {
+                            if flush(&mut unsent) {
                                 continue;
                             }
-                            Err(RecvTimeoutError::Disconnected) => break,
+                            break;
                         }
+                        Err(_) => break,
                     };
                     let blocked = |i: u32| {
                         unstartable
