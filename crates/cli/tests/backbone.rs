@@ -141,7 +141,7 @@ fn check_resume(signal: &str) {
         stored > 0 && stored < planned,
         "stored {stored} of {planned} before the stop"
     );
-    let before: Vec<(i64, String)> = {
+    let before: Vec<(i64, Vec<u8>)> = {
         let c = rusqlite::Connection::open(&db).expect("db");
         let mut st = c
             .prepare("SELECT job_id, moves FROM games ORDER BY job_id")
@@ -172,7 +172,7 @@ fn check_resume(signal: &str) {
     // What was stored before the stop is untouched.
     let c = rusqlite::Connection::open(&db).expect("db");
     for (id, moves) in before {
-        let now: String = c
+        let now: Vec<u8> = c
             .query_row("SELECT moves FROM games WHERE job_id = ?1", [id], |r| {
                 r.get(0)
             })
@@ -215,7 +215,7 @@ fn replaying_a_stored_game_from_its_seed_gives_the_same_moves() {
     );
     assert!(o.status.success(), "{:?}", text(&o));
     let c = rusqlite::Connection::open(dir.path().join("r.sqlite")).expect("db");
-    let (seed, moves, white, black): (i64, String, String, String) = c
+    let (seed, moves, white, black): (i64, Vec<u8>, String, String) = c
         .query_row(
             "SELECT j.seed, g.moves, pw.spec, pb.spec FROM games g JOIN jobs j ON j.id = g.job_id \
              JOIN players pw ON pw.idx = j.white JOIN players pb ON pb.idx = j.black LIMIT 1",
@@ -236,6 +236,9 @@ fn replaying_a_stored_game_from_its_seed_gives_the_same_moves() {
         ],
     );
     let pgn = text(&o).0;
+    let moves = eloworld_games::MoveRecord::from_bytes(eloworld_games::GameKind::Chess, &moves)
+        .expect("the stored moves are a chess move record")
+        .text();
     let first: Vec<&str> = moves.split(' ').take(2).collect();
     assert!(!first.is_empty());
     // The PGN is in SAN; compare the move count instead of the notation.

@@ -36,12 +36,16 @@ fn stored_games(db: &Path) -> String {
                 r.get::<_, String>(5)?,
                 r.get::<_, String>(6)?,
                 r.get::<_, i64>(7)?,
-                r.get::<_, String>(8)?,
+                r.get::<_, Vec<u8>>(8)?,
             ))
         })
         .expect("rows");
     for row in rows {
         let (key, w, b, round, seed, result, term, plies, moves) = row.expect("row");
+        // Stored two bytes a move; read as the UCI text the golden file was written with.
+        let moves = eloworld_games::MoveRecord::from_bytes(eloworld_games::GameKind::Chess, &moves)
+            .expect("a chess move record")
+            .text();
         writeln!(
             out,
             "{key} {w} {b} {round} {seed} {result} {term} {plies} {moves}"

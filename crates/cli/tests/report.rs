@@ -8,7 +8,7 @@ mod common;
 
 use common::{eloworld, golden, stdout_of};
 
-use eloworld_games::{GameKind, GameResult, Side, Termination};
+use eloworld_games::{GameKind, GameResult, MoveRecord, Side, Termination};
 use eloworld_tournament::{open_store, FinishedGame, Plan, TournamentConfig};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -55,7 +55,7 @@ fn fill(
                         Termination::Checkmate
                     },
                     plies,
-                    moves,
+                    moves: MoveRecord::from_text(GameKind::Chess, &moves).expect("UCI moves"),
                     detail: None,
                     wall_ms: 1.0,
                     notes: Vec::new(),

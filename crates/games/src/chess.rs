@@ -269,6 +269,10 @@ impl Game for Chess {
         UciMove::from_move(mv, self.pos.castles().mode()).to_string()
     }
 
+    fn move_word(&self, mv: Move) -> u16 {
+        crate::record::chess_word(UciMove::from_move(mv, self.pos.castles().mode()))
+    }
+
     /// Writes UCI notation; castling is king-to-target in standard chess and king-takes-rook
     /// in a Chess960 position (what `UCI_Chess960` engines expect).
     fn write_move_code(&self, mv: Move, out: &mut String) {

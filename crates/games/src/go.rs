@@ -880,6 +880,17 @@ impl Game for Go {
         }
     }
 
+    fn move_word(&self, mv: GoMove) -> u16 {
+        match mv {
+            GoMove::Place(p) => {
+                let (c, r) = self.coordinates(p);
+                crate::record::go_place_word(c, r)
+            }
+            GoMove::Pass => crate::record::go_pass_word(),
+            GoMove::Resign => crate::record::go_resign_word(),
+        }
+    }
+
     fn write_move_code(&self, mv: GoMove, out: &mut String) {
         match mv {
             GoMove::Place(p) => {

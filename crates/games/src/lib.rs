@@ -11,6 +11,7 @@ pub mod chess;
 mod error;
 pub mod go;
 mod outcome;
+pub mod record;
 pub mod rng;
 mod side;
 pub mod squava;
@@ -19,6 +20,7 @@ pub use chess::{Chess, DrawRules};
 pub use error::GameError;
 pub use go::{Go, GoMove, GoRules, Komi};
 pub use outcome::{GameResult, Outcome, Termination};
+pub use record::MoveRecord;
 pub use rng::GameRng;
 pub use side::Side;
 pub use squava::Squava;
@@ -115,8 +117,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Returns the human notation of a legal move (SAN for chess, `c3` for squava).
     fn move_text(&self, mv: Self::Move) -> String;
     /// Returns the compact, position-independent notation of a move (UCI for chess,
-    /// the square for squava): the form kept in the store.
+    /// the square for squava, the vertex for Go): the form the store's records read as.
     fn move_code(&self, mv: Self::Move) -> String;
+    /// Returns the move's two-byte word, position-independent like its code: the form
+    /// the store keeps ([`MoveRecord`]), read back as [`Game::move_code`].
+    fn move_word(&self, mv: Self::Move) -> u16;
     /// Appends [`Game::move_code`] to `out` (the runner's allocation-free form).
     fn write_move_code(&self, mv: Self::Move, out: &mut String) {
         out.push_str(&self.move_code(mv));

@@ -272,6 +272,10 @@ impl Game for Squava {
         square_name(mv)
     }
 
+    fn move_word(&self, mv: u8) -> u16 {
+        crate::record::squava_word(mv)
+    }
+
     fn write_move_code(&self, mv: u8, out: &mut String) {
         out.push(char::from(b'a' + mv % 5));
         out.push(char::from(b'1' + mv / 5));

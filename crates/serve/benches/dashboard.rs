@@ -11,7 +11,7 @@
 )]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use eloworld_games::{GameKind, GameResult, Side, Termination};
+use eloworld_games::{GameKind, GameResult, MoveRecord, Side, Termination};
 use eloworld_serve::{Dashboard, ServeConfig, Server};
 use eloworld_tournament::{open_store, FinishedGame, Plan, Store, TournamentConfig};
 use std::io::{Read, Write};
@@ -53,7 +53,7 @@ fn finish(store: &mut dyn Store, id: i64, max: usize) -> usize {
             result: result(j.white, j.black, j.round),
             termination: Termination::Checkmate,
             plies: 80,
-            moves: String::new(),
+            moves: MoveRecord::with_capacity(GameKind::Chess, 0),
             detail: None,
             wall_ms: 10.0,
             notes: Vec::new(),

@@ -7,7 +7,7 @@ use crate::{
     TournamentConfig,
 };
 use crossbeam_channel::{unbounded, RecvTimeoutError, Sender};
-use eloworld_games::{Game, GameKind, GameResult};
+use eloworld_games::{Game, GameKind, GameResult, MoveRecord};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry, Worker};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -417,7 +417,7 @@ pub fn play_stored<G: PlayableGame>(
                             if let (true, Some(tx)) = (record, &events) {
                                 let _ = tx.send(Event::GameRecorded {
                                     job: job.key,
-                                    moves: g.moves.clone(),
+                                    moves: g.moves.text(),
                                     notes: notes.clone(),
                                     detail: g.detail.clone(),
                                 });
@@ -662,7 +662,7 @@ fn play_job<G: Game>(
     record: bool,
 ) -> Played {
     let t0 = Instant::now();
-    let finished = |result, termination, plies, moves: String, detail| FinishedGame {
+    let finished = |result, termination, plies, moves: MoveRecord, detail| FinishedGame {
         job_id: job.id,
         tournament: job.tournament,
         attempt: job.attempt,
@@ -714,20 +714,14 @@ fn play_job<G: Game>(
     ) else {
         return Played::Aborted;
     };
-    let mut text = String::with_capacity(moves.len() * 5);
-    for (i, &m) in moves.iter().enumerate() {
-        if i > 0 {
-            text.push(' ');
-        }
-        // Move codes do not depend on the position.
-        game.write_move_code(m, &mut text);
-    }
+    // Words, like codes, do not depend on the position: the final one writes them all.
+    let record = MoveRecord::of(&game, moves);
     let result: GameResult = played.outcome.result;
     Played::Game(finished(
         result,
         played.outcome.termination,
         played.plies,
-        text,
+        record,
         played.detail,
     ))
 }

@@ -3,7 +3,9 @@
 
 use crate::games::parse_kind;
 use eloworld_games::squava::{line_made, FULL};
-use eloworld_games::{Chess, DrawRules, Game, GameKind, GameRng, Go, GoRules, Side, Squava};
+use eloworld_games::{
+    Chess, DrawRules, Game, GameKind, GameRng, Go, GoRules, MoveRecord, Side, Squava,
+};
 use eloworld_players::PlayableGame;
 use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
 use shakmaty::zobrist::Zobrist64;
@@ -307,12 +309,12 @@ fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> anyhow::Result<f64> {
     let db = dir.join("bench.sqlite");
     let mut store = open_store(&db.to_string_lossy(), true)?;
     let id = store.begin(&plan)?;
-    let code = if kind == GameKind::Chess {
-        "e2e4"
-    } else {
-        "c3"
+    let code = match kind {
+        GameKind::Chess => "e2e4",
+        GameKind::Squava => "c3",
+        GameKind::Go => "D4",
     };
-    let moves = vec![code; plies.round() as usize].join(" ");
+    let moves = MoveRecord::from_text(kind, &vec![code; plies.round() as usize].join(" "))?;
     let t = Instant::now();
     let mut stored = 0u64;
     loop {
@@ -483,7 +485,7 @@ fn store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<ExitCode> {
                                 result: eloworld_games::GameResult::Draw,
                                 termination: eloworld_games::Termination::MaxPlies,
                                 plies: 0,
-                                moves: String::new(),
+                                moves: MoveRecord::with_capacity(GameKind::Chess, 0),
                                 detail: None,
                                 wall_ms: 0.0,
                                 notes: Vec::new(),

@@ -17,7 +17,7 @@ pub use sqlite::SqliteStore;
 
 use crate::{GameSetup, MoveNote, Plan, StoreError};
 use eloworld_games::GameKind;
-use eloworld_games::{GameResult, Termination};
+use eloworld_games::{GameResult, MoveRecord, Termination};
 use eloworld_players::engine::Score;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -85,8 +85,9 @@ pub struct FinishedGame {
     pub termination: Termination,
     /// Plies played.
     pub plies: u32,
-    /// The moves in compact notation (UCI for chess), space-separated.
-    pub moves: String,
+    /// The moves, two bytes each: SQLite keeps these bytes, and they read as the moves'
+    /// codes (UCI for chess), space-separated.
+    pub moves: MoveRecord,
     /// More about the end (an engine's illegal move text, a crash message).
     pub detail: Option<String>,
     /// Wall time of the game in milliseconds.

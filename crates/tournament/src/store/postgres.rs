@@ -494,6 +494,8 @@ impl Store for PgStore {
             for g in games {
                 let attempt = g.attempt as i32;
                 if tx.execute(&mark, &[&g.job_id, &worker, &attempt, &g.tournament])? > 0 {
+                    // The shared store keeps the moves as text, readable by any client.
+                    let moves = g.moves.text();
                     tx.execute(
                         &insert,
                         &[
@@ -502,7 +504,7 @@ impl Store for PgStore {
                             &g.result.pgn(),
                             &g.termination.code(),
                             &(g.plies as i32),
-                            &g.moves,
+                            &moves,
                             &g.detail,
                             &g.wall_ms,
                             &worker,

@@ -6,7 +6,7 @@ use super::{
     TournamentRow, TournamentStatus, WorkerStatus,
 };
 use crate::{GameSetup, Plan, StoreError};
-use eloworld_games::{GameKind, GameResult};
+use eloworld_games::{GameKind, GameResult, MoveRecord};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
@@ -417,7 +417,7 @@ impl Store for SqliteStore {
                     g.result.pgn(),
                     g.termination.code(),
                     g.plies,
-                    g.moves,
+                    g.moves.as_bytes(),
                     g.detail,
                     g.wall_ms,
                     now_ms,
@@ -822,15 +822,43 @@ fn game_kind(r: &rusqlite::Row<'_>, i: usize, tournament: &str) -> rusqlite::Res
     })
 }
 
+/// Reads column `i`, a game's moves, as their codes: the two-byte words this store writes
+/// ([`MoveRecord`]), or the text that files written before them hold.
+fn moves_text(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    game: GameKind,
+    job_id: i64,
+) -> rusqlite::Result<String> {
+    use rusqlite::types::{Type, ValueRef};
+    match r.get_ref(i)? {
+        ValueRef::Text(text) => Ok(String::from_utf8_lossy(text).into_owned()),
+        ValueRef::Blob(bytes) => MoveRecord::from_bytes(game, bytes)
+            .map(|record| record.text())
+            .map_err(|e| {
+                let why = format!("the stored moves of game {job_id}: {e}");
+                rusqlite::Error::FromSqlConversionFailure(i, Type::Blob, why.into())
+            }),
+        other => Err(rusqlite::Error::InvalidColumnType(
+            i,
+            "moves".to_owned(),
+            other.data_type(),
+        )),
+    }
+}
+
 fn game_row(
     r: &rusqlite::Row<'_>,
     setups: &HashMap<String, GameSetup>,
 ) -> rusqlite::Result<GameRow> {
     let tournament: String = r.get(1)?;
+    let job_id: i64 = r.get(0)?;
+    let game = game_kind(r, 2, &tournament)?;
     Ok(GameRow {
         setup: setups.get(&tournament).copied().unwrap_or_default(),
-        job_id: r.get(0)?,
-        game: game_kind(r, 2, &tournament)?,
+        job_id,
+        moves: moves_text(r, 9, game, job_id)?,
+        game,
         tournament,
         white: r.get(3)?,
         black: r.get(4)?,
@@ -838,7 +866,6 @@ fn game_row(
         result: parse_result(&r.get::<_, String>(6)?),
         termination: parse_termination(&r.get::<_, String>(7)?),
         plies: r.get(8)?,
-        moves: r.get(9)?,
         opening: r.get(10)?,
         seed: r.get::<_, i64>(11)? as u64,
         wall_ms: r.get(12)?,
@@ -892,7 +919,7 @@ mod tests {
             result: GameResult::Draw,
             termination: Termination::MaxPlies,
             plies: 2,
-            moves: "e2e4 e7e5".into(),
+            moves: MoveRecord::from_text(GameKind::Chess, "e2e4 e7e5").expect("UCI"),
             detail: None,
             wall_ms: 1.0,
             notes: Vec::new(),
@@ -940,5 +967,59 @@ mod tests {
             })
             .expect("check");
         assert_eq!(orphans, 0);
+    }
+
+    #[test]
+    fn moves_are_stored_two_bytes_a_move_and_old_text_still_reads() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("moves.sqlite");
+        let mut store = SqliteStore::open(&path.to_string_lossy(), true).expect("open");
+        let id = store.begin(&plan("moves")).expect("begin");
+        let jobs = store.claim(id, "w", 3, None).expect("claim");
+        let games: Vec<FinishedGame> = jobs.iter().map(finished).collect();
+        assert_eq!(store.complete("w", &games).expect("complete").accepted, 3);
+        let (kind, bytes): (String, i64) = store
+            .conn
+            .query_row(
+                "SELECT typeof(moves), length(moves) FROM games WHERE job_id = ?1",
+                [jobs[0].id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .expect("row");
+        assert_eq!(
+            (kind.as_str(), bytes),
+            ("blob", 4),
+            "two moves, two bytes each"
+        );
+        // A file written before the records holds text, and reads as it did.
+        store
+            .conn
+            .execute(
+                "UPDATE games SET moves = 'd2d4 d7d5' WHERE job_id = ?1",
+                [jobs[1].id],
+            )
+            .expect("old row");
+        let rows = store.games(None).expect("games");
+        let moves_of = |job: i64| {
+            rows.iter()
+                .find(|g| g.job_id == job)
+                .map(|g| g.moves.clone())
+                .expect("stored")
+        };
+        assert_eq!(moves_of(jobs[0].id), "e2e4 e7e5");
+        assert_eq!(moves_of(jobs[1].id), "d2d4 d7d5");
+        // A damaged record is an error that names the game, not made-up moves.
+        store
+            .conn
+            .execute(
+                "UPDATE games SET moves = x'010203' WHERE job_id = ?1",
+                [jobs[2].id],
+            )
+            .expect("damage");
+        let err = store.games(None).expect_err("odd bytes").to_string();
+        assert!(
+            err.contains(&format!("game {}", jobs[2].id)) && err.contains("3 bytes"),
+            "{err}"
+        );
     }
 }
