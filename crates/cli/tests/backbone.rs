@@ -236,9 +236,8 @@ fn replaying_a_stored_game_from_its_seed_gives_the_same_moves() {
         ],
     );
     let pgn = text(&o).0;
-    let moves = eloworld_games::MoveRecord::from_bytes(eloworld_games::GameKind::Chess, &moves)
-        .expect("the stored moves are a chess move record")
-        .text();
+    let moves = eloworld_games::MoveRecord::text_of(eloworld_games::GameKind::Chess, &moves)
+        .expect("the stored moves are a chess move record");
     let first: Vec<&str> = moves.split(' ').take(2).collect();
     assert!(!first.is_empty());
     // The PGN is in SAN; compare the move count instead of the notation.

@@ -43,9 +43,8 @@ fn stored_games(db: &Path) -> String {
     for row in rows {
         let (key, w, b, round, seed, result, term, plies, moves) = row.expect("row");
         // Stored two bytes a move; read as the UCI text the golden file was written with.
-        let moves = eloworld_games::MoveRecord::from_bytes(eloworld_games::GameKind::Chess, &moves)
-            .expect("a chess move record")
-            .text();
+        let moves = eloworld_games::MoveRecord::text_of(eloworld_games::GameKind::Chess, &moves)
+            .expect("a chess move record");
         writeln!(
             out,
             "{key} {w} {b} {round} {seed} {result} {term} {plies} {moves}"

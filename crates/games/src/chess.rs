@@ -8,6 +8,7 @@ pub mod input;
 
 use crate::{Game, GameError, GameKind, Outcome, Side, Termination};
 use shakmaty::fen::Fen;
+use shakmaty::packed::PackedUciMove;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
@@ -269,8 +270,10 @@ impl Game for Chess {
         UciMove::from_move(mv, self.pos.castles().mode()).to_string()
     }
 
+    /// Shakmaty's packed UCI move (from, to, promotion), castling written as in
+    /// [`Game::write_move_code`].
     fn move_word(&self, mv: Move) -> u16 {
-        crate::record::chess_word(UciMove::from_move(mv, self.pos.castles().mode()))
+        uci_word(UciMove::from_move(mv, self.pos.castles().mode()))
     }
 
     /// Writes UCI notation; castling is king-to-target in standard chess and king-takes-rook
@@ -327,6 +330,23 @@ impl Game for Chess {
         s.push('\n');
         s
     }
+}
+
+/// The stored word of a UCI move: shakmaty's packed form.
+fn uci_word(uci: UciMove) -> u16 {
+    u16::from_le_bytes(PackedUciMove::pack(uci).to_bytes())
+}
+
+/// Appends the UCI text of a stored move's word to `out` (every word unpacks to a move).
+pub(crate) fn write_word(word: u16, out: &mut String) {
+    PackedUciMove::from_bytes(word.to_le_bytes())
+        .unpack()
+        .append_to_string(out);
+}
+
+/// The stored word of a UCI move's text.
+pub(crate) fn word_of_code(code: &str) -> Option<u16> {
+    code.parse::<UciMove>().ok().map(uci_word)
 }
 
 /// Reads a FEN (or the first four EPD fields followed by clocks) into a shakmaty position.

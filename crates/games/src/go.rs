@@ -32,6 +32,67 @@ pub const DEFAULT_SIZE: u8 = 9;
 const MAX_WIDTH: usize = MAX_SIZE as usize + 2;
 const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
 const COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+/// A stored pass's word (a placement's word, `row << 5 | column`, is below 1024).
+const PASS_WORD: u16 = 0xfffe;
+/// A stored resignation's word.
+const RESIGN_WORD: u16 = 0xffff;
+
+/// The stored word of a placement at `column`, `row` (0-based, row 0 at the bottom).
+fn place_word(column: usize, row: usize) -> u16 {
+    ((row as u16) << 5) | column as u16
+}
+
+/// Appends the GTP vertex of `column`, `row` (0-based, row 0 at the bottom; both below 25).
+fn write_vertex(column: usize, row: usize, out: &mut String) {
+    out.push(char::from(COLUMNS[column]));
+    let number = row + 1;
+    if number >= 10 {
+        out.push(char::from(b'0' + (number / 10) as u8));
+    }
+    out.push(char::from(b'0' + (number % 10) as u8));
+}
+
+/// Reads a GTP vertex (`d4`, case-insensitive) into its column and 0-based row, on no
+/// board in particular (the row may be past a board's edge).
+fn vertex_coordinates(text: &str) -> Option<(usize, usize)> {
+    let (&letter, digits) = text.trim().as_bytes().split_first()?;
+    let column = COLUMNS
+        .iter()
+        .position(|&c| c == letter.to_ascii_uppercase())?;
+    if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
+    Some((column, row.checked_sub(1)?))
+}
+
+/// Appends the code of a stored move's word to `out`; `None` for a word that is no move.
+pub(crate) fn write_word(word: u16, out: &mut String) -> Option<()> {
+    match word {
+        PASS_WORD => out.push_str("pass"),
+        RESIGN_WORD => out.push_str("resign"),
+        _ => {
+            let (column, row) = (usize::from(word & 31), usize::from(word >> 5));
+            if column >= COLUMNS.len() || row >= COLUMNS.len() {
+                return None;
+            }
+            write_vertex(column, row, out);
+        }
+    }
+    Some(())
+}
+
+/// The stored word of a move's code (`D4`, `pass`, `resign`) on the largest board.
+pub(crate) fn word_of_code(code: &str) -> Option<u16> {
+    if code.eq_ignore_ascii_case("pass") {
+        return Some(PASS_WORD);
+    }
+    if code.eq_ignore_ascii_case("resign") {
+        return Some(RESIGN_WORD);
+    }
+    let (column, row) = vertex_coordinates(code)?;
+    (row < COLUMNS.len()).then(|| place_word(column, row))
+}
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -362,23 +423,17 @@ impl Go {
     /// Returns the GTP vertex of a point (`D4`).
     #[must_use]
     pub fn vertex(&self, p: Point) -> String {
+        let mut vertex = String::with_capacity(3);
         let (c, r) = self.coordinates(p);
-        format!("{}{}", char::from(COLUMNS[c]), r + 1)
+        write_vertex(c, r, &mut vertex);
+        vertex
     }
 
     /// Reads a GTP vertex (`d4`, case-insensitive).
     #[must_use]
     pub fn parse_vertex(&self, text: &str) -> Option<Point> {
-        let t = text.trim().as_bytes();
-        let (&letter, digits) = t.split_first()?;
-        let column = COLUMNS
-            .iter()
-            .position(|&c| c == letter.to_ascii_uppercase())?;
-        if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
-        self.point(column, row.checked_sub(1)?)
+        let (column, row) = vertex_coordinates(text)?;
+        self.point(column, row)
     }
 
     /// Returns which side has a stone on `p`, if any.
@@ -884,10 +939,10 @@ impl Game for Go {
         match mv {
             GoMove::Place(p) => {
                 let (c, r) = self.coordinates(p);
-                crate::record::go_place_word(c, r)
+                place_word(c, r)
             }
-            GoMove::Pass => crate::record::go_pass_word(),
-            GoMove::Resign => crate::record::go_resign_word(),
+            GoMove::Pass => PASS_WORD,
+            GoMove::Resign => RESIGN_WORD,
         }
     }
 
@@ -895,11 +950,7 @@ impl Game for Go {
         match mv {
             GoMove::Place(p) => {
                 let (c, r) = self.coordinates(p);
-                out.push(char::from(COLUMNS[c]));
-                if r + 1 >= 10 {
-                    out.push(char::from(b'0' + ((r + 1) / 10) as u8));
-                }
-                out.push(char::from(b'0' + ((r + 1) % 10) as u8));
+                write_vertex(c, r, out);
             }
             GoMove::Pass => out.push_str("pass"),
             GoMove::Resign => out.push_str("resign"),

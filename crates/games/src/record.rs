@@ -1,20 +1,12 @@
 //! A game's moves as the store keeps them: two bytes a move, little-endian.
 //!
-//! A move's word is position-independent, like its code ([`Game::move_code`]): chess keeps
-//! shakmaty's packed UCI move (from, to, promotion), squava the cell's index, Go the
-//! column and row. The text (`e2e4 e7e5`, `c3 b2`, `D4 pass`) is written only when a game
-//! is read; the runner's worker never writes it, and the store writes a third of the bytes.
+//! A move's word ([`Game::move_word`]) is position-independent, like its code
+//! ([`Game::move_code`]): chess keeps shakmaty's packed UCI move (from, to, promotion),
+//! squava the cell's index, Go the column and row. Each game reads its words back as codes;
+//! the text (`e2e4 e7e5`, `c3 b2`, `D4 pass`) is written only when a game is read, so the
+//! runner's worker never writes it and the store writes a third of the bytes.
 
-use crate::{Game, GameError, GameKind};
-use shakmaty::packed::PackedUciMove;
-use shakmaty::uci::UciMove;
-
-/// Go's word for a pass (a placement's word is below 1024).
-const GO_PASS: u16 = 0xfffe;
-/// Go's word for a resignation.
-const GO_RESIGN: u16 = 0xffff;
-/// Go's columns, as GTP names them (no `I`).
-const GO_COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+use crate::{chess, go, squava, Game, GameError, GameKind};
 
 /// The moves of one game of `kind`, two bytes each.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,8 +36,7 @@ impl MoveRecord {
         record
     }
 
-    /// Appends a move's word.
-    pub fn push_word(&mut self, word: u16) {
+    fn push_word(&mut self, word: u16) {
         self.bytes.extend_from_slice(&word.to_le_bytes());
     }
 
@@ -56,38 +47,17 @@ impl MoveRecord {
     pub fn from_text(kind: GameKind, text: &str) -> Result<MoveRecord, GameError> {
         let mut record = MoveRecord::with_capacity(kind, text.len() / 4);
         for code in text.split_whitespace() {
-            record.push_word(word_of_code(kind, code)?);
+            let word = match kind {
+                GameKind::Chess => chess::word_of_code(code),
+                GameKind::Squava => squava::parse_square(code).map(u16::from),
+                GameKind::Go => go::word_of_code(code),
+            };
+            record.push_word(word.ok_or_else(|| GameError::BadMove {
+                text: code.to_owned(),
+                reason: format!("not a {kind} move's code"),
+            })?);
         }
         Ok(record)
-    }
-
-    /// Takes the stored bytes back.
-    ///
-    /// # Errors
-    /// [`GameError::BadMove`] when the length is odd or a word is no move of `kind`.
-    pub fn from_bytes(kind: GameKind, bytes: &[u8]) -> Result<MoveRecord, GameError> {
-        if !bytes.len().is_multiple_of(2) {
-            return Err(GameError::BadMove {
-                text: format!("{} bytes", bytes.len()),
-                reason: "a stored move record has two bytes a move".to_owned(),
-            });
-        }
-        let record = MoveRecord {
-            kind,
-            bytes: bytes.to_vec(),
-        };
-        let mut scratch = String::new();
-        for word in record.words() {
-            scratch.clear();
-            write_word(kind, word, &mut scratch)?;
-        }
-        Ok(record)
-    }
-
-    /// The game the moves are of.
-    #[must_use]
-    pub fn kind(&self) -> GameKind {
-        self.kind
     }
 
     /// The stored bytes.
@@ -96,152 +66,44 @@ impl MoveRecord {
         &self.bytes
     }
 
-    /// How many moves.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.bytes.len() / 2
-    }
-
-    /// Whether no move was played.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// The words, in the order played.
-    pub fn words(&self) -> impl Iterator<Item = u16> + '_ {
-        self.bytes
-            .chunks_exact(2)
-            .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
-    }
-
     /// The moves' codes, space-separated: what [`Game::move_code`] writes.
     #[must_use]
     pub fn text(&self) -> String {
-        let mut out = String::with_capacity(self.bytes.len() * 3);
-        for (i, word) in self.words().enumerate() {
+        // Every word was made from a move or a code, so every word reads.
+        MoveRecord::text_of(self.kind, &self.bytes).unwrap_or_default()
+    }
+
+    /// Reads stored bytes as the moves' codes, space-separated.
+    ///
+    /// # Errors
+    /// [`GameError::BadMove`] when the length is odd or a word is no move of `kind`.
+    pub fn text_of(kind: GameKind, bytes: &[u8]) -> Result<String, GameError> {
+        if !bytes.len().is_multiple_of(2) {
+            return Err(GameError::BadMove {
+                text: format!("{} bytes", bytes.len()),
+                reason: "a stored move record has two bytes a move".to_owned(),
+            });
+        }
+        let mut out = String::with_capacity(bytes.len() * 3);
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
             if i > 0 {
                 out.push(' ');
             }
-            // Every word was checked when the record was made.
-            let _ = write_word(self.kind, word, &mut out);
-        }
-        out
-    }
-}
-
-/// The word of chess's UCI move (shakmaty's packed form).
-#[must_use]
-pub fn chess_word(uci: UciMove) -> u16 {
-    u16::from_le_bytes(PackedUciMove::pack(uci).to_bytes())
-}
-
-/// The word of squava's cell `index` (0 = a1, 24 = e5).
-#[must_use]
-pub fn squava_word(index: u8) -> u16 {
-    u16::from(index)
-}
-
-/// The word of a Go placement at `column`, `row` (0-based, row 0 at the bottom).
-#[must_use]
-pub fn go_place_word(column: usize, row: usize) -> u16 {
-    ((row as u16) << 5) | column as u16
-}
-
-/// The word of a Go pass.
-#[must_use]
-pub fn go_pass_word() -> u16 {
-    GO_PASS
-}
-
-/// The word of a Go resignation.
-#[must_use]
-pub fn go_resign_word() -> u16 {
-    GO_RESIGN
-}
-
-fn bad_word(kind: GameKind, word: u16) -> GameError {
-    GameError::BadMove {
-        text: format!("{word:#06x}"),
-        reason: format!("no {kind} move is stored as this word"),
-    }
-}
-
-/// Appends the code of `word` to `out`.
-fn write_word(kind: GameKind, word: u16, out: &mut String) -> Result<(), GameError> {
-    match kind {
-        GameKind::Chess => {
-            PackedUciMove::from_bytes(word.to_le_bytes())
-                .unpack()
-                .append_to_string(out);
-        }
-        GameKind::Squava => {
-            let index = u8::try_from(word)
-                .ok()
-                .filter(|&i| i < 25)
-                .ok_or_else(|| bad_word(kind, word))?;
-            out.push(char::from(b'a' + index % 5));
-            out.push(char::from(b'1' + index / 5));
-        }
-        GameKind::Go => match word {
-            GO_PASS => out.push_str("pass"),
-            GO_RESIGN => out.push_str("resign"),
-            _ => {
-                let (column, row) = (usize::from(word & 31), usize::from(word >> 5));
-                if column >= GO_COLUMNS.len() || row >= GO_COLUMNS.len() {
-                    return Err(bad_word(kind, word));
+            let word = u16::from_le_bytes([pair[0], pair[1]]);
+            let read = match kind {
+                GameKind::Chess => {
+                    chess::write_word(word, &mut out);
+                    Some(())
                 }
-                out.push(char::from(GO_COLUMNS[column]));
-                let number = row + 1;
-                if number >= 10 {
-                    out.push(char::from(b'0' + (number / 10) as u8));
-                }
-                out.push(char::from(b'0' + (number % 10) as u8));
-            }
-        },
-    }
-    Ok(())
-}
-
-/// The word of a move's code.
-fn word_of_code(kind: GameKind, code: &str) -> Result<u16, GameError> {
-    let bad = |reason: &str| GameError::BadMove {
-        text: code.to_owned(),
-        reason: reason.to_owned(),
-    };
-    match kind {
-        GameKind::Chess => code
-            .parse::<UciMove>()
-            .map(chess_word)
-            .map_err(|_| bad("expected a UCI move such as e2e4 or e7e8q")),
-        GameKind::Squava => match code.as_bytes() {
-            &[file @ b'a'..=b'e', rank @ b'1'..=b'5'] => {
-                Ok(squava_word((rank - b'1') * 5 + (file - b'a')))
-            }
-            _ => Err(bad("expected a square a1..e5")),
-        },
-        GameKind::Go => {
-            if code.eq_ignore_ascii_case("pass") {
-                return Ok(GO_PASS);
-            }
-            if code.eq_ignore_ascii_case("resign") {
-                return Ok(GO_RESIGN);
-            }
-            let vertex = || -> Option<u16> {
-                let (&letter, digits) = code.as_bytes().split_first()?;
-                let column = GO_COLUMNS
-                    .iter()
-                    .position(|&c| c == letter.to_ascii_uppercase())?;
-                if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
-                    return None;
-                }
-                let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
-                (1..=GO_COLUMNS.len())
-                    .contains(&row)
-                    .then(|| go_place_word(column, row - 1))
+                GameKind::Squava => squava::write_word(word, &mut out),
+                GameKind::Go => go::write_word(word, &mut out),
             };
-            vertex().ok_or_else(|| bad("expected a vertex such as D4, pass or resign"))
+            read.ok_or_else(|| GameError::BadMove {
+                text: format!("{word:#06x}"),
+                reason: format!("no {kind} move is stored as this word"),
+            })?;
         }
+        Ok(out)
     }
 }
 
@@ -259,19 +121,19 @@ mod tests {
             let legal = game.legal_moves();
             let mv = legal[rng.below(legal.len())];
             codes.push(game.move_code(mv));
-            let mut one = String::new();
-            write_word(G::KIND, game.move_word(mv), &mut one).expect("a word of a legal move");
+            let one = MoveRecord::text_of(G::KIND, &game.move_word(mv).to_le_bytes())
+                .expect("a word of a legal move");
             assert_eq!(one, game.move_code(mv), "seed {seed}, ply {}", moves.len());
             moves.push(mv);
             game.play(mv);
         }
         let record = MoveRecord::of(&game, &moves);
-        assert_eq!(record.len(), moves.len());
+        assert_eq!(record.as_bytes().len(), 2 * moves.len());
         assert_eq!(record.text(), codes.join(" "), "seed {seed}");
         let back = MoveRecord::from_text(G::KIND, &record.text()).expect("its own text");
         assert_eq!(back, record, "seed {seed}");
-        let stored = MoveRecord::from_bytes(G::KIND, record.as_bytes()).expect("its own bytes");
-        assert_eq!(stored, record);
+        let stored = MoveRecord::text_of(G::KIND, record.as_bytes()).expect("its own bytes");
+        assert_eq!(stored, codes.join(" "), "seed {seed}");
         moves.len()
     }
 
@@ -288,8 +150,8 @@ mod tests {
         let fischer =
             Chess::from_position("4k3/8/8/8/8/8/8/RK6 w A - 0 1", DrawRules::Automatic).unwrap();
         let castle = fischer.parse_move("b1a1").unwrap();
-        let mut text = String::new();
-        write_word(GameKind::Chess, fischer.move_word(castle), &mut text).unwrap();
+        let text =
+            MoveRecord::text_of(GameKind::Chess, &fischer.move_word(castle).to_le_bytes()).unwrap();
         assert_eq!(text, fischer.move_code(castle));
         assert_eq!(text, "b1a1");
     }
@@ -322,16 +184,16 @@ mod tests {
     fn a_record_is_two_bytes_a_move() {
         let record = MoveRecord::from_text(GameKind::Chess, "e2e4 e7e5 g1f3").unwrap();
         assert_eq!(record.as_bytes().len(), 6);
-        assert_eq!(record.words().count(), 3);
+        assert_eq!(record.text().split(' ').count(), 3);
     }
 
     #[test]
     fn bad_records_and_codes_are_named() {
-        let odd = MoveRecord::from_bytes(GameKind::Chess, &[1, 2, 3]).unwrap_err();
+        let odd = MoveRecord::text_of(GameKind::Chess, &[1, 2, 3]).unwrap_err();
         assert!(odd.to_string().contains("3 bytes"), "{odd}");
-        let cell = MoveRecord::from_bytes(GameKind::Squava, &[25, 0]).unwrap_err();
+        let cell = MoveRecord::text_of(GameKind::Squava, &[25, 0]).unwrap_err();
         assert!(cell.to_string().contains("0x0019"), "{cell}");
-        let vertex = MoveRecord::from_bytes(GameKind::Go, &25u16.to_le_bytes()).unwrap_err();
+        let vertex = MoveRecord::text_of(GameKind::Go, &25u16.to_le_bytes()).unwrap_err();
         assert!(vertex.to_string().contains("no go move"), "{vertex}");
         let text = MoveRecord::from_text(GameKind::Squava, "a1 f9").unwrap_err();
         assert!(text.to_string().contains("\"f9\""), "{text}");

@@ -79,9 +79,23 @@ pub fn line_made(own: u32, sq: usize) -> Option<bool> {
 /// Returns the name of square `sq` (`a1` … `e5`).
 #[must_use]
 pub fn square_name(sq: u8) -> String {
-    let file = char::from(b'a' + sq % 5);
-    let rank = char::from(b'1' + sq / 5);
-    format!("{file}{rank}")
+    let mut name = String::with_capacity(2);
+    write_square(sq, &mut name);
+    name
+}
+
+/// Appends the name of square `sq` to `out`.
+fn write_square(sq: u8, out: &mut String) {
+    out.push(char::from(b'a' + sq % 5));
+    out.push(char::from(b'1' + sq / 5));
+}
+
+/// Appends the code of a stored move's word (the cell's index) to `out`; `None` for a
+/// word that is no cell.
+pub(crate) fn write_word(word: u16, out: &mut String) -> Option<()> {
+    let sq = u8::try_from(word).ok().filter(|&sq| sq < 25)?;
+    write_square(sq, out);
+    Some(())
 }
 
 /// Parses a square name (`c3`), case-insensitive.
@@ -273,12 +287,11 @@ impl Game for Squava {
     }
 
     fn move_word(&self, mv: u8) -> u16 {
-        crate::record::squava_word(mv)
+        u16::from(mv)
     }
 
     fn write_move_code(&self, mv: u8, out: &mut String) {
-        out.push(char::from(b'a' + mv % 5));
-        out.push(char::from(b'1' + mv / 5));
+        write_square(mv, out);
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, GameError> {

@@ -833,12 +833,10 @@ fn moves_text(
     use rusqlite::types::{Type, ValueRef};
     match r.get_ref(i)? {
         ValueRef::Text(text) => Ok(String::from_utf8_lossy(text).into_owned()),
-        ValueRef::Blob(bytes) => MoveRecord::from_bytes(game, bytes)
-            .map(|record| record.text())
-            .map_err(|e| {
-                let why = format!("the stored moves of game {job_id}: {e}");
-                rusqlite::Error::FromSqlConversionFailure(i, Type::Blob, why.into())
-            }),
+        ValueRef::Blob(bytes) => MoveRecord::text_of(game, bytes).map_err(|e| {
+            let why = format!("the stored moves of game {job_id}: {e}");
+            rusqlite::Error::FromSqlConversionFailure(i, Type::Blob, why.into())
+        }),
         other => Err(rusqlite::Error::InvalidColumnType(
             i,
             "moves".to_owned(),
