@@ -15,9 +15,10 @@ use std::time::Instant;
 
 /// Measure the runner against a bare loop. The runner's rate counts the playing phase (every
 /// game played and committed to a real SQLite file), not the one-time storing of the plan.
-/// The bare loop and the runner are measured alternately in this one process, `--rounds`
-/// times, and the median of each round's ratio is reported, so that load from other
-/// programs on the machine hits both sides alike.
+/// The bare loops and the runner are measured alternately in this one process, each runner
+/// measurement between two of the bare loops it is compared with, `--rounds` times, and the
+/// median of the rounds' ratios is reported, so that load from other programs on the
+/// machine hits both sides alike.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game to measure (both when absent).
@@ -26,8 +27,9 @@ pub struct Args {
     /// Games per measurement (default: 2000 for chess, 200000 for squava).
     #[arg(long)]
     games: Option<u64>,
-    /// Measurement rounds (bare loop, runner on 1 thread, runner on 2 threads, alternated).
-    #[arg(long, default_value_t = 3)]
+    /// Measurement rounds, each: bare loop, runner on 1 thread, bare loop; two bare loops
+    /// at once, runner on 2 threads, two bare loops at once.
+    #[arg(long, default_value_t = 5)]
     rounds: usize,
     /// `text` (a line per measurement) or `json` (one object keyed by game, alone on stdout).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -167,19 +169,17 @@ where
     let (mut ceilings, mut shares) = (Vec::new(), Vec::new());
     let mut plies = 0u64;
     for round in 0..rounds {
-        let t = Instant::now();
-        plies = 0;
-        for job in plan.jobs() {
-            plies += u64::from(bare(job.seed));
-        }
-        let bare_rate = n as f64 / t.elapsed().as_secs_f64();
-        let (one, one_plies) = runner_rate::<G>(&plan, 1)?;
+        // Each runner measurement lies between two of its reference, and is compared with
+        // both together: this machine's speed wanders within a second, and a reference
+        // taken on one side only caught it faster or slower than the runner saw it.
+        let (bare_rate, bare_plies, (one, one_plies)) =
+            around(&plan, 1, bare, || runner_rate::<G>(&plan, 1))?;
+        plies = bare_plies;
         anyhow::ensure!(
             one_plies == plies,
             "the runner played {one_plies} plies, the bare loop {plies}: not the same games"
         );
-        let ceiling = bare_ceiling(&plan, 2, bare);
-        let (two, _) = runner_rate::<G>(&plan, 2)?;
+        let (ceiling, _, (two, _)) = around(&plan, 2, bare, || runner_rate::<G>(&plan, 2))?;
         if text {
             println!(
                 "  round {}: bare loop {bare_rate:>10.0} games/s  runner 1 thread {one:>10.0} ({:.2}x)  2 threads {two:>10.0} ({:.2}x); two bare loops at once {ceiling:>10.0} (runner's share {:.2})",
@@ -228,25 +228,47 @@ where
     Ok(figures)
 }
 
-/// Games per second of `threads` bare loops run at once, thread `t` playing every
-/// `threads`-th game of the plan from the `t`-th: the most this machine's cores can play,
-/// with nothing stored or coordinated.
-fn bare_ceiling(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> f64 {
+/// Runs `measure` between two runs of `threads` bare loops at once; returns the bare loops'
+/// games per second over both runs, the plies of one run, and what `measure` gave.
+fn around<T>(
+    plan: &Plan,
+    threads: usize,
+    bare: fn(u64) -> u32,
+    measure: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<(f64, u64, T)> {
+    let (before, plies) = bare_loops(plan, threads, bare);
+    let measured = measure()?;
+    let (after, _) = bare_loops(plan, threads, bare);
+    let games = plan.jobs().len() as f64;
+    Ok((2.0 * games / (before + after), plies, measured))
+}
+
+/// Seconds taken by `threads` bare loops run at once, thread `t` playing every `threads`-th
+/// game of the plan from the `t`-th (the most this machine's cores can play, with nothing
+/// stored or coordinated), and the plies played.
+fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64) {
     let seeds: Vec<u64> = plan.jobs().iter().map(|j| j.seed).collect();
     let t = Instant::now();
-    std::thread::scope(|scope| {
-        for first in 0..threads {
-            let seeds = &seeds;
-            scope.spawn(move || {
-                let mut plies = 0u64;
-                for seed in seeds.iter().skip(first).step_by(threads) {
-                    plies += u64::from(bare(*seed));
-                }
-                std::hint::black_box(plies)
-            });
-        }
+    let plies = std::thread::scope(|scope| {
+        let loops: Vec<_> = (0..threads)
+            .map(|first| {
+                let seeds = &seeds;
+                scope.spawn(move || {
+                    seeds
+                        .iter()
+                        .skip(first)
+                        .step_by(threads)
+                        .map(|&seed| u64::from(bare(seed)))
+                        .sum::<u64>()
+                })
+            })
+            .collect();
+        loops
+            .into_iter()
+            .map(|l| l.join().unwrap_or(0))
+            .sum::<u64>()
     });
-    seeds.len() as f64 / t.elapsed().as_secs_f64()
+    (t.elapsed().as_secs_f64(), plies)
 }
 
 fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
