@@ -169,9 +169,9 @@ where
     let (mut ceilings, mut shares) = (Vec::new(), Vec::new());
     let mut plies = 0u64;
     for round in 0..rounds {
-        // Each runner measurement lies between two of its reference, and is compared with
-        // both together: this machine's speed wanders within a second, and a reference
-        // taken on one side only caught it faster or slower than the runner saw it.
+        // Each runner measurement lies between two measurements of its reference and is
+        // compared with both together: this machine's speed wanders within a second, and a
+        // reference taken on one side only caught it faster or slower than the runner saw it.
         let (bare_rate, bare_plies, (one, one_plies)) =
             around(&plan, 1, bare, || runner_rate::<G>(&plan, 1))?;
         plies = bare_plies;
