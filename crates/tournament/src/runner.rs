@@ -249,8 +249,7 @@ pub fn drive<G: PlayableGame>(
 /// Plays the pending jobs of a stored tournament whose two players have a factory here
 /// (`None` marks a player this machine cannot run: its jobs are left to other workers).
 ///
-/// Games are committed in batches (every `checkpoint_games` or `checkpoint_interval`, and
-/// each as it arrives once every job is handed out);
+/// Games are committed in batches (every `checkpoint_games` or `checkpoint_interval`);
 /// with a shared store the claims' leases are renewed every third of the lease and
 /// expired leases are returned to pending.
 ///
@@ -567,14 +566,9 @@ pub fn play_stored<G: PlayableGame>(
                     }
                 }
             }
-            // Once every job is handed out, each game is stored as it arrives: the workers
-            // are playing their last games, and the run's end no longer waits for one
-            // commit of a whole batch after them (1-3 ms of a 2,000-game `bench` run).
-            let last_games = exhausted && job_tx.is_empty();
             if !batch.is_empty()
                 && (batch.len() >= opts.checkpoint_games
-                    || last_flush.elapsed() >= opts.checkpoint_interval
-                    || last_games)
+                    || last_flush.elapsed() >= opts.checkpoint_interval)
             {
                 match store.complete(&opts.worker, &batch) {
                     Ok(done) => {

@@ -1,10 +1,9 @@
-//! The runner's hand-over of finished games: a worker holds finished short games while jobs
-//! are queued, and must hand them over even when another worker takes the last queued job;
-//! once every job is handed out, the coordinator stores each game as it arrives.
+//! The runner's hand-over of short games: a worker holds finished short games while jobs are
+//! queued, and must hand them over even when another worker takes the last queued job.
 
 use eloworld_games::{GameKind, Squava};
 use eloworld_players::PlayableGame;
-use eloworld_tournament::{open_store, run, Event, Plan, RunOptions, TournamentConfig};
+use eloworld_tournament::{open_store, run, Plan, RunOptions, TournamentConfig};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -45,51 +44,5 @@ fn a_worker_holding_short_games_hands_them_over_when_the_queue_runs_dry() {
     assert!(
         done_rx.recv_timeout(Duration::from_secs(120)).is_ok(),
         "a run never ended: a worker kept finished games while waiting for a job"
-    );
-}
-
-/// Batches too large and too slow to fill (1,000 games, a minute) hold every game until the
-/// jobs run out; then the last games, each 20 ms long, are stored as they finish, not in one
-/// commit after the last of them: more than one checkpoint, the last with every game.
-#[test]
-fn once_every_job_is_handed_out_each_game_is_stored_as_it_finishes() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let mut config = TournamentConfig::new(
-        "last",
-        GameKind::Squava,
-        vec!["random_move:delay_ms=20".to_owned()],
-    );
-    config.self_play = true;
-    config.games_per_pair = 6;
-    let plan = Plan::new(&config).expect("plan");
-    let db = dir.path().join("last.sqlite");
-    let mut store = open_store(&db.to_string_lossy(), true).expect("store");
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let opts = RunOptions {
-        threads: 2,
-        checkpoint_games: 1000,
-        checkpoint_interval: Duration::from_secs(60),
-        events: Some(tx),
-        ..RunOptions::default()
-    };
-    let summary =
-        run::<Squava>(&plan, &Squava::builtin_players(), (), &mut *store, &opts).expect("run");
-    drop(opts);
-    assert_eq!(summary.stored, 6);
-    let checkpoints: Vec<u64> = rx
-        .try_iter()
-        .filter_map(|e| match e {
-            Event::Checkpoint { stored } => Some(stored),
-            _ => None,
-        })
-        .collect();
-    assert!(
-        checkpoints.len() >= 2,
-        "the last games waited for one commit after them: checkpoints {checkpoints:?}"
-    );
-    assert_eq!(checkpoints.last(), Some(&6), "{checkpoints:?}");
-    assert!(
-        checkpoints.windows(2).all(|w| w[0] < w[1]),
-        "{checkpoints:?}"
     );
 }
