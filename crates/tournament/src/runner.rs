@@ -467,7 +467,12 @@ pub fn play_stored<G: PlayableGame>(
             // commit per finished game.
             let mut claimed = false;
             let open = failure.is_none() && !stop.load(Ordering::Relaxed) && !exhausted;
-            if let Some(wanted) = claims.wanted(in_flight.len()).filter(|_| open) {
+            let wanted = if open {
+                claims.wanted(in_flight.len())
+            } else {
+                None
+            };
+            if let Some(wanted) = wanted {
                 let filter = if cannot_start.is_empty() {
                     filter
                 } else {

@@ -265,7 +265,7 @@ fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64) {
             .collect();
         loops
             .into_iter()
-            .map(|l| l.join().unwrap_or(0))
+            .map(|l| l.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .sum::<u64>()
     });
     (t.elapsed().as_secs_f64(), plies)

@@ -909,6 +909,12 @@ mod tests {
         Plan::new(&config).expect("plan")
     }
 
+    /// A new store in `dir`.
+    fn fresh(dir: &tempfile::TempDir, file: &str) -> SqliteStore {
+        let path = dir.path().join(file);
+        SqliteStore::open(&path.to_string_lossy(), true).expect("open")
+    }
+
     fn finished(job: &ClaimedJob) -> FinishedGame {
         FinishedGame {
             job_id: job.id,
@@ -927,8 +933,7 @@ mod tests {
     #[test]
     fn a_game_is_stored_only_for_its_claim_in_its_own_tournament() {
         let dir = tempfile::tempdir().expect("tmp");
-        let path = dir.path().join("fence.sqlite");
-        let mut store = SqliteStore::open(&path.to_string_lossy(), true).expect("open");
+        let mut store = fresh(&dir, "fence.sqlite");
         let first = store.begin(&plan("first")).expect("begin");
         let second = store.begin(&plan("second")).expect("begin");
         let jobs = store.claim(first, "w", 3, None).expect("claim");
@@ -970,8 +975,7 @@ mod tests {
     #[test]
     fn moves_are_stored_two_bytes_a_move_and_old_text_still_reads() {
         let dir = tempfile::tempdir().expect("tmp");
-        let path = dir.path().join("moves.sqlite");
-        let mut store = SqliteStore::open(&path.to_string_lossy(), true).expect("open");
+        let mut store = fresh(&dir, "moves.sqlite");
         let id = store.begin(&plan("moves")).expect("begin");
         let jobs = store.claim(id, "w", 3, None).expect("claim");
         let games: Vec<FinishedGame> = jobs.iter().map(finished).collect();
