@@ -85,7 +85,7 @@ impl std::str::FromStr for DrawRules {
 }
 
 /// A chess game in progress: the position, its legal moves and the repetition history.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Chess {
     pos: shakmaty::Chess,
     rules: DrawRules,
@@ -97,6 +97,33 @@ pub struct Chess {
     history: Vec<u64>,
     ply: u32,
     outcome: Option<Outcome>,
+}
+
+impl Clone for Chess {
+    fn clone(&self) -> Chess {
+        Chess {
+            pos: self.pos.clone(),
+            rules: self.rules,
+            moves: self.moves.clone(),
+            hash: self.hash,
+            history: self.history.clone(),
+            ply: self.ply,
+            outcome: self.outcome,
+        }
+    }
+
+    /// Keeps this game's buffers: a runner's worker resets one game to the start position
+    /// before each of its games, where a fresh clone grew its move list and repetition
+    /// history from their start size again, a handful of reallocations a game.
+    fn clone_from(&mut self, source: &Chess) {
+        self.pos.clone_from(&source.pos);
+        self.rules = source.rules;
+        self.moves.clone_from(&source.moves);
+        self.hash = source.hash;
+        self.history.clone_from(&source.history);
+        self.ply = source.ply;
+        self.outcome = source.outcome;
+    }
 }
 
 impl Chess {
@@ -479,6 +506,33 @@ mod tests {
             let mv = game.parse_move(m).expect(m);
             game.play(mv);
         }
+    }
+
+    #[test]
+    fn a_game_reset_from_the_start_is_the_start_and_keeps_its_buffers() {
+        let start = Chess::new(DrawRules::Automatic);
+        let mut game = start.clone();
+        // Knights out and back four times: a long repetition history, then a fivefold draw.
+        play_uci(&mut game, &"g1f3 g8f6 f3g1 f6g8 ".repeat(4));
+        assert_eq!(
+            game.outcome().map(|o| o.termination),
+            Some(Termination::FivefoldRepetition)
+        );
+        let (history, moves) = (game.history.capacity(), game.moves.capacity());
+        assert!(history > start.history.len(), "the history grew in play");
+        game.clone_from(&start);
+        assert_eq!(format!("{game:?}"), format!("{start:?}"));
+        assert_eq!(
+            (game.history.capacity(), game.moves.capacity()),
+            (history, moves)
+        );
+        // The reset game plays as the start does: the same draw at the same ply.
+        play_uci(&mut game, &"g1f3 g8f6 f3g1 f6g8 ".repeat(4));
+        assert_eq!(game.ply(), 16);
+        assert_eq!(
+            game.outcome().map(|o| o.termination),
+            Some(Termination::FivefoldRepetition)
+        );
     }
 
     fn outcome_of(fen: &str, moves: &str, rules: DrawRules) -> Option<Outcome> {

@@ -93,9 +93,12 @@ enum Msg {
 /// others, in batches of at most [`BATCH_GAMES`] games or [`BATCH_WAIT`].
 const SHORT_GAME_MS: f64 = 1.0;
 /// Most short games a worker holds before handing them over.
-const BATCH_GAMES: usize = 64;
-/// Longest a worker holds a finished short game.
-const BATCH_WAIT: Duration = Duration::from_millis(20);
+const BATCH_GAMES: usize = 512;
+/// Longest a worker holds a finished short game: a fifth of the default checkpoint
+/// interval, so that the coordinator, which shares the cores with the workers, wakes a few
+/// dozen times a second, not hundreds (with batches of 64 games or 20 ms it woke two to
+/// three times as often and waited for a core five times as long).
+const BATCH_WAIT: Duration = Duration::from_millis(50);
 
 /// A tournament as the store holds it: everything a worker needs to play its jobs, with
 /// no access to the files the plan was made from.
@@ -325,6 +328,8 @@ pub fn play_stored<G: PlayableGame>(
                     tablebases,
                 };
                 let start = G::new(rules);
+                // One game a worker, reset before each job: its buffers are kept.
+                let mut game = start.clone();
                 // Finished games not yet handed to the coordinator, and when the first of
                 // them finished.
                 let mut unsent: Vec<FinishedGame> = Vec::new();
@@ -378,6 +383,7 @@ pub fn play_stored<G: PlayableGame>(
                             &job,
                             factories,
                             &mut worker,
+                            &mut game,
                             &start,
                             rules,
                             &game_rules,
@@ -707,6 +713,7 @@ fn play_job<G: Game>(
     job: &ClaimedJob,
     factories: &[Option<Arc<dyn PlayerFactory<G>>>],
     worker: &mut Worker,
+    game: &mut G,
     start: &G,
     rules: G::Rules,
     game_rules: &GameRules<'_>,
@@ -728,14 +735,14 @@ fn play_job<G: Game>(
         wall_ms: t0.elapsed().as_secs_f64() * 1e3,
         notes: Vec::new(),
     };
-    let mut game = match &job.opening {
+    match &job.opening {
         // Openings were checked before the run started.
         Some(text) => match G::from_position(text, rules) {
-            Ok(g) => g,
+            Ok(g) => *game = g,
             Err(_) => return Played::Aborted,
         },
-        None => start.clone(),
-    };
+        None => game.clone_from(start),
+    }
     let mut players = Vec::with_capacity(2);
     for idx in [job.white, job.black] {
         let created = match &factories[idx as usize] {
@@ -757,7 +764,7 @@ fn play_job<G: Game>(
     let keep_notes = record || white.reports_searches() || black.reports_searches();
     moves.clear();
     let Some(played) = play_game_with(
-        &mut game,
+        game,
         &mut *white,
         &mut *black,
         job.seed,
@@ -769,7 +776,7 @@ fn play_job<G: Game>(
         return Played::Aborted;
     };
     // Words, like codes, do not depend on the position: the final one writes them all.
-    let record = MoveRecord::of(&game, moves);
+    let record = MoveRecord::of(game, moves);
     let result: GameResult = played.outcome.result;
     Played::Game(finished(
         result,
