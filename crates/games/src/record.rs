@@ -29,11 +29,15 @@ impl MoveRecord {
     /// not depend on the position).
     #[must_use]
     pub fn of<G: Game>(game: &G, moves: &[G::Move]) -> MoveRecord {
-        let mut record = MoveRecord::with_capacity(G::KIND, moves.len());
-        for &mv in moves {
-            record.push_word(game.move_word(mv));
+        // Written into place: pushing word by word checked the capacity at every move.
+        let mut bytes = vec![0u8; moves.len() * 2];
+        for (pair, &mv) in bytes.chunks_exact_mut(2).zip(moves) {
+            pair.copy_from_slice(&game.move_word(mv).to_le_bytes());
         }
-        record
+        MoveRecord {
+            kind: G::KIND,
+            bytes,
+        }
     }
 
     fn push_word(&mut self, word: u16) {

@@ -6,7 +6,7 @@ use crate::{
     play_game_with, ConfigError, Event, GameRules, MoveNote, Plan, RunError, StoreError,
     TournamentConfig,
 };
-use crossbeam_channel::{unbounded, RecvTimeoutError, Sender};
+use crossbeam_channel::{unbounded, RecvTimeoutError, Sender, TryRecvError};
 use eloworld_games::{Game, GameKind, GameResult, MoveRecord};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry, Worker};
 use std::collections::HashMap;
@@ -338,25 +338,23 @@ pub fn play_stored<G: PlayableGame>(
                     unsent.is_empty() || msg_tx.send(Msg::Finished(std::mem::take(unsent))).is_ok()
                 };
                 loop {
-                    // Holding finished games, wait for a job no longer than they may be
-                    // held: another worker can take the last queued job between the check
-                    // below and this wait, and then the held games, which the coordinator
-                    // waits for before it ends, would never be handed over.
-                    let next = if unsent.is_empty() {
-                        job_rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
-                    } else {
-                        job_rx.recv_timeout(BATCH_WAIT.saturating_sub(unsent_since.elapsed()))
-                    };
-                    let job = match next {
+                    // A worker never waits for a job with finished games in hand: it hands
+                    // them over first. Another worker can take the last queued job between
+                    // the check after a game and this call, and the held games, which the
+                    // coordinator waits for before it ends, would wait with it (for ever,
+                    // before a bound on holding; then for the rest of that bound).
+                    let job = match job_rx.try_recv() {
                         Ok(job) => job,
-                        // Held long enough: hand them over, then wait again.
-                        Err(RecvTimeoutError::Timeout) => {
-                            if flush(&mut unsent) {
-                                continue;
+                        Err(TryRecvError::Empty) => {
+                            if !flush(&mut unsent) {
+                                break;
                             }
-                            break;
+                            match job_rx.recv() {
+                                Ok(job) => job,
+                                Err(_) => break,
+                            }
                         }
-                        Err(_) => break,
+                        Err(TryRecvError::Disconnected) => break,
                     };
                     let blocked = |i: u32| {
                         unstartable
@@ -430,8 +428,8 @@ pub fn play_stored<G: PlayableGame>(
                             if !pause.is_zero() {
                                 std::thread::sleep(pause);
                             }
-                            // A short game waits for company while more jobs are queued,
-                            // up to a batch or a few milliseconds; any other is handed over now.
+                            // A short game waits for company while more jobs are queued, up to
+                            // a batch or `BATCH_WAIT`; any other is handed over now.
                             let short = g.wall_ms < SHORT_GAME_MS;
                             if unsent.is_empty() {
                                 unsent_since = Instant::now();
