@@ -429,15 +429,19 @@ pub fn play_stored<G: PlayableGame>(
                                 std::thread::sleep(pause);
                             }
                             // A short game waits for company while more jobs are queued, up to
-                            // a batch or `BATCH_WAIT`; any other is handed over now.
+                            // a batch or `BATCH_WAIT`; any other is handed over now. A worker
+                            // holds no more games than there are jobs queued: as a run drains,
+                            // its batches shrink, and its last games reach the coordinator in
+                            // small batches, not at once when the queue is empty (then the
+                            // last commit ran alone, a core idle: 2–7% of a two-thread
+                            // `bench` run, 1% with this bound).
                             let short = g.wall_ms < SHORT_GAME_MS;
                             if unsent.is_empty() {
                                 unsent_since = Instant::now();
                             }
                             unsent.push(g);
                             if short
-                                && unsent.len() < BATCH_GAMES
-                                && !job_rx.is_empty()
+                                && unsent.len() < BATCH_GAMES.min(job_rx.len())
                                 && unsent_since.elapsed() < BATCH_WAIT
                             {
                                 continue;
