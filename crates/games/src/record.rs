@@ -29,7 +29,7 @@ impl MoveRecord {
     /// not depend on the position).
     #[must_use]
     pub fn of<G: Game>(game: &G, moves: &[G::Move]) -> MoveRecord {
-        // Written into place: pushing word by word checked the capacity at every move.
+        // Two bytes a move, written in place in one buffer of the final size.
         let mut bytes = vec![0u8; moves.len() * 2];
         for (pair, &mv) in bytes.chunks_exact_mut(2).zip(moves) {
             pair.copy_from_slice(&game.move_word(mv).to_le_bytes());

@@ -92,7 +92,8 @@ enum Msg {
 /// A game shorter than this (milliseconds of wall time) is handed to the coordinator with
 /// others, in batches of at most [`BATCH_GAMES`] games or [`BATCH_WAIT`].
 const SHORT_GAME_MS: f64 = 1.0;
-/// Most short games a worker holds before handing them over.
+/// Most short games a worker holds before handing them over (and never more than the jobs
+/// queued).
 const BATCH_GAMES: usize = 512;
 /// Longest a worker holds a finished short game: a fifth of the default checkpoint
 /// interval, so that the coordinator, which shares the cores with the workers, wakes a few
@@ -340,9 +341,9 @@ pub fn play_stored<G: PlayableGame>(
                 loop {
                     // A worker never waits for a job with finished games in hand: it hands
                     // them over first. Another worker can take the last queued job between
-                    // the check after a game and this call, and the held games, which the
-                    // coordinator waits for before it ends, would wait with it (for ever,
-                    // before a bound on holding; then for the rest of that bound).
+                    // the check after a game and this call; the held games, which the
+                    // coordinator waits for before it ends, then waited with this worker
+                    // (for ever before holding was bounded, then for the rest of the bound).
                     let job = match job_rx.try_recv() {
                         Ok(job) => job,
                         Err(TryRecvError::Empty) => {
