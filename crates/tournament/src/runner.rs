@@ -647,7 +647,7 @@ pub fn play_stored<G: PlayableGame>(
 /// the one before: claiming thousands of jobs takes SQLite milliseconds, which workers with
 /// nothing queued spent waiting at the start of every run (`eloworld bench` measured 3–7 ms
 /// a worker in runs of 2,000 games).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct ClaimSizer {
     threads: usize,
     /// Milliseconds of play a full claim covers, for all threads together.
