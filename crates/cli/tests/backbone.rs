@@ -573,6 +573,22 @@ fn bench_json_is_one_object_keyed_by_game_alone_on_stdout() {
                 num(ratio)
             );
         }
+        // Where the runner's CPU went on two threads, in bare loops' CPU per game: measured
+        // where there is a per-thread CPU clock (unix), else null.
+        for k in [
+            "workers_cpu_per_game_ratio",
+            "coordinator_cpu_per_game_ratio",
+        ] {
+            if cfg!(unix) {
+                assert!(
+                    num(k).is_finite() && num(k) > 0.0,
+                    "{game}: {k} = {}",
+                    num(k)
+                );
+            } else {
+                assert!(f[k].is_null(), "{game}: {k} = {}", f[k]);
+            }
+        }
         assert_eq!(f["games"], 12, "{game}");
         assert_eq!(f["rounds"], 1, "{game}");
         // Random chess games last hundreds of plies; squava's 5×5 board holds at most 25; a

@@ -27,7 +27,9 @@ pub use events::Event;
 pub use plan::{ladder_batch_name, Plan};
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
 pub use rating_games::{add_results, games_to_rate, score, RatedGame};
-pub use runner::{drive, play_stored, run, RunOptions, RunSummary, StoredTournament, Until};
+pub use runner::{
+    drive, play_stored, run, thread_cpu, RunCpu, RunOptions, RunSummary, StoredTournament, Until,
+};
 pub use schedule::JobSpec;
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,

@@ -11,7 +11,7 @@ use eloworld_games::{Game, GameKind, GameResult, MoveRecord};
 use eloworld_players::{PlayableGame, PlayerFactory, Registry, Worker};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -75,6 +75,37 @@ pub struct RunSummary {
     /// Players that could not start in this run (an engine that does not start), with why:
     /// their games were left unplayed, never counted as losses.
     pub cannot_start: Vec<(String, String)>,
+    /// CPU time of the run's own threads while it played, where the system keeps a clock
+    /// per thread (`None` elsewhere).
+    pub cpu: Option<RunCpu>,
+}
+
+/// Where a run's CPU went: what `eloworld bench` compares with the bare game loop's, to
+/// tell the runner's own cost from a busy machine's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunCpu {
+    /// The coordinating thread: claims, commits, and the checks between them.
+    pub coordinator: Duration,
+    /// All worker threads together: the games, and handing them over.
+    pub workers: Duration,
+}
+
+/// CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), where there is such a
+/// clock: the runner's figures and `eloworld bench`'s bare loops read the same clock.
+#[must_use]
+pub fn thread_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Some(Duration::new(
+            u64::try_from(t.tv_sec).unwrap_or(0),
+            u32::try_from(t.tv_nsec).unwrap_or(0),
+        ))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 enum Msg {
@@ -267,6 +298,8 @@ pub fn play_stored<G: PlayableGame>(
     opts: &RunOptions,
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
+    let coordinator_cpu = thread_cpu();
+    let workers_cpu_ns = AtomicU64::new(0);
     let (planned, done_before) = (tournament.total, tournament.done);
     let threads = opts.threads.max(1);
     let runnable: Vec<u32> = (0..factories.len() as u32)
@@ -316,7 +349,9 @@ pub fn play_stored<G: PlayableGame>(
             let events = opts.events.clone();
             let tablebases = tablebases.as_ref();
             let unstartable = &unstartable;
+            let workers_cpu_ns = &workers_cpu_ns;
             scope.spawn(move || {
+                let cpu_start = thread_cpu();
                 let mut worker = Worker::new(index);
                 let mut moves: Vec<G::Move> = Vec::with_capacity(1024);
                 let mut notes: Vec<MoveNote> = Vec::new();
@@ -467,6 +502,10 @@ pub fn play_stored<G: PlayableGame>(
                     }
                 }
                 flush(&mut unsent);
+                if let (Some(start), Some(end)) = (cpu_start, thread_cpu()) {
+                    let used = u64::try_from(end.saturating_sub(start).as_nanos()).unwrap_or(0);
+                    workers_cpu_ns.fetch_add(used, Ordering::Relaxed);
+                }
             });
         }
         drop(msg_tx);
@@ -623,6 +662,12 @@ pub fn play_stored<G: PlayableGame>(
         emit(Event::Interrupted { stored });
     }
     let elapsed = started.elapsed();
+    let cpu = coordinator_cpu
+        .zip(thread_cpu())
+        .map(|(start, end)| RunCpu {
+            coordinator: end.saturating_sub(start),
+            workers: Duration::from_nanos(workers_cpu_ns.into_inner()),
+        });
     Ok(RunSummary {
         tournament: tournament.id,
         planned,
@@ -635,6 +680,7 @@ pub fn play_stored<G: PlayableGame>(
             .into_iter()
             .map(|(p, r)| (tournament.players[p as usize].clone(), r))
             .collect(),
+        cpu,
     })
 }
 

@@ -7,11 +7,11 @@ use eloworld_games::{
     Chess, DrawRules, Game, GameKind, GameRng, Go, GoRules, MoveRecord, Side, Squava,
 };
 use eloworld_players::PlayableGame;
-use eloworld_tournament::{open_store, Plan, RunOptions, TournamentConfig};
+use eloworld_tournament::{open_store, Plan, RunCpu, RunOptions, TournamentConfig};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{EnPassantMode, Position};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Measure the runner against a bare loop. The runner's rate counts the playing phase (every
 /// game played and committed to a real SQLite file), not the one-time storing of the plan.
@@ -76,6 +76,13 @@ struct GameFigures {
     /// The runner on two threads ÷ that ceiling (median of the rounds' ratios): the share
     /// of what two cores can do that the runner gets.
     runner_share_of_ceiling: f64,
+    /// Where the runner's CPU went on two threads, per game, in the two bare loops' CPU
+    /// per game (medians of the rounds; `None` without a per-thread CPU clock): its workers
+    /// (the games and their hand-over, against the bare loop's 1.0) and its coordinator
+    /// (claims and commits). Thread CPU clocks count no time spent waiting for a core, so
+    /// these move less with other programs' load than the wall-clock figures.
+    workers_cpu_per_game_ratio: Option<f64>,
+    coordinator_cpu_per_game_ratio: Option<f64>,
     /// Mean plies per game.
     plies_per_game: f64,
     /// Games per measurement, rounds.
@@ -94,6 +101,8 @@ impl GameFigures {
             "store_ceiling_games_per_s": self.store_ceiling_games_per_s,
             "ceiling_games_per_s": self.ceiling_games_per_s,
             "runner_share_of_ceiling": self.runner_share_of_ceiling,
+            "workers_cpu_per_game_ratio": self.workers_cpu_per_game_ratio,
+            "coordinator_cpu_per_game_ratio": self.coordinator_cpu_per_game_ratio,
             "plies_per_game": self.plies_per_game,
             "games": self.games,
             "rounds": self.rounds,
@@ -168,19 +177,29 @@ where
     let (mut bare_rates, mut one_rates, mut two_rates) = (Vec::new(), Vec::new(), Vec::new());
     let (mut one_ratios, mut two_ratios) = (Vec::new(), Vec::new());
     let (mut ceilings, mut shares) = (Vec::new(), Vec::new());
+    let (mut worker_cpus, mut coordinator_cpus) = (Vec::new(), Vec::new());
     let mut plies = 0u64;
     for round in 0..rounds {
         // Each runner measurement lies between two measurements of its reference and is
         // compared with both together: this machine's speed wanders within a second, and a
         // reference taken on one side only caught it faster or slower than the runner saw it.
-        let (bare_rate, bare_plies, (one, one_plies)) =
+        let (bare_rate, bare_plies, _, (one, one_plies, _)) =
             around(&plan, 1, bare, || runner_rate::<G>(&plan, 1))?;
         plies = bare_plies;
         anyhow::ensure!(
             one_plies == plies,
             "the runner played {one_plies} plies, the bare loop {plies}: not the same games"
         );
-        let (ceiling, _, (two, _)) = around(&plan, 2, bare, || runner_rate::<G>(&plan, 2))?;
+        let (ceiling, _, bare_cpu, (two, _, two_cpu)) =
+            around(&plan, 2, bare, || runner_rate::<G>(&plan, 2))?;
+        // CPU per game, in the bare loops' CPU per game: the bare loops' figure is over
+        // the two runs around the runner's.
+        if let (Some(bare_cpu), Some(cpu)) = (bare_cpu, two_cpu) {
+            let per_game = |d: Duration, games: f64| d.as_secs_f64() / games;
+            let bare = per_game(bare_cpu, 2.0 * n as f64);
+            worker_cpus.push(per_game(cpu.workers, n as f64) / bare);
+            coordinator_cpus.push(per_game(cpu.coordinator, n as f64) / bare);
+        }
         if text {
             println!(
                 "  round {}: bare loop {bare_rate:>10.0} games/s  runner 1 thread {one:>10.0} ({:.2}x)  2 threads {two:>10.0} ({:.2}x); two bare loops at once {ceiling:>10.0} (runner's share {:.2})",
@@ -200,6 +219,7 @@ where
     }
     let plies_per_game = plies as f64 / n as f64;
     let ceiling = store_ceiling(kind, n, plies_per_game)?;
+    let cpu_median = |v: Vec<f64>| (!v.is_empty()).then(|| median(v));
     let figures = GameFigures {
         bare_games_per_s: median(bare_rates),
         runner_1_thread_ratio: median(one_ratios),
@@ -209,6 +229,8 @@ where
         store_ceiling_games_per_s: ceiling,
         ceiling_games_per_s: median(ceilings),
         runner_share_of_ceiling: median(shares),
+        workers_cpu_per_game_ratio: cpu_median(worker_cpus),
+        coordinator_cpu_per_game_ratio: cpu_median(coordinator_cpus),
         plies_per_game,
         games: n,
         rounds,
@@ -222,6 +244,14 @@ where
             "  the machine's ceiling on 2 threads (two bare loops at once): {:.0} games/s; the runner's share {:.2} (goal >= 0.9)",
             figures.ceiling_games_per_s, figures.runner_share_of_ceiling
         );
+        if let (Some(w), Some(c)) = (
+            figures.workers_cpu_per_game_ratio,
+            figures.coordinator_cpu_per_game_ratio,
+        ) {
+            println!(
+                "  where the runner's CPU went on 2 threads, per game, in bare loops' CPU per game: workers {w:.3}, coordinator {c:.3} (claims, commits)"
+            );
+        }
         println!(
             "  the store alone takes {ceiling:.0} games/s of this length: no stored run goes faster"
         );
@@ -230,24 +260,27 @@ where
 }
 
 /// Runs `measure` between two runs of `threads` bare loops at once; returns the bare loops'
-/// games per second over both runs, the plies of one run, and what `measure` gave.
+/// games per second over both runs, the plies of one run, their CPU time over both runs
+/// (where there is a per-thread CPU clock), and what `measure` gave.
 fn around<T>(
     plan: &Plan,
     threads: usize,
     bare: fn(u64) -> u32,
     measure: impl FnOnce() -> anyhow::Result<T>,
-) -> anyhow::Result<(f64, u64, T)> {
-    let (before, plies) = bare_loops(plan, threads, bare);
+) -> anyhow::Result<(f64, u64, Option<Duration>, T)> {
+    let (before, plies, cpu_before) = bare_loops(plan, threads, bare);
     let measured = measure()?;
-    let (after, _) = bare_loops(plan, threads, bare);
+    let (after, _, cpu_after) = bare_loops(plan, threads, bare);
     let games = plan.jobs().len() as f64;
-    Ok((2.0 * games / (before + after), plies, measured))
+    let cpu = cpu_before.zip(cpu_after).map(|(a, b)| a + b);
+    Ok((2.0 * games / (before + after), plies, cpu, measured))
 }
 
 /// Seconds taken by `threads` bare loops run at once, thread `t` playing every `threads`-th
 /// game of the plan from the `t`-th (the most this machine's cores can play, with nothing
-/// stored or coordinated), and the plies played.
-fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64) {
+/// stored or coordinated), the plies played, and the loops' CPU time together (where there
+/// is a per-thread CPU clock).
+fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64, Option<Duration>) {
     let seeds: Vec<u64> = plan.jobs().iter().map(|j| j.seed).collect();
     let t = Instant::now();
     let plies = std::thread::scope(|scope| {
@@ -255,21 +288,28 @@ fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64) {
             .map(|first| {
                 let seeds = &seeds;
                 scope.spawn(move || {
-                    seeds
+                    let cpu_start = eloworld_tournament::thread_cpu();
+                    let plies = seeds
                         .iter()
                         .skip(first)
                         .step_by(threads)
                         .map(|&seed| u64::from(bare(seed)))
-                        .sum::<u64>()
+                        .sum::<u64>();
+                    let cpu = cpu_start
+                        .zip(eloworld_tournament::thread_cpu())
+                        .map(|(start, end)| end.saturating_sub(start));
+                    (plies, cpu)
                 })
             })
             .collect();
         loops
             .into_iter()
             .map(|l| l.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .sum::<u64>()
+            .fold((0u64, Some(Duration::ZERO)), |(plies, cpu), (p, c)| {
+                (plies + p, cpu.zip(c).map(|(a, b)| a + b))
+            })
     });
-    (t.elapsed().as_secs_f64(), plies)
+    (t.elapsed().as_secs_f64(), plies.0, plies.1)
 }
 
 fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
@@ -287,8 +327,12 @@ fn scratch_dir(label: &str) -> anyhow::Result<std::path::PathBuf> {
 }
 
 /// Plays the plan through the runner into a fresh SQLite file; returns games/s over the
-/// playing phase (every game played and committed) and the plies stored.
-fn runner_rate<G: PlayableGame>(plan: &Plan, threads: usize) -> anyhow::Result<(f64, u64)>
+/// playing phase (every game played and committed), the plies stored, and where the run's
+/// CPU went.
+fn runner_rate<G: PlayableGame>(
+    plan: &Plan,
+    threads: usize,
+) -> anyhow::Result<(f64, u64, Option<RunCpu>)>
 where
     G::Rules: Default,
 {
@@ -320,7 +364,7 @@ where
         "runner stored {} of {n} games",
         summary.stored
     );
-    Ok((n as f64 / summary.playing.as_secs_f64(), plies))
+    Ok((n as f64 / summary.playing.as_secs_f64(), plies, summary.cpu))
 }
 
 /// Games per second the SQLite store takes with nothing played: jobs claimed and completed
