@@ -283,7 +283,7 @@ fn around<T>(
 fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64, Option<Duration>) {
     let seeds: Vec<u64> = plan.jobs().iter().map(|j| j.seed).collect();
     let t = Instant::now();
-    let plies = std::thread::scope(|scope| {
+    let (plies, cpu) = std::thread::scope(|scope| {
         let loops: Vec<_> = (0..threads)
             .map(|first| {
                 let seeds = &seeds;
@@ -309,7 +309,7 @@ fn bare_loops(plan: &Plan, threads: usize, bare: fn(u64) -> u32) -> (f64, u64, O
                 (plies + p, cpu.zip(c).map(|(a, b)| a + b))
             })
     });
-    (t.elapsed().as_secs_f64(), plies.0, plies.1)
+    (t.elapsed().as_secs_f64(), plies, cpu)
 }
 
 fn bench_plan(kind: GameKind, n: u64) -> anyhow::Result<Plan> {
