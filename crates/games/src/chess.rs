@@ -168,6 +168,7 @@ impl Chess {
 
     /// Returns how often the current position has occurred since the last irreversible move.
     #[must_use]
+    #[inline]
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
         // Same side to move: every second entry back from the current one.
@@ -208,6 +209,7 @@ impl Chess {
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
     }
 
+    #[inline]
     fn compute_outcome(&self) -> Option<Outcome> {
         if self.moves.is_empty() {
             return Some(if self.pos.is_check() {
