@@ -29,15 +29,11 @@ impl MoveRecord {
     /// not depend on the position).
     #[must_use]
     pub fn of<G: Game>(game: &G, moves: &[G::Move]) -> MoveRecord {
-        // Two bytes a move, written in place in one buffer of the final size.
-        let mut bytes = vec![0u8; moves.len() * 2];
-        for (pair, &mv) in bytes.chunks_exact_mut(2).zip(moves) {
-            pair.copy_from_slice(&game.move_word(mv).to_le_bytes());
+        let mut record = MoveRecord::with_capacity(G::KIND, moves.len());
+        for &mv in moves {
+            record.push_word(game.move_word(mv));
         }
-        MoveRecord {
-            kind: G::KIND,
-            bytes,
-        }
+        record
     }
 
     fn push_word(&mut self, word: u16) {

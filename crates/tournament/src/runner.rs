@@ -76,7 +76,8 @@ pub struct RunSummary {
     /// their games were left unplayed, never counted as losses.
     pub cannot_start: Vec<(String, String)>,
     /// CPU time of the run's own threads while it played, where the system keeps a clock
-    /// per thread (`None` elsewhere).
+    /// per thread (`None` elsewhere); from [`drive`], that of its first pass (the later
+    /// ones, over jobs whose leases expired on a shared store, are not added).
     pub cpu: Option<RunCpu>,
 }
 
