@@ -545,14 +545,15 @@ mod tests {
                 for &mv in game.legal_moves() {
                     let through_uci = uci_word(UciMove::from_move(mv, mode));
                     assert_eq!(game.move_word(mv), through_uci, "{mv:?} in {}", game.fen());
-                    kinds[match mv {
+                    let kind = match mv {
                         Move::Normal {
                             promotion: Some(_), ..
                         } => 0,
                         Move::EnPassant { .. } => 1,
                         Move::Castle { .. } => 2,
                         _ => 3,
-                    }] = true;
+                    };
+                    kinds[kind] = true;
                     checked += 1;
                 }
                 let mv = rng.pick(game.legal_moves());
