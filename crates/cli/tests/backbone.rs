@@ -166,7 +166,15 @@ fn check_resume(signal: &str) {
         ),
         planned
     );
-    assert_eq!(count(&db, "SELECT count(*) FROM jobs WHERE state != 2"), 0);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.job_id = j.id)"
+        ),
+        0
+    );
+    // No claim is left: each claim's row went with its last game.
+    assert_eq!(count(&db, "SELECT count(*) FROM claims"), 0);
     // Every pair played exactly its share.
     assert_eq!(count(&db, "SELECT count(*) FROM (SELECT white, black, count(*) n FROM jobs j JOIN games g ON g.job_id = j.id GROUP BY white, black HAVING n != 700)"), 0);
     // What was stored before the stop is untouched.

@@ -11,8 +11,10 @@ use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The newest schema version this build writes and reads.
-pub const SCHEMA_VERSION: i64 = 1;
+/// The newest schema version this build writes and reads. Version 2: a job's row is no
+/// longer written while it is played (claims are rows of `claims`, a job is done when its
+/// game row exists), so a build of version 1 must not write such a file.
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,8 +49,10 @@ CREATE TABLE IF NOT EXISTS jobs (
     lease_until INTEGER,
     UNIQUE (tournament_id, key)
 );
--- Only pending jobs are indexed by state: a claim takes them from this index, and marking a
--- running job done then touches no index (an index of every state cost two B-tree writes a game).
+-- A job's row is written once, by `begin`: its `state` stays 0 in files of schema 2 (1 and 2
+-- are running and done in files of schema 1). A job is done when its game row exists, and
+-- running while a row of `claims` lists it and it has no game. The index is the claims' scan
+-- in id order (in a file of schema 1 it leaves out the jobs done there).
 DROP INDEX IF EXISTS jobs_state;
 CREATE INDEX IF NOT EXISTS jobs_pending ON jobs (tournament_id, id) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS games (
@@ -72,12 +76,72 @@ CREATE UNIQUE INDEX IF NOT EXISTS games_seq ON games (seq);
 DROP INDEX IF EXISTS games_tournament;
 ";
 
-/// Job states in the `jobs.state` column.
+/// The claims of a running tournament: one row a claim, its jobs a JSON array of ids. A
+/// claim costs one row, where marking each job running and then done cost two row writes a
+/// game; the row goes when the last of its jobs is stored or released.
+const CLAIMS_TABLE: &str = "
+CREATE TABLE IF NOT EXISTS claims (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    worker TEXT NOT NULL,
+    jobs TEXT NOT NULL
+);
+";
+
+/// Job states in the `jobs.state` column of a file of schema 1 (a file of schema 2 keeps
+/// every job at 0).
 const PENDING: i64 = 0;
 const RUNNING: i64 = 1;
-const DONE: i64 = 2;
 // The claim's SQL and the partial index `jobs_pending` spell the pending state as 0.
 const _: () = assert!(PENDING == 0);
+
+/// What this store has claimed. One process owns an SQLite file, so the claims that fence
+/// completions are held here, in memory; the `claims` table shows them to readers (the
+/// dashboard, `status`), and a run that dies leaves its rows for the next `begin` to clear.
+#[derive(Default)]
+struct Claims {
+    /// Per tournament, where the next claim's scan starts.
+    scans: HashMap<i64, Scan>,
+    /// The jobs held, by id.
+    jobs: HashMap<i64, Held>,
+    /// The `claims` rows written, by id.
+    rows: HashMap<i64, ClaimRow>,
+}
+
+impl Claims {
+    /// Stops holding a job (stored or released); its claim row goes with its last job.
+    fn let_go(&mut self, job: i64) -> Option<Held> {
+        let held = self.jobs.remove(&job)?;
+        if let Some(row) = self.rows.get_mut(&held.row) {
+            row.open = row.open.saturating_sub(1);
+            if row.open == 0 {
+                self.rows.remove(&held.row);
+            }
+        }
+        Some(held)
+    }
+}
+
+/// A tournament's claim scan: every job with an id up to `after` that has no game is held,
+/// or was left out by `filter`, the runnable players the scan was made with.
+struct Scan {
+    after: i64,
+    filter: Option<Vec<u32>>,
+}
+
+/// A held job: its tournament, the attempt its game must carry, and its `claims` row.
+struct Held {
+    tournament: i64,
+    attempt: u32,
+    row: i64,
+}
+
+/// A `claims` row: who claimed, and how many of its jobs are still held.
+struct ClaimRow {
+    tournament: i64,
+    worker: String,
+    open: usize,
+}
 
 /// An SQLite file holding tournaments and their games.
 pub struct SqliteStore {
@@ -86,6 +150,9 @@ pub struct SqliteStore {
     /// Whether the games table has the `notes` column (files written before it was added
     /// get it when opened for writing; a read-only old file is read without notes).
     has_notes: bool,
+    /// Whether the file has the `claims` table (a read-only file of schema 1 has not).
+    has_claims: bool,
+    claims: Claims,
 }
 
 impl SqliteStore {
@@ -119,9 +186,12 @@ impl SqliteStore {
             conn,
             path: path.to_owned(),
             has_notes: false,
+            has_claims: false,
+            claims: Claims::default(),
         };
         store.init(create)?;
         store.has_notes = store.add_notes_column()?;
+        store.has_claims = store.add_claims_table()?;
         Ok(store)
     }
 
@@ -213,6 +283,49 @@ impl SqliteStore {
         has(&self.conn).map_err(|e| self.sql(e))
     }
 
+    /// Gives a file of schema 1 the `claims` table and marks it schema 2, so that a build of
+    /// schema 1 no longer writes it; returns whether the table is there (a read-only file of
+    /// schema 1 is read as it is).
+    fn add_claims_table(&self) -> Result<bool, StoreError> {
+        let has = |conn: &Connection| -> Result<bool, rusqlite::Error> {
+            conn.query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'claims'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+        };
+        if has(&self.conn).map_err(|e| self.sql(e))? {
+            return Ok(true);
+        }
+        let upgrade = format!(
+            "BEGIN IMMEDIATE; {CLAIMS_TABLE} \
+             INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}'); \
+             COMMIT;"
+        );
+        match self.conn.execute_batch(&upgrade) {
+            Ok(()) => Ok(true),
+            Err(e) if code(&e) == Some(ErrorCode::ReadOnly) => Ok(false),
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(self.sql(e))
+            }
+        }
+    }
+
+    /// The jobs claimed and not stored, as rows of (tournament_id, job_id, worker, and what
+    /// to add to the job's `attempt` to get the claim's): the `claims` rows, and the jobs a
+    /// build of schema 1 marked running.
+    fn in_flight_sql(&self) -> &'static str {
+        if self.has_claims {
+            "SELECT c.tournament_id, e.value AS job_id, c.worker, 1 AS extra \
+             FROM claims c, json_each(c.jobs) e \
+             UNION ALL SELECT tournament_id, id, worker, 0 FROM jobs WHERE state = 1"
+        } else {
+            "SELECT tournament_id, id AS job_id, worker, 0 AS extra FROM jobs WHERE state = 1"
+        }
+    }
+
     fn sql(&self, e: rusqlite::Error) -> StoreError {
         classify(&self.path, e)
     }
@@ -300,6 +413,9 @@ impl Store for SqliteStore {
         runnable: Option<&[u32]>,
     ) -> Result<Vec<ClaimedJob>, StoreError> {
         let path = self.path.clone();
+        if max == 0 {
+            return Ok(Vec::new());
+        }
         // Player lists are short: the filter is spelled out as a JSON array SQLite can read.
         let allowed = runnable.map(|r| {
             format!(
@@ -307,146 +423,273 @@ impl Store for SqliteStore {
                 r.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
             )
         });
-        // The write lock is taken first, so that the rows read are the rows marked.
+        // A scan made with other runnable players starts again from the first job.
+        let mut after = match self.claims.scans.get(&tournament) {
+            Some(scan) if scan.filter.as_deref() == runnable => scan.after,
+            _ => 0,
+        };
+        let held = &self.claims.jobs;
+        // The write lock is taken first, so that no other writer stores a game of a job
+        // between the read and the claim's row.
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
-        let jobs = {
-            // Read, then mark the same ids in one range update: an UPDATE … RETURNING costs
-            // SQLite a temporary table per claim, more than the read. `state = 0` (PENDING)
-            // is written out: the planner uses the partial index `jobs_pending` only for a
-            // literal that matches its condition.
-            let filter = "(?3 IS NULL OR (white IN (SELECT value FROM json_each(?3)) \
-                          AND black IN (SELECT value FROM json_each(?3))))";
+        let mut jobs: Vec<ClaimedJob> = Vec::new();
+        {
+            // `state = 0` is written out: the planner uses the partial index `jobs_pending`
+            // only for a literal that matches its condition.
             let mut read = tx
-                .prepare_cached(&format!(
-                    "SELECT id, key, attempt, white, black, round, opening, seed FROM jobs \
-                     WHERE tournament_id = ?1 AND state = 0 AND {filter} ORDER BY id LIMIT ?2"
-                ))
+                .prepare_cached(
+                    "SELECT id, key, attempt, white, black, round, opening, seed FROM jobs j \
+                     WHERE tournament_id = ?1 AND state = 0 AND id > ?2 \
+                     AND NOT EXISTS (SELECT 1 FROM games g WHERE g.job_id = j.id) \
+                     AND (?4 IS NULL OR (white IN (SELECT value FROM json_each(?4)) \
+                     AND black IN (SELECT value FROM json_each(?4)))) \
+                     ORDER BY id LIMIT ?3",
+                )
                 .map_err(|e| classify(&path, e))?;
-            let rows = read
-                .query_map(params![tournament, max as i64, allowed], |r| {
-                    Ok(ClaimedJob {
-                        id: r.get(0)?,
-                        tournament,
-                        key: r.get(1)?,
-                        attempt: r.get::<_, u32>(2)? + 1,
-                        white: r.get(3)?,
-                        black: r.get(4)?,
-                        round: r.get(5)?,
-                        opening: r.get(6)?,
-                        seed: r.get::<_, i64>(7)? as u64,
+            // Jobs this store still holds come back only after a release moved the scan
+            // back; they are skipped, and the read goes on past them.
+            loop {
+                let want = max - jobs.len();
+                let rows = read
+                    .query_map(params![tournament, after, want as i64, allowed], |r| {
+                        Ok(ClaimedJob {
+                            id: r.get(0)?,
+                            tournament,
+                            key: r.get(1)?,
+                            attempt: r.get::<_, u32>(2)? + 1,
+                            white: r.get(3)?,
+                            black: r.get(4)?,
+                            round: r.get(5)?,
+                            opening: r.get(6)?,
+                            seed: r.get::<_, i64>(7)? as u64,
+                        })
                     })
-                })
-                .map_err(|e| classify(&path, e))?;
-            let jobs: Vec<ClaimedJob> = rows
-                .collect::<Result<_, _>>()
-                .map_err(|e| classify(&path, e))?;
-            if let (Some(first), Some(last)) = (jobs.first(), jobs.last()) {
-                let mut mark = tx
-                    .prepare_cached(&format!(
-                        "UPDATE jobs SET state = ?4, worker = ?5, attempt = attempt + 1 \
-                         WHERE tournament_id = ?1 AND state = 0 AND id BETWEEN ?2 AND ?6 AND {filter}"
-                    ))
                     .map_err(|e| classify(&path, e))?;
-                let marked = mark
-                    .execute(params![
-                        tournament, first.id, allowed, RUNNING, worker, last.id
-                    ])
-                    .map_err(|e| classify(&path, e))?;
-                if marked != jobs.len() {
-                    return Err(StoreError::Backend(format!(
-                        "{path}: claimed {} jobs but marked {marked} as running",
-                        jobs.len()
-                    )));
+                let mut read_n = 0;
+                for job in rows {
+                    let job = job.map_err(|e| classify(&path, e))?;
+                    read_n += 1;
+                    after = job.id;
+                    if !held.contains_key(&job.id) {
+                        jobs.push(job);
+                    }
+                }
+                if read_n < want || jobs.len() == max {
+                    break;
                 }
             }
-            jobs
+        }
+        let row = if jobs.is_empty() {
+            None
+        } else {
+            let ids = format!(
+                "[{}]",
+                jobs.iter()
+                    .map(|j| j.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            tx.prepare_cached(
+                "INSERT INTO claims (tournament_id, worker, jobs) VALUES (?1, ?2, ?3)",
+            )
+            .and_then(|mut st| st.execute(params![tournament, worker, ids]))
+            .map_err(|e| classify(&path, e))?;
+            Some(tx.last_insert_rowid())
         };
         tx.commit().map_err(|e| classify(&path, e))?;
+        self.claims.scans.insert(
+            tournament,
+            Scan {
+                after,
+                filter: runnable.map(<[u32]>::to_vec),
+            },
+        );
+        if let Some(row) = row {
+            self.claims.rows.insert(
+                row,
+                ClaimRow {
+                    tournament,
+                    worker: worker.to_owned(),
+                    open: jobs.len(),
+                },
+            );
+            for j in &jobs {
+                self.claims.jobs.insert(
+                    j.id,
+                    Held {
+                        tournament,
+                        attempt: j.attempt,
+                        row,
+                    },
+                );
+            }
+        }
         Ok(jobs)
     }
 
     fn complete(&mut self, worker: &str, games: &[FinishedGame]) -> Result<Completion, StoreError> {
         let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
+        let claims = &self.claims;
+        // A game is stored only for a job this store holds for `worker`, with the same
+        // attempt, in the game's own tournament: that proves its job exists there, so the
+        // game row needs no foreign-key check (they are off outside `begin`).
+        let held = |g: &FinishedGame| {
+            claims.jobs.get(&g.job_id).is_some_and(|h| {
+                h.attempt == g.attempt
+                    && h.tournament == g.tournament
+                    && claims.rows.get(&h.row).is_some_and(|r| r.worker == worker)
+            })
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
         let mut done = Completion::default();
+        // Jobs no longer held once this commits: stored here, or by another writer.
+        let mut finished: Vec<i64> = Vec::with_capacity(games.len());
         {
             let mut seq: i64 = tx
                 .query_row("SELECT coalesce(max(seq), 0) FROM games", [], |r| r.get(0))
                 .map_err(|e| classify(&path, e))?;
-            // No RETURNING: SQLite answers it through a temporary table each time, which
-            // cost more than the update. The fenced update proves that the job exists, in
-            // the game's tournament, so the game row needs no foreign-key check (they are
-            // off outside `begin`), and a one-row INSERT … VALUES no statement journal.
-            let mut mark = tx
-                .prepare_cached(
-                    "UPDATE jobs SET state = ?1 \
-                     WHERE id = ?2 AND state = ?3 AND attempt = ?4 AND worker = ?5 AND tournament_id = ?6",
-                )
-                .map_err(|e| classify(&path, e))?;
+            // One-row INSERT … VALUES: no statement journal. A game of the job already
+            // stored (a second process on the file) is refused by the job's key.
             let mut ins = tx
                 .prepare_cached(
                     "INSERT INTO games (job_id, tournament_id, result, termination, plies, moves, detail, wall_ms, finished_ms, seq, attempt, worker, notes) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) \
+                     ON CONFLICT (job_id) DO NOTHING",
                 )
                 .map_err(|e| classify(&path, e))?;
             let now_ms = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as i64);
             for g in games {
-                let marked = mark
-                    .execute(params![
-                        DONE,
-                        g.job_id,
-                        RUNNING,
-                        g.attempt,
-                        worker,
-                        g.tournament
-                    ])
-                    .map_err(|e| classify(&path, e))?;
-                if marked == 0 {
+                if !held(g) || finished.contains(&g.job_id) {
                     done.rejected.push((g.job_id, g.attempt));
                     continue;
                 }
-                seq += 1;
-                ins.execute(params![
-                    g.job_id,
-                    g.tournament,
-                    g.result.pgn(),
-                    g.termination.code(),
-                    g.plies,
-                    g.moves.as_bytes(),
-                    g.detail,
-                    g.wall_ms,
-                    now_ms,
-                    seq,
-                    g.attempt,
-                    worker,
-                    encode_notes(&g.notes)
-                ])
+                let stored = ins
+                    .execute(params![
+                        g.job_id,
+                        g.tournament,
+                        g.result.pgn(),
+                        g.termination.code(),
+                        g.plies,
+                        g.moves.as_bytes(),
+                        g.detail,
+                        g.wall_ms,
+                        now_ms,
+                        seq + 1,
+                        g.attempt,
+                        worker,
+                        encode_notes(&g.notes)
+                    ])
+                    .map_err(|e| classify(&path, e))?;
+                finished.push(g.job_id);
+                if stored == 0 {
+                    done.rejected.push((g.job_id, g.attempt));
+                } else {
+                    seq += 1;
+                    done.accepted += 1;
+                }
+            }
+            // A claim's row goes with its last job.
+            let mut emptied: HashMap<i64, usize> = HashMap::new();
+            for id in &finished {
+                if let Some(h) = claims.jobs.get(id) {
+                    *emptied.entry(h.row).or_default() += 1;
+                }
+            }
+            let mut delete = tx
+                .prepare_cached("DELETE FROM claims WHERE id = ?1")
                 .map_err(|e| classify(&path, e))?;
-                done.accepted += 1;
+            for (row, n) in emptied {
+                if claims.rows.get(&row).is_some_and(|r| r.open == n) {
+                    delete.execute([row]).map_err(|e| classify(&path, e))?;
+                }
             }
         }
         tx.commit().map_err(|e| classify(&path, e))?;
+        for id in finished {
+            self.claims.let_go(id);
+        }
         Ok(done)
     }
 
     fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
         let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
-        {
-            let mut st = tx
-                .prepare_cached("UPDATE jobs SET state = ?1, worker = NULL WHERE id = ?2 AND state = ?3 AND attempt = ?4")
-                .map_err(|e| classify(&path, e))?;
-            for j in jobs {
-                st.execute(params![PENDING, j.id, RUNNING, j.attempt])
-                    .map_err(|e| classify(&path, e))?;
+        let claims = &self.claims;
+        let mut released: Vec<i64> = Vec::new();
+        for j in jobs {
+            let ours = claims
+                .jobs
+                .get(&j.id)
+                .is_some_and(|h| h.attempt == j.attempt && h.tournament == j.tournament);
+            if ours && !released.contains(&j.id) {
+                released.push(j.id);
             }
         }
-        tx.commit().map_err(|e| classify(&path, e))
+        if released.is_empty() {
+            return Ok(());
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        {
+            // A claim that ends without a game counts as an attempt, as a dead run's does.
+            let mut count = tx
+                .prepare_cached("UPDATE jobs SET attempt = attempt + 1 WHERE id = ?1")
+                .map_err(|e| classify(&path, e))?;
+            for id in &released {
+                count.execute([id]).map_err(|e| classify(&path, e))?;
+            }
+            // Each claim row touched keeps the jobs still held, or goes.
+            let mut rows: Vec<i64> = released
+                .iter()
+                .filter_map(|id| claims.jobs.get(id).map(|h| h.row))
+                .collect();
+            rows.sort_unstable();
+            rows.dedup();
+            for row in rows {
+                let mut kept: Vec<i64> = claims
+                    .jobs
+                    .iter()
+                    .filter(|(id, h)| h.row == row && !released.contains(id))
+                    .map(|(id, _)| *id)
+                    .collect();
+                kept.sort_unstable();
+                if kept.is_empty() {
+                    tx.execute("DELETE FROM claims WHERE id = ?1", [row])
+                } else {
+                    let ids = format!(
+                        "[{}]",
+                        kept.iter()
+                            .map(i64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    );
+                    tx.execute(
+                        "UPDATE claims SET jobs = ?2 WHERE id = ?1",
+                        params![row, ids],
+                    )
+                }
+                .map_err(|e| classify(&path, e))?;
+            }
+        }
+        tx.commit().map_err(|e| classify(&path, e))?;
+        for id in released {
+            if let Some(h) = self.claims.let_go(id) {
+                // The next claim's scan goes back to the first job let go.
+                if let Some(scan) = self.claims.scans.get_mut(&h.tournament) {
+                    scan.after = scan.after.min(id - 1);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
@@ -455,7 +698,8 @@ impl Store for SqliteStore {
             .prepare(
                 "SELECT t.id, t.name, t.game, t.config, t.fingerprint, t.created, t.program_version, \
                  (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id), \
-                 (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id AND j.state = 2) \
+                 (SELECT count(*) FROM jobs j WHERE j.tournament_id = t.id \
+                  AND EXISTS (SELECT 1 FROM games g WHERE g.job_id = j.id)) \
                  FROM tournaments t ORDER BY t.id",
             )
             .map_err(|e| self.sql(e))?;
@@ -492,21 +736,29 @@ impl Store for SqliteStore {
     }
 
     fn status(&self) -> Result<(Vec<TournamentStatus>, Vec<WorkerStatus>), StoreError> {
+        // Done: the job has a game. Running: claimed, without a game.
         let mut st = self
             .conn
-            .prepare(
-                "SELECT t.name, sum(j.state = 2), sum(j.state = 1), sum(j.state = 0) \
-                 FROM tournaments t JOIN jobs j ON j.tournament_id = t.id GROUP BY t.id ORDER BY t.id",
-            )
+            .prepare(&format!(
+                "SELECT t.name, count(g.job_id), sum(g.job_id IS NULL AND f.job_id IS NOT NULL), count(*) \
+                 FROM tournaments t JOIN jobs j ON j.tournament_id = t.id \
+                 LEFT JOIN games g ON g.job_id = j.id \
+                 LEFT JOIN ({}) f ON f.job_id = j.id \
+                 GROUP BY t.id ORDER BY t.id",
+                self.in_flight_sql()
+            ))
             .map_err(|e| self.sql(e))?;
         let rows = st
             .query_map([], |r| {
+                let done = r.get::<_, i64>(1)? as u64;
+                let running = r.get::<_, i64>(2)? as u64;
+                let total = r.get::<_, i64>(3)? as u64;
                 Ok(TournamentStatus {
                     name: r.get(0)?,
-                    done: r.get::<_, i64>(1)? as u64,
-                    running: r.get::<_, i64>(2)? as u64,
+                    done,
+                    running,
                     dead_leases: 0,
-                    pending: r.get::<_, i64>(3)? as u64,
+                    pending: total.saturating_sub(done + running),
                 })
             })
             .map_err(|e| self.sql(e))?;
@@ -618,13 +870,16 @@ impl Store for SqliteStore {
     fn jobs_in_flight(&self, tournament: i64) -> Result<Vec<JobInFlight>, StoreError> {
         let mut st = self
             .conn
-            .prepare_cached(
-                "SELECT id, white, black, round, worker, attempt FROM jobs \
-                 WHERE tournament_id = ?1 AND state = ?2 ORDER BY id",
-            )
+            .prepare_cached(&format!(
+                "SELECT j.id, j.white, j.black, j.round, f.worker, j.attempt + f.extra \
+                 FROM ({}) f JOIN jobs j ON j.id = f.job_id \
+                 WHERE f.tournament_id = ?1 \
+                 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.job_id = j.id) ORDER BY j.id",
+                self.in_flight_sql()
+            ))
             .map_err(|e| self.sql(e))?;
         let rows = st
-            .query_map(params![tournament, RUNNING], |r| {
+            .query_map(params![tournament], |r| {
                 Ok(JobInFlight {
                     job_id: r.get(0)?,
                     white: r.get(1)?,
@@ -727,12 +982,27 @@ impl SqliteStore {
                         what,
                     });
                 }
-                // A single process owns an SQLite file: anything left running died with it.
+                // A single process owns an SQLite file: anything left running died with it
+                // (the claims of a run of schema 1 marked their jobs running). Unless this
+                // store holds claims of the tournament, their rows go, and each job of
+                // them without a game counts the claim as an attempt.
                 tx.execute(
                     "UPDATE jobs SET state = ?1, worker = NULL WHERE tournament_id = ?2 AND state = ?3",
                     params![PENDING, id, RUNNING],
                 )
                 .map_err(|e| classify(&path, e))?;
+                let holding = self.claims.rows.values().any(|r| r.tournament == id);
+                if self.has_claims && !holding {
+                    tx.execute(
+                        "UPDATE jobs SET attempt = attempt + 1 WHERE id IN \
+                         (SELECT e.value FROM claims c, json_each(c.jobs) e WHERE c.tournament_id = ?1) \
+                         AND NOT EXISTS (SELECT 1 FROM games g WHERE g.job_id = jobs.id)",
+                        [id],
+                    )
+                    .map_err(|e| classify(&path, e))?;
+                    tx.execute("DELETE FROM claims WHERE tournament_id = ?1", [id])
+                        .map_err(|e| classify(&path, e))?;
+                }
                 id
             }
             None => {
@@ -1023,5 +1293,221 @@ mod tests {
             err.contains(&format!("game {}", jobs[2].id)) && err.contains("3 bytes"),
             "{err}"
         );
+    }
+
+    /// A plan of `n` jobs.
+    fn plan_of(name: &str, n: u32) -> Plan {
+        let mut config = TournamentConfig::new(name, GameKind::Chess, vec!["random_move".into()]);
+        config.self_play = true;
+        config.games_per_pair = n;
+        Plan::new(&config).expect("plan")
+    }
+
+    fn count(store: &SqliteStore, sql: &str) -> i64 {
+        store.conn.query_row(sql, [], |r| r.get(0)).expect(sql)
+    }
+
+    /// (done, running, pending) of the only tournament, as `status` reads them.
+    fn counts(store: &SqliteStore) -> (u64, u64, u64) {
+        let (t, _) = store.status().expect("status");
+        (t[0].done, t[0].running, t[0].pending)
+    }
+
+    fn in_flight(store: &SqliteStore, id: i64) -> Vec<(i64, Option<String>, u32)> {
+        store
+            .jobs_in_flight(id)
+            .expect("in flight")
+            .into_iter()
+            .map(|j| (j.job_id, j.worker, j.attempt))
+            .collect()
+    }
+
+    #[test]
+    fn a_claim_is_one_row_that_readers_see_in_flight_until_its_games_are_stored() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut store = fresh(&dir, "claims.sqlite");
+        let id = store.begin(&plan_of("claims", 6)).expect("begin");
+        let jobs = store.claim(id, "w", 4, None).expect("claim");
+        assert_eq!(jobs.len(), 4);
+        assert!(jobs.iter().all(|j| j.attempt == 1));
+        // No job row is written by the claim: one row of `claims` lists the four.
+        assert_eq!(
+            count(
+                &store,
+                "SELECT count(*) FROM jobs WHERE state != 0 OR attempt != 0 OR worker IS NOT NULL"
+            ),
+            0
+        );
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 1);
+        // Another connection (the dashboard's, `status`'s) sees them claimed.
+        let path = dir.path().join("claims.sqlite");
+        let reader = SqliteStore::open(&path.to_string_lossy(), false).expect("reader");
+        assert_eq!(counts(&reader), (0, 4, 2));
+        let ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
+        assert_eq!(
+            in_flight(&reader, id),
+            ids.iter()
+                .map(|&j| (j, Some("w".to_owned()), 1))
+                .collect::<Vec<_>>()
+        );
+        let games: Vec<FinishedGame> = jobs.iter().map(finished).collect();
+        assert_eq!(
+            store.complete("w", &games[..3]).expect("complete").accepted,
+            3
+        );
+        assert_eq!(counts(&reader), (3, 1, 2));
+        assert_eq!(
+            in_flight(&reader, id),
+            vec![(ids[3], Some("w".to_owned()), 1)]
+        );
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 1);
+        // The claim's row goes with its last game.
+        assert_eq!(
+            store.complete("w", &games[3..]).expect("complete").accepted,
+            1
+        );
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 0);
+        assert_eq!(counts(&reader), (4, 0, 2));
+        // A stored game is not claimed again, here or by a store opened afresh.
+        let rest = store.claim(id, "w", 10, None).expect("claim");
+        assert_eq!(rest.len(), 2);
+        assert!(rest.iter().all(|j| !ids.contains(&j.id)));
+        let games: Vec<FinishedGame> = rest.iter().map(finished).collect();
+        assert_eq!(store.complete("w", &games).expect("complete").accepted, 2);
+        drop(store);
+        let mut again = fresh(&dir, "claims.sqlite");
+        let id = again.begin(&plan_of("claims", 6)).expect("begin");
+        assert!(again.claim(id, "w", 10, None).expect("claim").is_empty());
+        assert_eq!(again.tournaments().expect("rows")[0].done, 6);
+    }
+
+    #[test]
+    fn released_and_abandoned_claims_come_back_as_new_attempts() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut store = fresh(&dir, "again.sqlite");
+        let id = store.begin(&plan_of("again", 6)).expect("begin");
+        let jobs = store.claim(id, "w", 3, None).expect("claim");
+        store.release(&jobs[1..2]).expect("release");
+        assert_eq!(
+            in_flight(&store, id)
+                .into_iter()
+                .map(|j| j.0)
+                .collect::<Vec<_>>(),
+            vec![jobs[0].id, jobs[2].id]
+        );
+        assert_eq!(counts(&store), (0, 2, 4));
+        // The released job is the next one claimed, as its second attempt.
+        let next = store.claim(id, "w", 1, None).expect("claim");
+        assert_eq!((next[0].id, next[0].attempt), (jobs[1].id, 2));
+        // A game of the released attempt is refused; the new attempt's is stored with it.
+        let stale = store
+            .complete("w", &[finished(&jobs[1])])
+            .expect("complete");
+        assert_eq!(stale.rejected, vec![(jobs[1].id, 1)]);
+        assert_eq!(
+            store
+                .complete("w", &[finished(&next[0])])
+                .expect("complete")
+                .accepted,
+            1
+        );
+        assert_eq!(
+            count(
+                &store,
+                &format!("SELECT attempt FROM games WHERE job_id = {}", jobs[1].id)
+            ),
+            2
+        );
+        // A run that dies holding claims leaves their rows; the next `begin` clears them and
+        // counts each as an attempt.
+        drop(store);
+        let mut store = fresh(&dir, "again.sqlite");
+        assert_eq!(counts(&store), (1, 2, 3));
+        let id = store.begin(&plan_of("again", 6)).expect("begin");
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 0);
+        assert_eq!(counts(&store), (1, 0, 5));
+        let all = store.claim(id, "w", 10, None).expect("claim");
+        let attempt_of = |job: i64| all.iter().find(|j| j.id == job).map(|j| j.attempt);
+        assert_eq!(attempt_of(jobs[0].id), Some(2));
+        assert_eq!(attempt_of(jobs[2].id), Some(2));
+        assert_eq!(all.len(), 5);
+        assert_eq!(all.iter().filter(|j| j.attempt == 1).count(), 3);
+    }
+
+    #[test]
+    fn a_file_of_schema_1_is_read_as_it_was_and_upgraded_when_written() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("old.sqlite");
+        let (done, running) = {
+            let mut store = fresh(&dir, "old.sqlite");
+            let id = store.begin(&plan_of("old", 5)).expect("begin");
+            let jobs = store.claim(id, "w", 2, None).expect("claim");
+            assert_eq!(
+                store
+                    .complete("w", &[finished(&jobs[0])])
+                    .expect("done")
+                    .accepted,
+                1
+            );
+            // As a build of schema 1 left it: its job states, no claims table.
+            store
+                .conn
+                .execute_batch(&format!(
+                    "DROP TABLE claims; UPDATE meta SET value = '1' WHERE key = 'schema_version'; \
+                     UPDATE jobs SET state = 2, attempt = 1 WHERE id = {}; \
+                     UPDATE jobs SET state = 1, attempt = 1, worker = 'old' WHERE id = {};",
+                    jobs[0].id, jobs[1].id
+                ))
+                .expect("schema 1");
+            (jobs[0].id, jobs[1].id)
+        };
+        let mut store = SqliteStore::open(&path.to_string_lossy(), false).expect("open");
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 0);
+        assert_eq!(
+            count(
+                &store,
+                "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'"
+            ),
+            SCHEMA_VERSION
+        );
+        // Its running job is read as running, by the worker that claimed it.
+        assert_eq!(counts(&store), (1, 1, 3));
+        let id = store.tournaments().expect("rows")[0].id;
+        assert_eq!(
+            in_flight(&store, id),
+            vec![(running, Some("old".to_owned()), 1)]
+        );
+        // Resumed, its running job is pending again, on its next attempt, and its done job
+        // is not played again.
+        let id = store.begin(&plan_of("old", 5)).expect("begin");
+        let jobs = store.claim(id, "w", 10, None).expect("claim");
+        assert_eq!(jobs.len(), 4);
+        assert!(jobs.iter().all(|j| j.id != done));
+        assert_eq!(
+            jobs.iter().find(|j| j.id == running).map(|j| j.attempt),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn a_game_another_writer_stored_is_refused_not_stored_twice() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut first = fresh(&dir, "two.sqlite");
+        let id = first.begin(&plan_of("two", 2)).expect("begin");
+        let mine = first.claim(id, "a", 1, None).expect("claim");
+        let mut second = fresh(&dir, "two.sqlite");
+        second.begin(&plan_of("two", 2)).expect("begin");
+        let theirs = second.claim(id, "b", 1, None).expect("claim");
+        assert_eq!(theirs[0].id, mine[0].id);
+        assert_eq!(
+            second
+                .complete("b", &[finished(&theirs[0])])
+                .expect("b")
+                .accepted,
+            1
+        );
+        let late = first.complete("a", &[finished(&mine[0])]).expect("a");
+        assert_eq!((late.accepted, late.rejected), (0, vec![(mine[0].id, 1)]));
+        assert_eq!(count(&first, "SELECT count(*) FROM games"), 1);
     }
 }
