@@ -58,9 +58,17 @@ fn a_ladder_schedule_plays_its_budget_in_batches_and_resumes_after_a_kill() {
         assert_eq!(there, back, "{w} vs {b}");
     }
 
-    // Killed in the middle, then run again: the same games as the unbroken run.
+    // Killed in the middle, then run again: the same games as the unbroken run. A budget of
+    // 600 games (25 batches), so that the kill, which follows the second batch by up to a
+    // poll, lands while batches remain: the whole 120-game run takes about 0.15 s.
+    let long_field = FIELD.replace("games = 120", "games = 600");
+    let unbroken = tempfile::tempdir().expect("tmp");
+    write(unbroken.path(), "steps.toml", &long_field);
+    ok(unbroken.path(), &["tournament", "steps.toml", "--quiet"]);
+    let all_long = games(&unbroken.path().join("steps.sqlite"));
+    assert_eq!(all_long.len(), 600);
     let broken = tempfile::tempdir().expect("tmp");
-    write(broken.path(), "steps.toml", FIELD);
+    write(broken.path(), "steps.toml", &long_field);
     let mut child = command()
         .args(["tournament", "steps.toml", "--quiet", "--threads", "1"])
         .current_dir(broken.path())
@@ -85,11 +93,11 @@ fn a_ladder_schedule_plays_its_budget_in_batches_and_resumes_after_a_kill() {
     signal(&child, "-KILL");
     let _ = child.wait();
     let before = count(&db2, "SELECT COUNT(*) FROM games");
-    assert!(before < 120, "killed after {before} games");
+    assert!(before < 600, "killed after {before} games");
     ok(broken.path(), &["tournament", "steps.toml", "--quiet"]);
     assert_eq!(
         games(&db2),
-        all,
+        all_long,
         "the resumed run plays the unbroken run's games"
     );
 

@@ -351,8 +351,9 @@ pub trait Store: Send {
         max: usize,
         runnable: Option<&[u32]>,
     ) -> Result<Vec<ClaimedJob>, StoreError>;
-    /// Stores finished games, each with its job marked done in the same transaction, and
-    /// only if the job is still claimed by this worker with this attempt.
+    /// Stores finished games, each with its job marked done in the same transaction (on
+    /// SQLite the game's row is the mark), and only if the job is still claimed by this
+    /// worker with this attempt.
     ///
     /// # Errors
     /// Backend errors; nothing of the batch is stored then.
