@@ -548,7 +548,8 @@ impl Store for SqliteStore {
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
         let mut done = Completion::default();
-        // Jobs no longer held once this commits: stored here, or by another writer.
+        // Jobs no longer held once this commits: stored here, or by another writer (a game
+        // sent twice is refused the second time by the job's key).
         let mut finished: Vec<i64> = Vec::with_capacity(games.len());
         {
             let mut seq: i64 = tx
@@ -567,7 +568,7 @@ impl Store for SqliteStore {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as i64);
             for g in games {
-                if !held(g) || finished.contains(&g.job_id) {
+                if !held(g) {
                     done.rejected.push((g.job_id, g.attempt));
                     continue;
                 }
@@ -597,6 +598,8 @@ impl Store for SqliteStore {
                 }
             }
             // A claim's row goes with its last job.
+            finished.sort_unstable();
+            finished.dedup();
             let mut emptied: HashMap<i64, usize> = HashMap::new();
             for id in &finished {
                 if let Some(h) = claims.jobs.get(id) {
@@ -622,16 +625,18 @@ impl Store for SqliteStore {
     fn release(&mut self, jobs: &[ClaimedJob]) -> Result<(), StoreError> {
         let path = self.path.clone();
         let claims = &self.claims;
-        let mut released: Vec<i64> = Vec::new();
-        for j in jobs {
-            let ours = claims
-                .jobs
-                .get(&j.id)
-                .is_some_and(|h| h.attempt == j.attempt && h.tournament == j.tournament);
-            if ours && !released.contains(&j.id) {
-                released.push(j.id);
-            }
-        }
+        let mut released: Vec<i64> = jobs
+            .iter()
+            .filter(|j| {
+                claims
+                    .jobs
+                    .get(&j.id)
+                    .is_some_and(|h| h.attempt == j.attempt && h.tournament == j.tournament)
+            })
+            .map(|j| j.id)
+            .collect();
+        released.sort_unstable();
+        released.dedup();
         if released.is_empty() {
             return Ok(());
         }
@@ -658,7 +663,7 @@ impl Store for SqliteStore {
                 let mut kept: Vec<i64> = claims
                     .jobs
                     .iter()
-                    .filter(|(id, h)| h.row == row && !released.contains(id))
+                    .filter(|(id, h)| h.row == row && released.binary_search(id).is_err())
                     .map(|(id, _)| *id)
                     .collect();
                 kept.sort_unstable();
@@ -1515,5 +1520,33 @@ mod tests {
         let late = first.complete("a", &[finished(&mine[0])]).expect("a");
         assert_eq!((late.accepted, late.rejected), (0, vec![(mine[0].id, 1)]));
         assert_eq!(count(&first, "SELECT count(*) FROM games"), 1);
+    }
+
+    #[test]
+    fn a_game_sent_twice_in_one_batch_is_stored_once_and_its_claim_stays() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut store = fresh(&dir, "twice.sqlite");
+        let id = store.begin(&plan_of("twice", 3)).expect("begin");
+        let jobs = store.claim(id, "w", 2, None).expect("claim");
+        let game = finished(&jobs[0]);
+        let done = store
+            .complete("w", &[game.clone(), game])
+            .expect("complete");
+        assert_eq!((done.accepted, done.rejected), (1, vec![(jobs[0].id, 1)]));
+        assert_eq!(count(&store, "SELECT count(*) FROM games"), 1);
+        // The claim's other job is still held and shown in flight.
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 1);
+        assert_eq!(
+            in_flight(&store, id),
+            vec![(jobs[1].id, Some("w".to_owned()), 1)]
+        );
+        assert_eq!(
+            store
+                .complete("w", &[finished(&jobs[1])])
+                .expect("done")
+                .accepted,
+            1
+        );
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 0);
     }
 }
