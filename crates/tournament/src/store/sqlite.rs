@@ -109,6 +109,13 @@ struct Claims {
 }
 
 impl Claims {
+    /// The hold on `job` for this attempt in this tournament, if this store has it.
+    fn held(&self, job: i64, attempt: u32, tournament: i64) -> Option<&Held> {
+        self.jobs
+            .get(&job)
+            .filter(|h| h.attempt == attempt && h.tournament == tournament)
+    }
+
     /// Stops holding a job (stored or released); its claim row goes with its last job.
     fn let_go(&mut self, job: i64) -> Option<Held> {
         let held = self.jobs.remove(&job)?;
@@ -265,16 +272,9 @@ impl SqliteStore {
             )
             .map(|n| n > 0)
         };
-        let games_table: i64 = self
-            .conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(|e| self.sql(e))?;
-        if games_table == 0 || has(&self.conn).map_err(|e| self.sql(e))? {
-            return Ok(games_table > 0);
+        let games_table = self.has_table("games")?;
+        if !games_table || has(&self.conn).map_err(|e| self.sql(e))? {
+            return Ok(games_table);
         }
         // Read-only files stay as they are.
         let _ = self
@@ -283,19 +283,23 @@ impl SqliteStore {
         has(&self.conn).map_err(|e| self.sql(e))
     }
 
+    /// Whether the file has the table `name`.
+    fn has_table(&self, name: &str) -> Result<bool, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [name],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .map_err(|e| self.sql(e))
+    }
+
     /// Gives a file of schema 1 the `claims` table and marks it schema 2, so that a build of
     /// schema 1 no longer writes it; returns whether the table is there (a read-only file of
     /// schema 1 is read as it is).
     fn add_claims_table(&self) -> Result<bool, StoreError> {
-        let has = |conn: &Connection| -> Result<bool, rusqlite::Error> {
-            conn.query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'claims'",
-                [],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n > 0)
-        };
-        if has(&self.conn).map_err(|e| self.sql(e))? {
+        if self.has_table("claims")? {
             return Ok(true);
         }
         let upgrade = format!(
@@ -353,6 +357,13 @@ impl SqliteStore {
                 }),
         }
     }
+}
+
+/// Numbers as a JSON array, which SQLite's `json_each` reads: lists of ids and players are
+/// passed to a statement as one text.
+fn json_array<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    format!("[{}]", items.join(","))
 }
 
 fn code(e: &rusqlite::Error) -> Option<ErrorCode> {
@@ -417,12 +428,7 @@ impl Store for SqliteStore {
             return Ok(Vec::new());
         }
         // Player lists are short: the filter is spelled out as a JSON array SQLite can read.
-        let allowed = runnable.map(|r| {
-            format!(
-                "[{}]",
-                r.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-            )
-        });
+        let allowed = runnable.map(json_array);
         // A scan made with other runnable players starts again from the first job.
         let mut after = match self.claims.scans.get(&tournament) {
             Some(scan) if scan.filter.as_deref() == runnable => scan.after,
@@ -485,13 +491,7 @@ impl Store for SqliteStore {
         let row = if jobs.is_empty() {
             None
         } else {
-            let ids = format!(
-                "[{}]",
-                jobs.iter()
-                    .map(|j| j.id.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            );
+            let ids = json_array(jobs.iter().map(|j| j.id));
             tx.prepare_cached(
                 "INSERT INTO claims (tournament_id, worker, jobs) VALUES (?1, ?2, ?3)",
             )
@@ -537,11 +537,10 @@ impl Store for SqliteStore {
         // attempt, in the game's own tournament: that proves its job exists there, so the
         // game row needs no foreign-key check (they are off outside `begin`).
         let held = |g: &FinishedGame| {
-            claims.jobs.get(&g.job_id).is_some_and(|h| {
-                h.attempt == g.attempt
-                    && h.tournament == g.tournament
-                    && claims.rows.get(&h.row).is_some_and(|r| r.worker == worker)
-            })
+            claims
+                .held(g.job_id, g.attempt, g.tournament)
+                .and_then(|h| claims.rows.get(&h.row))
+                .is_some_and(|r| r.worker == worker)
         };
         let tx = self
             .conn
@@ -627,12 +626,7 @@ impl Store for SqliteStore {
         let claims = &self.claims;
         let mut released: Vec<i64> = jobs
             .iter()
-            .filter(|j| {
-                claims
-                    .jobs
-                    .get(&j.id)
-                    .is_some_and(|h| h.attempt == j.attempt && h.tournament == j.tournament)
-            })
+            .filter(|j| claims.held(j.id, j.attempt, j.tournament).is_some())
             .map(|j| j.id)
             .collect();
         released.sort_unstable();
@@ -670,16 +664,9 @@ impl Store for SqliteStore {
                 if kept.is_empty() {
                     tx.execute("DELETE FROM claims WHERE id = ?1", [row])
                 } else {
-                    let ids = format!(
-                        "[{}]",
-                        kept.iter()
-                            .map(i64::to_string)
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    );
                     tx.execute(
                         "UPDATE claims SET jobs = ?2 WHERE id = ?1",
-                        params![row, ids],
+                        params![row, json_array(kept)],
                     )
                 }
                 .map_err(|e| classify(&path, e))?;
@@ -859,13 +846,7 @@ impl Store for SqliteStore {
         if seqs.is_empty() {
             return Ok(Vec::new());
         }
-        let list = format!(
-            "[{}]",
-            seqs.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        );
+        let list = json_array(seqs);
         let mut st = self
             .conn
             .prepare_cached(&format!(
