@@ -6,7 +6,7 @@
 
 pub mod input;
 
-use crate::{Game, GameError, GameKind, Outcome, Side, Termination};
+use crate::{Game, GameError, GameKind, GameRng, Outcome, Side, Termination};
 use shakmaty::fen::Fen;
 use shakmaty::packed::PackedUciMove;
 use shakmaty::san::{San, SanPlus};
@@ -209,9 +209,39 @@ impl Chess {
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
     }
 
+    /// Plays `mv` on the position and its repetition history; the legal moves and the
+    /// outcome are the caller's to bring up to date.
+    #[inline]
+    fn advance(&mut self, mv: Move) {
+        if self.pos.is_irreversible(mv) {
+            self.history.clear();
+            self.pos.play_unchecked(mv);
+            self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        } else {
+            let next = self.pos.update_zobrist_hash::<Zobrist64>(
+                Zobrist64(self.hash),
+                mv,
+                EnPassantMode::Legal,
+            );
+            self.pos.play_unchecked(mv);
+            self.hash = match next {
+                Some(h) => h.0,
+                None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+            };
+        }
+        self.history.push(self.hash);
+        self.ply += 1;
+    }
+
     #[inline]
     fn compute_outcome(&self) -> Option<Outcome> {
-        if self.moves.is_empty() {
+        self.outcome_with(&self.moves)
+    }
+
+    /// The outcome of the current position, whose legal moves are `legal`.
+    #[inline]
+    fn outcome_with(&self, legal: &[Move]) -> Option<Outcome> {
+        if legal.is_empty() {
             return Some(if self.pos.is_check() {
                 Outcome::win(Side::from(self.pos.turn()).other(), Termination::Checkmate)
             } else {
@@ -253,28 +283,40 @@ impl Game for Chess {
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        if self.pos.is_irreversible(mv) {
-            self.history.clear();
-            self.pos.play_unchecked(mv);
-            self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        } else {
-            let next = self.pos.update_zobrist_hash::<Zobrist64>(
-                Zobrist64(self.hash),
-                mv,
-                EnPassantMode::Legal,
-            );
-            self.pos.play_unchecked(mv);
-            self.hash = match next {
-                Some(h) => h.0,
-                None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
-            };
-        }
-        self.history.push(self.hash);
-        self.ply += 1;
+        self.advance(mv);
         let legal = self.pos.legal_moves();
         self.moves.clear();
         self.moves.extend_from_slice(&legal);
         self.outcome = self.compute_outcome();
+    }
+
+    /// As the trait's loop, but each position's legal moves stay in the list shakmaty
+    /// generated them into; the game's own list is refilled once, at the end. Copying every
+    /// list into the game, as [`Game::play`] must, was 3% of a random game's time.
+    fn play_random(
+        &mut self,
+        rngs: &mut [GameRng; 2],
+        moves: &mut Vec<Move>,
+        mut more: impl FnMut(u32) -> bool,
+    ) -> u32 {
+        if self.outcome.is_some() || !more(0) {
+            return 0;
+        }
+        let mut mv = rngs[self.side_to_move().index()].pick(&self.moves);
+        let mut plies = 0;
+        loop {
+            self.advance(mv);
+            moves.push(mv);
+            plies += 1;
+            let legal = self.pos.legal_moves();
+            self.outcome = self.outcome_with(&legal);
+            if self.outcome.is_some() || !more(plies) {
+                self.moves.clear();
+                self.moves.extend_from_slice(&legal);
+                return plies;
+            }
+            mv = rngs[self.side_to_move().index()].pick(&legal);
+        }
     }
 
     #[inline]
@@ -605,6 +647,62 @@ mod tests {
     }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    fn rngs(seed: u64) -> [GameRng; 2] {
+        [
+            GameRng::for_side(seed, Side::First),
+            GameRng::for_side(seed, Side::Second),
+        ]
+    }
+
+    /// The state a game's future depends on, and its rendering.
+    fn state(g: &Chess) -> (String, u64, u32, Option<Outcome>, Vec<Move>, Vec<u64>) {
+        let (fen, moves) = (g.fen(), g.legal_moves().to_vec());
+        (fen, g.hash, g.ply, g.outcome, moves, g.history.clone())
+    }
+
+    #[test]
+    fn random_play_is_the_loop_of_pick_and_play_and_stops_where_asked() {
+        let mut ends = std::collections::HashSet::new();
+        for seed in 0..30 {
+            for limit in [0, 1, 9, u32::MAX] {
+                let (mut fast, mut slow) = (
+                    Chess::new(DrawRules::Automatic),
+                    Chess::new(DrawRules::Automatic),
+                );
+                let (mut fast_rngs, mut slow_rngs) = (rngs(seed), rngs(seed));
+                let mut fast_moves = Vec::new();
+                let n = fast.play_random(&mut fast_rngs, &mut fast_moves, |plies| plies < limit);
+                let mut slow_moves = Vec::new();
+                while slow.outcome().is_none() && slow_moves.len() < limit as usize {
+                    let mv = slow_rngs[slow.side_to_move().index()].pick(slow.legal_moves());
+                    slow.play(mv);
+                    slow_moves.push(mv);
+                }
+                assert_eq!(fast_moves, slow_moves, "seed {seed} limit {limit}");
+                assert_eq!(n as usize, fast_moves.len());
+                assert_eq!(state(&fast), state(&slow), "seed {seed} limit {limit}");
+                if limit == 9 {
+                    // Cut short, the game goes on from where it stopped as if never cut.
+                    let mut whole = Chess::new(DrawRules::Automatic);
+                    let mut whole_moves = Vec::new();
+                    whole.play_random(&mut rngs(seed), &mut whole_moves, |_| true);
+                    fast.play_random(&mut fast_rngs, &mut fast_moves, |_| true);
+                    assert_eq!(fast_moves, whole_moves, "seed {seed}");
+                    assert_eq!(state(&fast), state(&whole));
+                } else {
+                    for side in 0..2 {
+                        assert_eq!(fast_rngs[side].below(1000), slow_rngs[side].below(1000));
+                    }
+                }
+                if limit == u32::MAX {
+                    ends.insert(fast.outcome().map(|o| o.termination));
+                }
+            }
+        }
+        assert!(!ends.contains(&None));
+        assert!(ends.len() >= 3, "varied ends: {ends:?}");
+    }
 
     #[test]
     fn fools_mate_is_checkmate_for_black() {

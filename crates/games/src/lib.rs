@@ -108,6 +108,32 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn is_legal(&self, mv: Self::Move) -> bool {
         self.legal_moves().contains(&mv)
     }
+    /// Plays uniformly random legal moves from here (Murphy's Elo World `random_move` for
+    /// both sides), each side drawing [`GameRng::pick`] over [`Game::legal_moves`] from its
+    /// own stream `rngs[side]`, and appends them to `moves`, while the game is not over and
+    /// `more(plies played so far)` holds; returns the plies played.
+    ///
+    /// The same moves, in the same state, as that loop of `pick` and [`Game::play`] (the
+    /// default body); a game overrides it where a loop of its own is cheaper (chess keeps
+    /// each new move list where it was generated instead of copying it into the game).
+    fn play_random(
+        &mut self,
+        rngs: &mut [GameRng; 2],
+        moves: &mut Vec<Self::Move>,
+        mut more: impl FnMut(u32) -> bool,
+    ) -> u32
+    where
+        Self: Sized,
+    {
+        let mut plies = 0;
+        while self.outcome().is_none() && !self.legal_moves().is_empty() && more(plies) {
+            let mv = rngs[self.side_to_move().index()].pick(self.legal_moves());
+            self.play(mv);
+            moves.push(mv);
+            plies += 1;
+        }
+        plies
+    }
     /// Returns the side to move.
     fn side_to_move(&self) -> Side;
     /// Returns the outcome if the game has ended by its rules.

@@ -66,6 +66,14 @@ pub trait Player<G: Game>: Send {
         false
     }
 
+    /// Whether this player is `random_move` itself: its every move is
+    /// `rng.pick(game.legal_moves())` and it keeps, observes and reports nothing. A game
+    /// between two such players may then be played by [`Game::play_random`], the same moves
+    /// drawn from the same streams without a call to the players a ply.
+    fn is_random_move(&self) -> bool {
+        false
+    }
+
     /// Whether the player may report searches (scores, depths, book moves) worth keeping as
     /// per-move notes; a player that never does spares the game loop timing every move.
     fn reports_searches(&self) -> bool {
@@ -170,6 +178,10 @@ impl<G: Game> Player<G> for RandomMove {
     }
 
     fn picks_from_legal_moves(&self) -> bool {
+        true
+    }
+
+    fn is_random_move(&self) -> bool {
         true
     }
 

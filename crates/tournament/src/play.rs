@@ -276,6 +276,12 @@ fn play_plain<G: Game>(
     ];
     let observers = (white.observes_moves(), black.observes_moves());
     let start_ply = game.ply();
+    if white.is_random_move() && black.is_random_move() {
+        // The game draws both sides' moves itself; the loop below then sees its end.
+        game.play_random(rngs, moves, |plies| {
+            plies < max_plies && !stop.load(Ordering::Relaxed)
+        });
+    }
     loop {
         let plies = game.ply() - start_ply;
         if let ControlFlow::Break(end) = before_move(game, plies, max_plies, stop) {
@@ -438,6 +444,69 @@ mod tests {
             assert_eq!(a, b, "seed {seed}");
             assert_eq!(notes.len(), b.len());
         }
+    }
+
+    /// `random_move` in all but name: it does not say it is, so the loop asks it every move.
+    struct AskedRandomMove;
+
+    impl<G: Game> Player<G> for AskedRandomMove {
+        fn choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, PlayerError> {
+            RandomMove.choose(game, rng)
+        }
+
+        fn observes_moves(&self) -> bool {
+            false
+        }
+
+        fn picks_from_legal_moves(&self) -> bool {
+            true
+        }
+    }
+
+    /// Plays seeds 0..20 under `max_plies` twice, the game drawing both sides' moves and
+    /// the players asked for each, and requires the same games to the same final state.
+    fn drawn_and_asked_agree<G: Game>(rules: G::Rules, max_plies: u32) -> Vec<PlayedGame> {
+        let stop = AtomicBool::new(false);
+        let play = |seed, white: &mut dyn Player<G>, black: &mut dyn Player<G>| {
+            let mut game = G::new(rules);
+            let mut moves = Vec::new();
+            let played = play_game(&mut game, white, black, seed, max_plies, &stop, &mut moves)
+                .expect("not stopped");
+            (
+                played,
+                moves,
+                game.position_text(),
+                game.ply(),
+                game.legal_moves().len(),
+            )
+        };
+        (0..20)
+            .map(|seed| {
+                let drawn = play(seed, &mut RandomMove, &mut RandomMove);
+                let asked = play(seed, &mut AskedRandomMove, &mut AskedRandomMove);
+                assert_eq!(drawn, asked, "{} seed {seed}", G::KIND);
+                drawn.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn games_the_game_draws_itself_are_the_games_the_players_would_choose() {
+        // Chess by its own loop, to its ends and cut short by the length limit; squava and
+        // Go by the trait's loop.
+        let ended = drawn_and_asked_agree::<Chess>(DrawRules::Automatic, 2000);
+        let ends: std::collections::HashSet<_> =
+            ended.iter().map(|p| p.outcome.termination).collect();
+        assert!(ends.len() >= 3, "varied ends: {ends:?}");
+        assert!(!ends.contains(&Termination::MaxPlies));
+        let cut = drawn_and_asked_agree::<Chess>(DrawRules::Automatic, 37);
+        assert!(cut
+            .iter()
+            .all(|p| p.plies == 37 && p.outcome.termination == Termination::MaxPlies));
+        drawn_and_asked_agree::<Squava>((), 100);
+        drawn_and_asked_agree::<eloworld_games::Go>(eloworld_games::GoRules::default(), 200);
+        assert!(Player::<Chess>::is_random_move(&RandomMove));
+        assert!(!Player::<Chess>::is_random_move(&AskedRandomMove));
     }
 
     #[test]
