@@ -374,9 +374,8 @@ impl SqliteStore {
 }
 
 /// Numbers as a JSON array, which SQLite's `json_each` reads: lists of ids and players are
-/// passed to a statement as one text.
-/// Written into one string: a string a number, joined, took 480 instructions an id of a
-/// claim's list.
+/// passed to a statement as one text. Written into one string (a string a number, then
+/// joined, took 480 instructions an id of a claim's list).
 fn json_array<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
     use std::fmt::Write;
     let mut out = String::from("[");
@@ -1312,6 +1311,14 @@ mod tests {
         );
     }
 
+    /// A store on `{name}.sqlite` in `dir` with the tournament `name` of `n` jobs begun in
+    /// it, and the tournament's id.
+    fn begun(dir: &tempfile::TempDir, name: &str, n: u32) -> (SqliteStore, i64) {
+        let mut store = fresh(dir, &format!("{name}.sqlite"));
+        let id = store.begin(&plan_of(name, n)).expect("begin");
+        (store, id)
+    }
+
     /// A plan of `n` jobs.
     fn plan_of(name: &str, n: u32) -> Plan {
         let mut config = TournamentConfig::new(name, GameKind::Chess, vec!["random_move".into()]);
@@ -1342,8 +1349,7 @@ mod tests {
     #[test]
     fn a_claim_is_one_row_that_readers_see_in_flight_until_its_games_are_stored() {
         let dir = tempfile::tempdir().expect("tmp");
-        let mut store = fresh(&dir, "claims.sqlite");
-        let id = store.begin(&plan_of("claims", 6)).expect("begin");
+        let (mut store, id) = begun(&dir, "claims", 6);
         let jobs = store.claim(id, "w", 4, None).expect("claim");
         assert_eq!(jobs.len(), 4);
         assert!(jobs.iter().all(|j| j.attempt == 1));
@@ -1392,8 +1398,7 @@ mod tests {
         let games: Vec<FinishedGame> = rest.iter().map(finished).collect();
         assert_eq!(store.complete("w", &games).expect("complete").accepted, 2);
         drop(store);
-        let mut again = fresh(&dir, "claims.sqlite");
-        let id = again.begin(&plan_of("claims", 6)).expect("begin");
+        let (mut again, id) = begun(&dir, "claims", 6);
         assert!(again.claim(id, "w", 10, None).expect("claim").is_empty());
         assert_eq!(again.tournaments().expect("rows")[0].done, 6);
     }
@@ -1401,8 +1406,7 @@ mod tests {
     #[test]
     fn released_and_abandoned_claims_come_back_as_new_attempts() {
         let dir = tempfile::tempdir().expect("tmp");
-        let mut store = fresh(&dir, "again.sqlite");
-        let id = store.begin(&plan_of("again", 6)).expect("begin");
+        let (mut store, id) = begun(&dir, "again", 6);
         let jobs = store.claim(id, "w", 3, None).expect("claim");
         store.release(&jobs[1..2]).expect("release");
         assert_eq!(
@@ -1502,8 +1506,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tmp");
         let path = dir.path().join("old.sqlite");
         let (done, running) = {
-            let mut store = fresh(&dir, "old.sqlite");
-            let id = store.begin(&plan_of("old", 5)).expect("begin");
+            let (mut store, id) = begun(&dir, "old", 5);
             let jobs = store.claim(id, "w", 2, None).expect("claim");
             assert_eq!(
                 store
@@ -1555,11 +1558,9 @@ mod tests {
     #[test]
     fn a_game_another_writer_stored_is_refused_not_stored_twice() {
         let dir = tempfile::tempdir().expect("tmp");
-        let mut first = fresh(&dir, "two.sqlite");
-        let id = first.begin(&plan_of("two", 2)).expect("begin");
+        let (mut first, id) = begun(&dir, "two", 2);
         let mine = first.claim(id, "a", 1, None).expect("claim");
-        let mut second = fresh(&dir, "two.sqlite");
-        second.begin(&plan_of("two", 2)).expect("begin");
+        let (mut second, _) = begun(&dir, "two", 2);
         let theirs = second.claim(id, "b", 1, None).expect("claim");
         assert_eq!(theirs[0].id, mine[0].id);
         assert_eq!(
@@ -1577,8 +1578,7 @@ mod tests {
     #[test]
     fn a_game_sent_twice_in_one_batch_is_stored_once_and_its_claim_stays() {
         let dir = tempfile::tempdir().expect("tmp");
-        let mut store = fresh(&dir, "twice.sqlite");
-        let id = store.begin(&plan_of("twice", 3)).expect("begin");
+        let (mut store, id) = begun(&dir, "twice", 3);
         let jobs = store.claim(id, "w", 2, None).expect("claim");
         let game = finished(&jobs[0]);
         let done = store
