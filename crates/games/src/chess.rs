@@ -170,13 +170,7 @@ impl Chess {
     #[must_use]
     #[inline]
     pub fn repetitions(&self) -> usize {
-        let n = self.history.len();
-        // Same side to move: every second entry back from the current one.
-        (0..n)
-            .rev()
-            .step_by(2)
-            .filter(|&i| self.history[i] == self.hash)
-            .count()
+        occurrences(&self.history, self.hash)
     }
 
     /// A draw a player could claim (FIDE Laws 9.2 and 9.3: threefold repetition, fifty
@@ -213,54 +207,77 @@ impl Chess {
     /// outcome are the caller's to bring up to date.
     #[inline]
     fn advance(&mut self, mv: Move) {
-        if self.pos.is_irreversible(mv) {
-            self.history.clear();
-            self.pos.play_unchecked(mv);
-            self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        } else {
-            let next = self.pos.update_zobrist_hash::<Zobrist64>(
-                Zobrist64(self.hash),
-                mv,
-                EnPassantMode::Legal,
-            );
-            self.pos.play_unchecked(mv);
-            self.hash = match next {
-                Some(h) => h.0,
-                None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
-            };
-        }
-        self.history.push(self.hash);
+        advance(&mut self.pos, &mut self.hash, &mut self.history, mv);
         self.ply += 1;
     }
 
     #[inline]
     fn compute_outcome(&self) -> Option<Outcome> {
-        self.outcome_with(&self.moves)
+        end_of(&self.pos, &self.moves, &self.history, self.hash, self.rules)
     }
+}
 
-    /// The outcome of the current position, whose legal moves are `legal`.
-    #[inline]
-    fn outcome_with(&self, legal: &[Move]) -> Option<Outcome> {
-        if legal.is_empty() {
-            return Some(if self.pos.is_check() {
-                Outcome::win(Side::from(self.pos.turn()).other(), Termination::Checkmate)
-            } else {
-                Outcome::draw(Termination::Stalemate)
-            });
-        }
-        if self.pos.is_insufficient_material() {
-            return Some(Outcome::draw(Termination::InsufficientMaterial));
-        }
-        if self.history.len() > 2 * (self.rules.repetitions() - 1)
-            && self.repetitions() >= self.rules.repetitions()
-        {
-            return Some(Outcome::draw(self.rules.repetition_termination()));
-        }
-        if self.pos.halfmoves() >= self.rules.halfmove_limit() {
-            return Some(Outcome::draw(self.rules.move_rule_termination()));
-        }
-        None
+/// Plays `mv` on `pos` and on the hashes of the positions since the last irreversible move,
+/// `history`, whose last entry is `hash`, the position's own. Functions of the parts, not
+/// methods of [`Chess`], so that [`Game::play_random`] can keep them in locals; always
+/// inlined, since a call takes the locals' addresses and they go back to memory.
+#[inline(always)]
+fn advance(pos: &mut shakmaty::Chess, hash: &mut u64, history: &mut Vec<u64>, mv: Move) {
+    if pos.is_irreversible(mv) {
+        history.clear();
+        pos.play_unchecked(mv);
+        *hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+    } else {
+        let next = pos.update_zobrist_hash::<Zobrist64>(Zobrist64(*hash), mv, EnPassantMode::Legal);
+        pos.play_unchecked(mv);
+        *hash = match next {
+            Some(h) => h.0,
+            None => pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+        };
     }
+    history.push(*hash);
+}
+
+/// How often the position of hash `hash`, the last of `history`, has occurred there: the
+/// same side moves in every second entry back from the last.
+#[inline]
+fn occurrences(history: &[u64], hash: u64) -> usize {
+    (0..history.len())
+        .rev()
+        .step_by(2)
+        .filter(|&i| history[i] == hash)
+        .count()
+}
+
+/// The outcome of `pos`, whose legal moves are `legal` and whose repetition history (see
+/// [`advance`]) is `history` and `hash`, under `rules`. Always inlined, as [`advance`].
+#[inline(always)]
+fn end_of(
+    pos: &shakmaty::Chess,
+    legal: &[Move],
+    history: &[u64],
+    hash: u64,
+    rules: DrawRules,
+) -> Option<Outcome> {
+    if legal.is_empty() {
+        return Some(if pos.is_check() {
+            Outcome::win(Side::from(pos.turn()).other(), Termination::Checkmate)
+        } else {
+            Outcome::draw(Termination::Stalemate)
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some(Outcome::draw(Termination::InsufficientMaterial));
+    }
+    if history.len() > 2 * (rules.repetitions() - 1)
+        && occurrences(history, hash) >= rules.repetitions()
+    {
+        return Some(Outcome::draw(rules.repetition_termination()));
+    }
+    if pos.halfmoves() >= rules.halfmove_limit() {
+        return Some(Outcome::draw(rules.move_rule_termination()));
+    }
+    None
 }
 
 impl Game for Chess {
@@ -291,8 +308,10 @@ impl Game for Chess {
     }
 
     /// As the trait's loop, but each position's legal moves stay in the list shakmaty
-    /// generated them into; the game's own list is refilled once, at the end. Copying every
-    /// list into the game, as [`Game::play`] must, was 3% of a random game's time.
+    /// generated them into, and the position, its hash and its history are locals; the
+    /// game's own fields are written once, at the end. Copying every list into the game, as
+    /// [`Game::play`] must, was 3% of a random game's time, and reaching the position
+    /// through the game another 2% (`docs/runner-cost.md`).
     fn play_random(
         &mut self,
         rngs: &mut [GameRng; 2],
@@ -302,20 +321,29 @@ impl Game for Chess {
         if self.outcome.is_some() || !more(0) {
             return 0;
         }
-        let mut mv = rngs[self.side_to_move().index()].pick(&self.moves);
+        let rules = self.rules;
+        let mut pos = self.pos.clone();
+        let mut hash = self.hash;
+        let mut history = std::mem::take(&mut self.history);
+        let mut mv = rngs[Side::from(pos.turn()).index()].pick(&self.moves);
         let mut plies = 0;
         loop {
-            self.advance(mv);
+            advance(&mut pos, &mut hash, &mut history, mv);
             moves.push(mv);
             plies += 1;
-            let legal = self.pos.legal_moves();
-            self.outcome = self.outcome_with(&legal);
-            if self.outcome.is_some() || !more(plies) {
+            let legal = pos.legal_moves();
+            let outcome = end_of(&pos, &legal, &history, hash, rules);
+            if outcome.is_some() || !more(plies) {
+                self.pos = pos;
+                self.hash = hash;
+                self.history = history;
+                self.ply += plies;
+                self.outcome = outcome;
                 self.moves.clear();
                 self.moves.extend_from_slice(&legal);
                 return plies;
             }
-            mv = rngs[self.side_to_move().index()].pick(&legal);
+            mv = rngs[Side::from(pos.turn()).index()].pick(&legal);
         }
     }
 
