@@ -203,14 +203,6 @@ impl Chess {
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
     }
 
-    /// Plays `mv` on the position and its repetition history; the legal moves and the
-    /// outcome are the caller's to bring up to date.
-    #[inline]
-    fn advance(&mut self, mv: Move) {
-        advance(&mut self.pos, &mut self.hash, &mut self.history, mv);
-        self.ply += 1;
-    }
-
     #[inline]
     fn compute_outcome(&self) -> Option<Outcome> {
         end_of(&self.pos, &self.moves, &self.history, self.hash, self.rules)
@@ -300,7 +292,8 @@ impl Game for Chess {
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        self.advance(mv);
+        advance(&mut self.pos, &mut self.hash, &mut self.history, mv);
+        self.ply += 1;
         let legal = self.pos.legal_moves();
         self.moves.clear();
         self.moves.extend_from_slice(&legal);

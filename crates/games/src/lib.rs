@@ -115,7 +115,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     ///
     /// The same moves, in the same state, as that loop of `pick` and [`Game::play`] (the
     /// default body); a game overrides it where a loop of its own is cheaper (chess keeps
-    /// each new move list where it was generated instead of copying it into the game).
+    /// each new move list where it was generated instead of copying it into the game, and
+    /// its position in locals).
     fn play_random(
         &mut self,
         rngs: &mut [GameRng; 2],

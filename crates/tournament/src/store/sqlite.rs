@@ -8,7 +8,7 @@ use super::{
 use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::{GameKind, GameResult, MoveRecord};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// The newest schema version this build writes and reads. Version 2: a job's row is no
@@ -670,20 +670,21 @@ impl Store for SqliteStore {
             for id in &released {
                 count.execute([id]).map_err(|e| classify(&path, e))?;
             }
-            // Each claim row touched keeps the jobs still held, or goes.
-            let mut rows: Vec<i64> = released
+            // Each claim row touched keeps the jobs still held, or goes: one pass over the
+            // held jobs sorts those not released into their touched rows.
+            let mut rows: BTreeMap<i64, Vec<i64>> = released
                 .iter()
-                .filter_map(|id| claims.jobs.get(id).map(|h| h.row))
+                .filter_map(|id| claims.jobs.get(id))
+                .map(|h| (h.row, Vec::new()))
                 .collect();
-            rows.sort_unstable();
-            rows.dedup();
-            for row in rows {
-                let mut kept: Vec<i64> = claims
-                    .jobs
-                    .iter()
-                    .filter(|(id, h)| h.row == row && released.binary_search(id).is_err())
-                    .map(|(id, _)| *id)
-                    .collect();
+            for (id, h) in &claims.jobs {
+                if let Some(kept) = rows.get_mut(&h.row) {
+                    if released.binary_search(id).is_err() {
+                        kept.push(*id);
+                    }
+                }
+            }
+            for (row, mut kept) in rows {
                 kept.sort_unstable();
                 if kept.is_empty() {
                     tx.execute("DELETE FROM claims WHERE id = ?1", [row])
