@@ -157,6 +157,14 @@ pub struct Ladder {
     /// The openings file the games started from (none: the initial position).
     #[serde(default)]
     pub openings: Option<String>,
+    /// Openings of this many random plies from the start, drawn from each batch's seed (none:
+    /// no random openings); squava's and Go's openings.
+    #[serde(default)]
+    pub random_openings: Option<u32>,
+    /// Which pairs play from the openings: `all`, or `fixed-pairs` (only the pairs of two
+    /// players that would replay one game from one start); none: all.
+    #[serde(default)]
+    pub openings_for: Option<String>,
     /// Go: the board size the games were played on (none: the game's default, 9).
     #[serde(default)]
     pub size: Option<u8>,
@@ -287,6 +295,8 @@ impl Ladder {
             draw_rules: default_draw_rules(),
             max_plies: None,
             openings: None,
+            random_openings: None,
+            openings_for: None,
             size: None,
             komi: None,
             advantage: tenth(fit.advantage.0),
@@ -523,6 +533,12 @@ impl Ladder {
         }
         if let Some(o) = &self.openings {
             let _ = writeln!(out, "openings = {}", q(o));
+        }
+        if let Some(plies) = self.random_openings {
+            let _ = writeln!(out, "random_openings = {plies}");
+        }
+        if let Some(o) = &self.openings_for {
+            let _ = writeln!(out, "openings_for = {}", q(o));
         }
         if let Some(size) = self.size {
             let _ = writeln!(out, "size = {size}");

@@ -96,6 +96,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             new.draw_rules.clone_from(&old.draw_rules);
             new.max_plies = old.max_plies;
             new.openings.clone_from(&old.openings);
+            new.random_openings = old.random_openings;
+            new.openings_for.clone_from(&old.openings_for);
             new.command.clone_from(&old.command);
             new.note.clone_from(&old.note);
             new.engines.clone_from(&old.engines);
@@ -147,7 +149,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     for t in &tournaments[1..] {
         if let Ok(c) = TournamentConfig::from_toml(&t.config) {
             if c.draw_rules != settings.draw_rules
-                || c.openings != settings.openings
+                || (c.openings != settings.openings && c.openings_for.is_all())
                 || c.setup() != settings.setup()
             {
                 eprintln!(
@@ -176,7 +178,15 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     ladder.draw_rules = settings.draw_rules.name().to_owned();
     ladder.max_plies = Some(settings.max_plies);
-    ladder.openings = settings.openings.map(|p| p.display().to_string());
+    // The openings as the latest batch plays them: what a placement on the ladder meets.
+    let latest = tournaments
+        .last()
+        .and_then(|t| TournamentConfig::from_toml(&t.config).ok())
+        .unwrap_or_else(|| settings.clone());
+    ladder.openings = latest.openings.map(|p| p.display().to_string());
+    ladder.random_openings = latest.random_openings;
+    ladder.openings_for =
+        (!latest.openings_for.is_all()).then(|| latest.openings_for.name().to_owned());
     ladder.size = settings.size;
     ladder.komi = settings.komi;
     let mut command = format!("eloworld ladder build --db {}", args.db);
@@ -217,6 +227,9 @@ pub fn play_and_report(
         Mode::Play
     };
     let run = play_ladder(session, config, mode)?;
+    if let Some(warning) = &run.warning {
+        eprintln!("warning: {warning}");
+    }
     if let Some((batch, not_here)) = &run.stored_batch {
         for note in not_here {
             eprintln!("note: {note}; only workers that have it will play its games");

@@ -109,6 +109,7 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         ponder: e.ponder.unwrap_or(false),
         book: e.book.clone(),
         book_depth: e.book_depth,
+        deterministic: None,
         base_dir: None,
         kept_lines: KeptLines::Nothing,
         check_mate_pvs: false,

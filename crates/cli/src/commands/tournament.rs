@@ -132,11 +132,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let session = crate::session::with_display(session, args.quiet);
         return super::ladder::play_and_report(&session, &config, args.plan_only);
     }
-    let plan = Plan::new(&config)?;
     let session = crate::session::start(None)
-        .threads(plan.config().threads)
+        .threads(config.threads)
         .engines(args.engines.clone())
         .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
+    let planned = eloworld_app::independent::independent(&session, Plan::new(&config)?)?;
+    if let Some(warning) = planned.warning() {
+        eprintln!("warning: {warning}");
+    }
+    let plan = planned.plan;
     if args.plan_only {
         let stored = tournament::store_plan(&session, &plan)?;
         for note in &stored.not_here {
