@@ -1,5 +1,8 @@
-//! Players for eloworld: the [`Player`] trait, player specs, and the registry that builds
-//! players by name.
+//! The core of eloworld's players: the [`Player`] trait, player specs, the registry that
+//! builds players by name, dilution, the human player, and the external programs' protocols
+//! (UCI and CECP for chess, GTP for Go, in [`engine`]). The built-in players of each game
+//! are in their own crates (`eloworld-players-chess`, `-squava`, `-go`), and
+//! `eloworld-players` gathers them by game.
 //!
 //! A player is built fresh for every game by a [`PlayerFactory`], so no state spans games
 //! (Elo World's rule, Murphy's Elo World section 2). It is asked for a move with [`Player::choose`] and
@@ -7,17 +10,12 @@
 //! apart lets a mixer such as [`Diluted`] keep two independent states.
 #![deny(missing_docs)]
 
-pub mod blind;
-pub mod chess;
 mod dilution;
 pub mod engine;
 mod error;
-pub mod fate;
-pub mod go;
 pub mod human;
 mod registry;
 mod spec;
-pub mod squava;
 
 pub use dilution::Diluted;
 pub use error::{Claim, PlayerError, SpecError};
@@ -100,12 +98,6 @@ pub trait Player<G: Game>: Send {
     }
 }
 
-/// The games that have a registry of built-in players.
-pub trait PlayableGame: Game {
-    /// Returns the registry of the built-in players of this game.
-    fn builtin_players() -> Registry<Self>;
-}
-
 /// Registers `random_move` for a game, with its `delay_ms` parameter (default 0).
 pub fn register_random_move<G: Game>(r: &mut Registry<G>, description: &str) {
     let info = PlayerInfo::new("random_move", description, Flags::NONE).param(
@@ -129,35 +121,6 @@ pub fn register_random_move<G: Game>(r: &mut Registry<G>, description: &str) {
             })
         }),
     );
-}
-
-impl PlayableGame for eloworld_games::Chess {
-    fn builtin_players() -> Registry<Self> {
-        let mut r = Registry::new();
-        // In this order: the list of players shows them so.
-        chess::register(&mut r);
-        fate::register(&mut r);
-        engine::register(&mut r);
-        blind::register(&mut r);
-        chess::evol::register(&mut r);
-        r
-    }
-}
-
-impl PlayableGame for eloworld_games::Squava {
-    fn builtin_players() -> Registry<Self> {
-        let mut r = Registry::new();
-        squava::register(&mut r);
-        r
-    }
-}
-
-impl PlayableGame for eloworld_games::Go {
-    fn builtin_players() -> Registry<Self> {
-        let mut r = Registry::new();
-        go::register(&mut r);
-        r
-    }
 }
 
 /// Plays a uniformly random legal move (Murphy's Elo World: `random_move`, the canonical strategy).

@@ -3,7 +3,7 @@
 //! of the `performance.bin` book; `scripts/polyglot-fixture.py` made both), and ours must
 //! list the same, in the same order.
 
-use eloworld_players::engine::polyglot::PolyglotBook;
+use eloworld_players_core::engine::polyglot::PolyglotBook;
 use shakmaty::uci::UciMove;
 use shakmaty::CastlingMode;
 use std::path::Path;

@@ -8,6 +8,7 @@
 
 mod cecp;
 mod definitions;
+pub mod gtp;
 pub mod polyglot;
 pub(crate) mod process;
 mod pv_check;
@@ -34,8 +35,6 @@ use cecp::CecpSession;
 use eloworld_games::{Chess, Game, GameRng};
 use polyglot::PolyglotBook;
 use process::EngineProcess;
-use std::any::Any;
-use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use uci::UciSession;
@@ -702,44 +701,6 @@ pub fn add_definitions(r: &mut Registry<Chess>, defs: impl IntoIterator<Item = E
     for def in defs {
         r.add(engine_info(&def), engine_entry(def));
     }
-}
-
-/// Reads an engine definitions file (`--engines FILE`) into any game's registry.
-///
-/// # Errors
-/// [`EngineFileError`] when the file is bad, or the registry is not chess's (engines play
-/// chess only).
-pub fn add_definitions_file<G: Game>(
-    r: &mut Registry<G>,
-    path: &Path,
-) -> Result<usize, EngineFileError> {
-    let defs = read_definitions(path)?;
-    let n = defs.len();
-    let any: &mut dyn Any = r;
-    if let Some(go) = any.downcast_mut::<Registry<eloworld_games::Go>>() {
-        crate::go::gtp::add_definitions(go, defs, path)?;
-        return Ok(n);
-    }
-    let chess = any
-        .downcast_mut::<Registry<Chess>>()
-        .ok_or_else(|| EngineFileError::Invalid {
-            path: path.display().to_string(),
-            reason: format!(
-                "engines play chess; this is a {} tournament",
-                G::KIND.name()
-            ),
-        })?;
-    if let Some(go) = defs.iter().find(|d| d.protocol == Protocol::Gtp) {
-        return Err(EngineFileError::Invalid {
-            path: path.display().to_string(),
-            reason: format!(
-                "engine {} speaks GTP, a Go protocol; use it with --game go",
-                go.name
-            ),
-        });
-    }
-    add_definitions(chess, defs);
-    Ok(n)
 }
 
 /// Reads a node budget from a name of the `stockfish<N>k` / `stockfish<N>m` family.

@@ -2,13 +2,19 @@
 //! against the faulty engines in `tests/fixtures/`.
 
 use super::*;
-use crate::PlayableGame;
 use eloworld_games::{Outcome, Side};
+use std::path::Path;
 
+/// The random mover, the built-in engines and the faulty ones of the fixtures.
 fn registry() -> Registry<Chess> {
-    let mut r = Chess::builtin_players();
+    let mut r = Registry::new();
+    crate::register_random_move(&mut r, "plays a uniformly random legal move");
+    register(&mut r);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_engines.toml");
-    add_definitions_file(&mut r, &fixtures).expect("fixture definitions");
+    add_definitions(
+        &mut r,
+        read_definitions(&fixtures).expect("fixture definitions"),
+    );
     r
 }
 
@@ -268,8 +274,8 @@ fn dilution_at_the_extremes_is_the_pure_engine_and_pure_random() {
         11,
         40,
     );
-    let (first_move_random, _) = play(&r, &mut worker, "first_move_r65535", "random_move", 11, 40);
-    assert_eq!(random, first_move_random, "_r65535 plays at random");
+    let (other_random, _) = play(&r, &mut worker, "random_move_r65535", "random_move", 11, 40);
+    assert_eq!(random, other_random, "_r65535 plays at random");
     assert_ne!(random, pure);
 }
 
@@ -423,14 +429,6 @@ fn a_missing_program_is_refused_before_any_game_naming_the_package() {
         err.to_string().contains("apt-get install ghostfish"),
         "{err}"
     );
-}
-
-#[test]
-fn engine_files_are_for_chess_only() {
-    let mut squava = eloworld_games::Squava::builtin_players();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty_engines.toml");
-    let err = add_definitions_file(&mut squava, &path).expect_err("not chess");
-    assert!(err.to_string().contains("squava"), "{err}");
 }
 
 #[test]
