@@ -30,6 +30,9 @@ pub enum AppError {
     /// A rating method.
     #[error(transparent)]
     Rating(#[from] eloworld_ratings::RatingError),
+    /// A file of games to rate (PGN, CSV) or of true strengths.
+    #[error(transparent)]
+    Read(#[from] eloworld_ratings::io::ReadError),
     /// A ladder file.
     #[error(transparent)]
     Ladder(#[from] eloworld_ratings::ladder::LadderError),

@@ -11,6 +11,7 @@ pub mod ladder_schedule;
 pub mod ladders;
 pub mod matches;
 pub mod placement;
+pub mod rating;
 pub mod report;
 pub mod session;
 pub mod squava;

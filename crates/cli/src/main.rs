@@ -11,7 +11,6 @@ mod commands;
 mod display;
 mod games;
 mod interrupt;
-mod rating_input;
 mod rating_table;
 mod session;
 mod standings;

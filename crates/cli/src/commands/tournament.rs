@@ -1,4 +1,4 @@
-use crate::standings::Standings;
+use crate::standings::{Standings, StandingsText};
 use anyhow::Context;
 use eloworld_app::tournament;
 use eloworld_games::{DrawRules, GameKind};
