@@ -7,6 +7,7 @@
 pub mod error;
 pub mod evolve;
 pub mod game;
+pub mod ladder_compare;
 pub mod ladder_schedule;
 pub mod ladders;
 pub mod matches;
