@@ -4,6 +4,7 @@
 //! where progress goes — is set up once in a [`Session`]. Nothing here prints or exits:
 //! a use case returns what it found, and the front end shows it.
 
+pub mod bench;
 pub mod error;
 pub mod evolve;
 pub mod game;
