@@ -21,6 +21,9 @@ pub enum AppError {
     /// A player spec or player.
     #[error(transparent)]
     Spec(#[from] eloworld_players::SpecError),
+    /// A player's move or start.
+    #[error(transparent)]
+    Player(#[from] eloworld_players::PlayerError),
     /// A player's own files (engine definitions).
     #[error(transparent)]
     EngineFile(#[from] eloworld_players::engine::EngineFileError),

@@ -18,6 +18,7 @@ pub mod report;
 pub mod session;
 pub mod squava;
 pub mod standing;
+pub mod suite;
 pub mod tournament;
 pub mod worker;
 
