@@ -124,19 +124,15 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
+    let session = crate::session::start(None)
+        .threads(config.threads)
+        .engines(args.engines.clone())
+        .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
     if config.schedule == eloworld_tournament::Schedule::Ladder {
-        let session = crate::session::start(None)
-            .threads(config.threads)
-            .engines(args.engines.clone())
-            .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
         let session = crate::session::with_display(session, args.quiet);
         return super::ladder::play_and_report(&session, &config, args.plan_only);
     }
     let plan = Plan::new(&config)?;
-    let session = crate::session::start(None)
-        .threads(plan.config().threads)
-        .engines(args.engines.clone())
-        .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
     if args.plan_only {
         let stored = tournament::store_plan(&session, &plan)?;
         for note in &stored.not_here {
