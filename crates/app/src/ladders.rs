@@ -7,7 +7,7 @@ use crate::error::{AppError, AppResult, Context};
 use eloworld_games::{DrawRules, GameKind};
 use eloworld_players::engine::{builtin_definitions, read_definitions, EngineDef, Session};
 use eloworld_players::PlayerSpec;
-use eloworld_ratings::ladder::{EngineVersion, Ladder};
+use eloworld_ratings::ladder::{EngineVersion, Ladder, LadderDrawRules, LadderGame};
 use eloworld_ratings::mle::MleConfig;
 use eloworld_ratings::Games;
 use eloworld_tournament::{open_store, TournamentConfig};
@@ -59,18 +59,21 @@ pub struct LadderRules {
 }
 
 impl LadderRules {
-    /// Reads the ladder's `game`, `draw_rules`, `size` and `komi`.
+    /// Reads the ladder's `game`, `draw_rules`, `size` and `komi` (the file's reader has
+    /// refused unknown names).
     ///
     /// # Errors
-    /// An unknown game or draw rules, naming the ladder.
+    /// None now: kept fallible for rules a ladder may not support.
     pub fn of(ladder: &Ladder) -> AppResult<LadderRules> {
-        let game: GameKind = ladder
-            .game
-            .parse()
-            .with_context(|| format!("ladder {}", ladder.name))?;
-        let draw_rules: DrawRules = ladder.draw_rules.parse().map_err(|e: String| {
-            AppError::Invalid(format!("ladder {}: draw_rules: {e}", ladder.name))
-        })?;
+        let game = match ladder.game {
+            LadderGame::Chess => GameKind::Chess,
+            LadderGame::Squava => GameKind::Squava,
+            LadderGame::Go => GameKind::Go,
+        };
+        let draw_rules = match ladder.draw_rules {
+            LadderDrawRules::Automatic => DrawRules::Automatic,
+            LadderDrawRules::Claimed => DrawRules::Claimed,
+        };
         Ok(LadderRules {
             game,
             draw_rules,
@@ -162,9 +165,17 @@ pub fn build(req: &BuildRequest<'_>) -> AppResult<BuiltLadder> {
         };
         config.anchor = Some((id.index(), elo));
     }
-    let mut ladder = Ladder::from_games_with(req.name, first.game.name(), &games, &config)?;
+    let game = match first.game {
+        GameKind::Chess => LadderGame::Chess,
+        GameKind::Squava => LadderGame::Squava,
+        GameKind::Go => LadderGame::Go,
+    };
+    let mut ladder = Ladder::from_games_with(req.name, game, &games, &config)?;
     let left_out = games.player_count() - ladder.rungs.len();
-    ladder.draw_rules = settings.draw_rules.name().to_owned();
+    ladder.draw_rules = match settings.draw_rules {
+        DrawRules::Automatic => LadderDrawRules::Automatic,
+        DrawRules::Claimed => LadderDrawRules::Claimed,
+    };
     ladder.max_plies = Some(settings.max_plies);
     ladder.openings = settings.openings.map(|p| p.display().to_string());
     ladder.size = settings.size;
@@ -186,8 +197,8 @@ pub fn build(req: &BuildRequest<'_>) -> AppResult<BuiltLadder> {
 /// # Errors
 /// The fit fails.
 pub fn refit(old: &Ladder) -> AppResult<Ladder> {
-    let mut new = Ladder::from_games(&old.name, &old.game, &old.game_list())?;
-    new.draw_rules.clone_from(&old.draw_rules);
+    let mut new = Ladder::from_games(&old.name, old.game, &old.game_list())?;
+    new.draw_rules = old.draw_rules;
     new.max_plies = old.max_plies;
     new.openings.clone_from(&old.openings);
     new.command.clone_from(&old.command);
