@@ -2,7 +2,7 @@
 //! have, an SPRT that stops the match when it is decided, and results in the store.
 
 use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder, TournamentKind};
-use crate::standings::Standings;
+use crate::standings::{Standings, StandingsText};
 use anyhow::bail;
 use eloworld_app::matches::{
     reason, run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
