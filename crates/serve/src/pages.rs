@@ -433,7 +433,7 @@ fn headline(live: &Live) -> Markup {
                 }
             }
             table #headline {
-                tr { th.name { "Elo" } td #elo colspan="2" { (h.elo_line.trim_start_matches("Elo: ")) } }
+                tr { th.name { "Elo" } td #elo colspan="2" { (h.elo.to_string()) } }
                 @if let Some((_, s)) = &h.pairs {
                     @if s.nelo.is_finite() && s.nelo_error.is_finite() {
                         tr { th.name { "nElo" } td #nelo colspan="2" { (format!("{:.2} +/- {:.2}", s.nelo, s.nelo_error)) } }
