@@ -110,7 +110,12 @@ fn after_a_kill_the_pgn_holds_exactly_the_stored_games() {
     let pgn = dir.path().join("k.pgn");
     let db = dir.path().join("k.sqlite");
     let t0 = Instant::now();
-    while pgn_games(&std::fs::read_to_string(&pgn).unwrap_or_default()).len() < 5 {
+    let stored_now = || {
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0)
+    };
+    while stored_now() < 4 {
         assert!(t0.elapsed() < Duration::from_secs(120), "no games played");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -210,6 +215,7 @@ fn each_engine_is_started_once_and_told_to_quit() {
             "20",
             "-db",
             "q.sqlite",
+            "-debug",
         ],
     );
     let (out, err) = text(&o);
@@ -220,4 +226,18 @@ fn each_engine_is_started_once_and_told_to_quit() {
     // One process an engine (the start-up check's process plays the games), each ended with
     // `quit`.
     assert_eq!((starts, quits), (2, 2), "{log}");
+    // `-debug` labels each engine's traffic with its `-engine name=`, the `quit` included.
+    for name in ["a", "b"] {
+        let said = |what: &str| {
+            err.lines().any(|l| {
+                l.split_once(' ').is_some_and(|(_, rest)| {
+                    rest.starts_with(&format!("{name}(")) && rest.ends_with(what)
+                })
+            })
+        };
+        assert!(
+            said(" < uci") && said(" < quit") && said(" > uciok"),
+            "{name}:\n{err}"
+        );
+    }
 }

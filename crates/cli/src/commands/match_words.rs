@@ -67,7 +67,7 @@ mod tests {
     fn elo_lines_read_as_fastchess_writes_them() {
         use eloworld_app::matches::ScoreUnit;
         let pairs = EloFigure::PlusMinus {
-            elo: 12.345,
+            elo: 12.3456,
             error: 5.678,
             normalized: Some((20.0, 9.5)),
         };

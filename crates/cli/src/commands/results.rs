@@ -1,5 +1,6 @@
 use crate::standings::Standings;
 use eloworld_app::standing::{ending, match_tests};
+use eloworld_games::GameKind;
 use eloworld_tournament::open_store;
 use std::process::ExitCode;
 
@@ -44,8 +45,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print!("{}", standings.table());
     let (w, d, l) = crate::standings::colour_split(&rows);
     let n = (w + d + l).max(1) as f64;
+    // The side that moves first: White in chess, Black in Go (Squava's sides have no colour).
+    let shown = tournaments
+        .iter()
+        .filter(|t| args.tournament.as_deref().is_none_or(|n| n == t.name));
+    let kinds: std::collections::BTreeSet<GameKind> = shown.map(|t| t.game).collect();
+    let first = match kinds.iter().collect::<Vec<_>>().as_slice() {
+        [GameKind::Chess] => " (White)",
+        [GameKind::Go] => " (Black)",
+        _ => "",
+    };
     println!(
-        "\nfirst side (White): {w} wins, {d} draws, {l} losses ({:.1}% score)",
+        "\nfirst side{first}: {w} wins, {d} draws, {l} losses ({:.1}% score)",
         100.0 * (w as f64 + 0.5 * d as f64) / n
     );
     Ok(ExitCode::SUCCESS)
