@@ -37,7 +37,7 @@ enum Command {
     Tournament(commands::tournament::Args),
     /// Show the results stored in a database: W/D/L per ordered pair and the standings.
     Results(commands::results::Args),
-    /// Export stored chess games as PGN.
+    /// Export stored games: chess as PGN, Go as SGF.
     Export(commands::export::Args),
     /// Measure games per second of the runner against a bare game loop.
     Bench(commands::bench::Args),

@@ -429,6 +429,148 @@ fn a_file_that_is_not_sqlite_is_refused_and_left_untouched() {
     );
 }
 
+/// Whether Debian's `stockfish` is on the PATH.
+fn have_stockfish() -> bool {
+    Command::new("stockfish")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .map(|mut c| {
+            let _ = c.kill();
+            let _ = c.wait();
+        })
+        .is_ok()
+}
+
+/// Every command that opens a store, on the SQLite file `db`.
+fn store_commands(db: &str) -> Vec<Vec<String>> {
+    let ladder = common::repo().join("data/ladders/elo-world-in-process.toml");
+    [
+        "tournament --name j --players random_move,first_move --db DB",
+        "rate --db DB",
+        "results --db DB",
+        "status --db DB",
+        "export --db DB --pgn out.pgn",
+        "place random_move --ladder LADDER --max-games 2 --quiet --db DB",
+        "report table --db DB",
+        // The engines are checked before the store is opened: real ones, where installed.
+        "match -engine cmd=stockfish name=a -engine cmd=stockfish name=b -each nodes=10 -db DB",
+    ]
+    .iter()
+    .filter(|line| !line.contains("stockfish") || have_stockfish())
+    .map(|line| {
+        line.split_whitespace()
+            .map(|w| {
+                w.replace("DB", db)
+                    .replace("LADDER", &ladder.display().to_string())
+            })
+            .collect()
+    })
+    .collect()
+}
+
+#[test]
+fn another_applications_sqlite_file_is_refused_unchanged_by_every_command() {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (file, tables) in [
+        (
+            "foo.sqlite",
+            "CREATE TABLE foo (id INTEGER PRIMARY KEY, word TEXT);",
+        ),
+        // Tables named as eloworld's: refused as well, no partial schema left behind.
+        (
+            "clash.sqlite",
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, word TEXT); \
+             CREATE TABLE players (id INTEGER PRIMARY KEY, word TEXT);",
+        ),
+    ] {
+        let path = dir.path().join(file);
+        {
+            let c = rusqlite::Connection::open(&path).expect("create");
+            c.execute_batch(tables).expect("tables");
+            let table = if file == "foo.sqlite" { "foo" } else { "games" };
+            for i in 0..100 {
+                c.execute(
+                    &format!("INSERT INTO {table} (word) VALUES (?1)"),
+                    [format!("row {i}")],
+                )
+                .expect("insert");
+            }
+        }
+        let before = std::fs::read(&path).expect("read");
+        for args in store_commands(file) {
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = eloworld(dir.path(), &refs);
+            let (out, err) = text(&o);
+            assert_ne!(o.status.code(), Some(0), "{args:?}: {out}\n{err}");
+            assert!(
+                err.contains(&format!("{file} is another application's SQLite database")),
+                "{args:?}: {err}"
+            );
+            assert!(!err.contains("not SQLite"), "{args:?}: {err}");
+            assert_eq!(
+                std::fs::read(&path).expect("read"),
+                before,
+                "{args:?} changed {file}"
+            );
+            for side in ["-wal", "-shm", "-journal"] {
+                assert!(
+                    !dir.path().join(format!("{file}{side}")).exists(),
+                    "{args:?} left {file}{side}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_empty_file_is_a_new_store_to_every_command() {
+    let dir = tempfile::tempdir().expect("tmp");
+    write(dir.path(), "empty.sqlite", "");
+    // Readers find no games in it, and say so without calling it "not SQLite".
+    for args in [
+        vec!["rate", "--db", "empty.sqlite"],
+        vec!["results", "--db", "empty.sqlite"],
+    ] {
+        let o = eloworld(dir.path(), &args);
+        let err = text(&o).1;
+        assert!(
+            err.contains("empty.sqlite is an empty file: no games are stored in it yet"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("empty.sqlite")).expect("read"),
+            b""
+        );
+    }
+    // A tournament stores its games in it.
+    let o = eloworld(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "e",
+            "--players",
+            "random_move,first_move",
+            "--games-per-pair",
+            "1",
+            "--db",
+            "empty.sqlite",
+            "--quiet",
+        ],
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(
+        count(
+            &dir.path().join("empty.sqlite"),
+            "SELECT count(*) FROM games"
+        ),
+        2
+    );
+    let o = eloworld(dir.path(), &["rate", "--db", "empty.sqlite"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+}
+
 #[test]
 fn a_read_only_database_is_refused_and_left_untouched() {
     let dir = tempfile::tempdir().expect("tmp");

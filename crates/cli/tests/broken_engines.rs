@@ -93,7 +93,7 @@ fn an_option_the_engine_does_not_declare_stops_the_match() {
 }
 
 #[test]
-fn a_value_the_engine_dies_on_stops_the_match() {
+fn a_value_of_the_wrong_type_stops_the_match_named() {
     if !stockfish() {
         return;
     }
@@ -102,7 +102,19 @@ fn a_value_the_engine_dies_on_stops_the_match() {
         dir.path(),
         &["cmd=stockfish", "name=broken", "option.Hash=notanumber"],
     );
-    assert_stopped_before_anything(dir.path(), &out, &err, code, &["cannot start", "crashed"]);
+    // Named before it is sent: the setoption, and that a spin's value is an integer.
+    assert_stopped_before_anything(
+        dir.path(),
+        &out,
+        &err,
+        code,
+        &[
+            "cannot start",
+            "setoption name Hash value notanumber",
+            "the option is a spin (an integer from 1 to",
+            "\"notanumber\" is not an integer",
+        ],
+    );
 }
 
 #[test]

@@ -52,6 +52,17 @@ fn a_go_tournament_is_stored_and_exported_as_sgf() {
         !sgf.contains("RE[Void]"),
         "every game ends by the rules: {sgf}"
     );
+    // Black moves first in Go: `results` says so.
+    let (ok, out, err) = eloworld(dir.path(), &["results", "--db", "go7.sqlite"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("\nfirst side (Black): "), "{out}");
+    assert!(!out.contains("White"), "{out}");
+    // `export`'s help says it writes SGF for Go.
+    let (ok, out, _) = eloworld(dir.path(), &["--help"]);
+    assert!(
+        ok && out.contains("Export stored games: chess as PGN, Go as SGF"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -155,7 +155,7 @@ fn noswap_and_reverse_set_the_colours() {
 }
 
 /// `-outcomeinterval N` prints every Nth `Finished game` line; `-debug` shows the engines'
-/// traffic on standard error; `-bookmode` and `whitepov` are named in a note.
+/// traffic on standard error, labelled with their `name=`; `-bookmode` and `whitepov` are named in a note.
 #[test]
 fn cutechess_display_options() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -172,12 +172,12 @@ fn cutechess_display_options() {
     assert!(finished[0].starts_with("Finished game 2 "), "{out}");
     assert!(
         err.lines()
-            .any(|l| l.contains("stockfish(") && l.ends_with("< uci")),
+            .any(|l| (l.contains(" a(") || l.contains(" b(")) && l.ends_with("< uci")),
         "what is sent: {err}"
     );
     assert!(
         err.lines()
-            .any(|l| l.contains("stockfish(") && l.ends_with("> uciok")),
+            .any(|l| (l.contains(" a(") || l.contains(" b(")) && l.ends_with("> uciok")),
         "what is received: {err}"
     );
     assert!(err.contains("note: -bookmode ram"), "{err}");

@@ -323,6 +323,19 @@ fn workers_under_faults_store_every_game_exactly_once() {
         logs.contains("worker frozen, tournament faults: rejected late result for job"),
         "the frozen worker's late report must be refused and logged:\n{logs}"
     );
+    // Each worker says once that the server went away, and once that it is back.
+    for w in ["steady", "late"] {
+        let lines = |what: &str| {
+            logs.lines()
+                .filter(|l| l.starts_with(&format!("worker {w}: {what}")))
+                .count()
+        };
+        assert_eq!(
+            (lines("lost the connection to"), lines("connection to")),
+            (1, 1),
+            "{w}:\n{logs}"
+        );
+    }
     // Readers work on PostgreSQL as on SQLite.
     let o = eloworld(dir.path(), &["status", "--db", &url]);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -403,7 +416,7 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
 }
 
 #[test]
-fn tls_connections_are_verified_against_the_given_ca() {
+fn each_sslmode_means_what_libpq_means() {
     let Some(cluster) = Cluster::start() else {
         return;
     };
@@ -447,27 +460,89 @@ fn tls_connections_are_verified_against_the_given_ca() {
         .status();
     cluster.crash();
     cluster.start_server();
-    let url = format!("{}?sslmode=require", cluster.url());
-    let run = |ca: Option<&Path>| {
+    // Another self-signed certificate: a root that did not sign the server's.
+    let ok = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args(["-subj", "/CN=other", "-keyout"])
+        .arg(d.join("other.key"))
+        .arg("-out")
+        .arg(d.join("other.crt"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl");
+    assert!(ok.success());
+    let server_crt = d.join("server.crt").display().to_string();
+    let other_crt = d.join("other.crt").display().to_string();
+    // `status --db URL` with `sslmode`/`sslrootcert` in the URL (or the environment), HOME
+    // without ~/.postgresql/root.crt.
+    let run = |host: &str, query: &str, env: &[(&str, &str)]| {
+        let url = format!("postgres://eloworld@{host}:{}/elo{query}", cluster.port);
         let mut cmd = common::command();
         cmd.args(["status", "--db", &url])
             .current_dir(d)
+            .env("HOME", d)
+            .env_remove("PGSSLMODE")
             .env_remove("PGSSLROOTCERT");
-        if let Some(ca) = ca {
-            cmd.env("PGSSLROOTCERT", ca);
+        for (k, v) in env {
+            cmd.env(k, v);
         }
-        cmd.output().expect("run")
+        let o = cmd.output().expect("run");
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
     };
-    let trusted = run(Some(&d.join("server.crt")));
-    assert!(
-        trusted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&trusted.stderr)
+    let ca = |file: &str| format!("&sslrootcert={file}");
+    // The server takes only TLS: `disable` cannot connect; `allow`, `prefer` (the default)
+    // and `require` encrypt without checking the self-signed certificate.
+    let (ok, err) = run("127.0.0.1", "?sslmode=disable", &[]);
+    assert!(!ok && err.contains("no encryption"), "disable: {err}");
+    for query in ["?sslmode=allow", "", "?sslmode=prefer", "?sslmode=require"] {
+        let (ok, err) = run("127.0.0.1", query, &[]);
+        assert!(ok, "{query:?}: {err}");
+    }
+    // `verify-ca` checks the chain: against the server's own certificate it connects, by
+    // any name; against another root, or none, it refuses.
+    let q = format!("?sslmode=verify-ca{}", ca(&server_crt));
+    for host in ["127.0.0.1", "localhost"] {
+        let (ok, err) = run(host, &q, &[]);
+        assert!(ok, "verify-ca {host}: {err}");
+    }
+    let (ok, err) = run(
+        "127.0.0.1",
+        &format!("?sslmode=verify-ca{}", ca(&other_crt)),
+        &[],
     );
-    let untrusted = run(None);
-    let err = String::from_utf8_lossy(&untrusted.stderr).into_owned();
-    assert!(!untrusted.status.success(), "an unknown CA must be refused");
-    assert!(err.contains("certificate"), "{err}");
+    assert!(!ok && err.contains("certificate verify failed"), "{err}");
+    let (ok, err) = run("127.0.0.1", "?sslmode=verify-ca", &[]);
+    assert!(!ok && err.contains("root.crt does not exist"), "{err}");
+    // `require` with a root named checks the chain too, as libpq does.
+    let (ok, err) = run(
+        "127.0.0.1",
+        &format!("?sslmode=require{}", ca(&other_crt)),
+        &[],
+    );
+    assert!(!ok && err.contains("certificate verify failed"), "{err}");
+    // `verify-full` checks the name as well: the certificate names 127.0.0.1, not localhost.
+    let q = format!("?sslmode=verify-full{}", ca(&server_crt));
+    let (ok, err) = run("127.0.0.1", &q, &[]);
+    assert!(ok, "verify-full: {err}");
+    let (ok, err) = run("localhost", &q, &[]);
+    assert!(!ok && err.contains("certificate verify failed"), "{err}");
+    // The same from the environment.
+    let env = [
+        ("PGSSLMODE", "verify-full"),
+        ("PGSSLROOTCERT", server_crt.as_str()),
+    ];
+    let (ok, err) = run("127.0.0.1", "", &env);
+    assert!(ok, "PGSSLMODE: {err}");
+    let (ok, err) = run("localhost", "", &env);
+    assert!(!ok && err.contains("certificate verify failed"), "{err}");
+    let (ok, err) = run("127.0.0.1", "", &[("PGSSLMODE", "verify")]);
+    assert!(!ok && err.contains("PGSSLMODE \"verify\""), "{err}");
 }
 
 #[test]

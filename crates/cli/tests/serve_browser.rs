@@ -349,3 +349,91 @@ fn db_first_game(db: &Path) -> i64 {
         })
         .expect("first game")
 }
+
+#[test]
+fn a_go_game_is_drawn_on_a_go_board() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("go9.toml"),
+        "name = \"go9\"\ngame = \"go\"\nsize = 9\nkomi = 7.5\nplayers = [\"greedy_capture\", \"random\"]\ngames_per_pair = 1\nseed = 4\n",
+    )
+    .expect("write");
+    stdout_of(&eloworld(
+        dir.path(),
+        &["tournament", "go9.toml", "--quiet"],
+    ));
+    let server = Serving::start(dir.path(), &["--db", "go9.sqlite"]);
+    let page = common::serve::get(server.addr, "/t/go9", &[]).text();
+    let id = common::serve::first_game_id(&page);
+    let mut b = Browser::open(&browser, &server.url(&format!("/game/{id}")));
+    let board = b.eval(
+        "(() => { const s = document.querySelector('#board svg.goban');
+           if (!s) return null;
+           const coords = [...s.querySelectorAll('text.coord')].map(t => t.textContent);
+           return { lines: s.querySelectorAll('line.grid').length,
+                    stars: s.querySelectorAll('circle.star').length,
+                    columns: coords.filter(t => /^[A-Z]$/.test(t)),
+                    rows: coords.filter(t => /^[0-9]+$/.test(t)),
+                    stones: s.querySelectorAll('circle.stone').length,
+                    last: s.querySelectorAll('circle.last').length,
+                    squares: document.querySelectorAll('#board table, #board td').length,
+                    label: document.getElementById('ply').textContent,
+                    title: document.getElementById('game-title').textContent,
+                    record: document.getElementById('record-title').textContent,
+                    download: document.getElementById('download').getAttribute('download'),
+                    href: document.getElementById('download').getAttribute('href') }; })()",
+    );
+    assert!(!board.is_null(), "no Go board drawn");
+    // Nine lines each way, the five star points of 9×9, coordinates A–J without I on two
+    // sides and 1–9 on two, no chess squares.
+    assert_eq!(board["lines"], 18, "{board}");
+    assert_eq!(board["stars"], 5, "{board}");
+    let columns: Vec<&str> = board["columns"]
+        .as_array()
+        .expect("columns")
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    assert_eq!(columns.len(), 18, "{board}");
+    // Each column's letter above and below the board.
+    let once: String = columns.iter().step_by(2).copied().collect();
+    assert_eq!(once, "ABCDEFGHJ", "{board}");
+    assert_eq!(board["rows"].as_array().map(Vec::len), Some(18), "{board}");
+    assert!(board["stones"].as_u64().unwrap_or(0) > 0, "{board}");
+    assert_eq!(board["squares"], 0, "{board}");
+    // The record is SGF by name, its result in Go's words, the moves without chess numbers.
+    assert_eq!(board["record"], "SGF", "{board}");
+    assert_eq!(board["download"], format!("game-{id}.sgf"), "{board}");
+    assert_eq!(board["href"], format!("/game/{id}/sgf"), "{board}");
+    let title = board["title"].as_str().unwrap_or("");
+    let result = title.rsplit(": ").next().unwrap_or("");
+    assert!(
+        result == "0" || (["B+", "W+"].iter().any(|p| result.starts_with(p)) && result.len() > 2),
+        "{title}"
+    );
+    let label = board["label"].as_str().unwrap_or("");
+    assert!(label.starts_with("after move "), "{label}");
+    assert!(label.contains("; captures: Black "), "{label}");
+    assert!(!label.contains('…'), "{label}");
+    // A stone move is marked as the last one; stepping back to the empty board shows none.
+    let last_move = b.eval("(() => { const m = document.querySelectorAll('#moves li'); return m[m.length - 1].textContent; })()");
+    let marked = if last_move
+        .as_str()
+        .is_some_and(|m| m == "pass" || m == "resign")
+    {
+        0
+    } else {
+        1
+    };
+    assert_eq!(board["last"], marked, "{board}");
+    b.eval("document.querySelector('[data-step=first]').click()");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board circle.stone').length"),
+        0
+    );
+    assert!(b
+        .eval("document.getElementById('ply').textContent")
+        .as_str()
+        .is_some_and(|t| t.starts_with("empty board")));
+}

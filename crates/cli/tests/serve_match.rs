@@ -167,6 +167,16 @@ fn a_decided_match_reads_as_finished_with_the_numbers_eloworld_match_printed() {
     assert_eq!(text(&mut b, "#verdict"), ending);
     assert_eq!(text(&mut b, "#state"), ending);
     assert_eq!(text(&mut b, "#time-left"), "–");
+    // The run is over: its bar is full, however few games the SPRT needed.
+    assert_eq!(
+        b.eval("(() => { const p = document.getElementById('progress-bar'); return p.value === p.max; })()"),
+        true
+    );
+    // A node-limited match shows each engine's budget where a clock would be.
+    assert_eq!(
+        text(&mut b, "#time-control"),
+        "strong: 5000 nodes; weak: 50 nodes"
+    );
     assert!(text(&mut b, "#rate").ends_with("games/min over the run"));
     assert_eq!(text(&mut b, "#elo"), last_line(&out, "Elo:"));
     assert_eq!(text(&mut b, "#headline-llr"), last_line(&out, "LLR:"));

@@ -92,9 +92,82 @@
         td.textContent = glyphs[piece] || '?';
       }
     };
+    // A Go game (Black first): a grid of lines with star points and GTP coordinates
+    // (columns A–T without I, rows counted from the bottom), the last move marked and the
+    // stones each side has captured.
+    const isGo = viewer.dataset.game === 'go';
+    const svgNs = 'http://www.w3.org/2000/svg';
+    const stones = (text, c) => (text.split(' ')[0].match(new RegExp(c, 'g')) || []).length;
+    const captures = [[0, 0]];
+    for (let k = 1; k < positions.length; k++) {
+      const [b, w] = captures[k - 1];
+      // The mover's captures: the opponent's stones the move took off.
+      const black = (k % 2) === 1;
+      const before = positions[k - 1], after = positions[k];
+      const taken = black ? stones(before, 'o') - stones(after, 'o') : stones(before, 'x') - stones(after, 'x');
+      captures.push(black ? [b + Math.max(0, taken), w] : [b, w + Math.max(0, taken)]);
+    }
+    const goBoard = (text) => {
+      const rows = text.split(' ')[0].split('/');
+      const n = rows.length, cell = 36, margin = 30, side = margin * 2 + cell * (n - 1);
+      const letters = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+      const svg = document.createElementNS(svgNs, 'svg');
+      svg.setAttribute('class', 'goban');
+      svg.setAttribute('viewBox', '0 0 ' + side + ' ' + side);
+      svg.setAttribute('width', side);
+      svg.setAttribute('height', side);
+      const add = (tag, attrs, text) => {
+        const el = document.createElementNS(svgNs, tag);
+        for (const k in attrs) el.setAttribute(k, attrs[k]);
+        if (text !== undefined) el.textContent = text;
+        svg.appendChild(el);
+        return el;
+      };
+      const at = (i) => margin + cell * i;
+      add('rect', { x: 0, y: 0, width: side, height: side, class: 'wood' });
+      for (let i = 0; i < n; i++) {
+        add('line', { x1: at(0), y1: at(i), x2: at(n - 1), y2: at(i), class: 'grid' });
+        add('line', { x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1), class: 'grid' });
+        add('text', { x: at(i), y: margin / 2 + 4, class: 'coord' }, letters[i]);
+        add('text', { x: at(i), y: side - margin / 2 + 8, class: 'coord' }, letters[i]);
+        add('text', { x: margin / 2 - 4, y: at(i) + 4, class: 'coord' }, String(n - i));
+        add('text', { x: side - margin / 2 + 4, y: at(i) + 4, class: 'coord' }, String(n - i));
+      }
+      const edge = n >= 13 ? 3 : 2;
+      const stars = n < 7 ? [] : (n % 2 === 1 && n >= 9 ? [edge, (n - 1) / 2, n - 1 - edge] : [edge, n - 1 - edge]);
+      for (const r of stars) for (const c of stars) {
+        if (n < 13 && (r === (n - 1) / 2) !== (c === (n - 1) / 2)) continue;
+        add('circle', { cx: at(c), cy: at(r), r: 3.5, class: 'star' });
+      }
+      rows.forEach((rowText, r) => {
+        [...rowText].forEach((ch, c) => {
+          if (ch === 'x' || ch === 'o') {
+            add('circle', { cx: at(c), cy: at(r), r: cell * 0.46, class: 'stone ' + (ch === 'x' ? 'black' : 'white'),
+                            'data-vertex': letters[c] + (n - r) });
+          }
+        });
+      });
+      const last = ply > 0 ? moves[ply - 1] : null;
+      const m = last && /^([A-HJ-Z])(\d+)$/.exec(last);
+      if (m) {
+        const c = letters.indexOf(m[1]), r = n - Number(m[2]);
+        add('circle', { cx: at(c), cy: at(r), r: cell * 0.2, class: 'last ' + ((ply % 2) ? 'on-black' : 'on-white') });
+      }
+      return svg;
+    };
     const draw = () => {
       const text = positions[ply];
       if (text === undefined) return;
+      if (isGo) {
+        board.replaceChildren(goBoard(text));
+        const [b, w] = captures[ply] || [0, 0];
+        label.textContent = (ply === 0 ? 'empty board'
+          : 'after move ' + ply + ': ' + ((ply % 2) ? 'Black ' : 'White ') + moves[ply - 1]
+            + ' (move ' + ply + ' of ' + (positions.length - 1) + ')')
+          + '; captures: Black ' + b + ', White ' + w;
+        items.forEach((li, i) => li.classList.toggle('current', i === ply - 1));
+        return;
+      }
       const table = document.createElement('table');
       table.className = 'board';
       text.split(' ')[0].split('/').forEach((rowText, r) => {

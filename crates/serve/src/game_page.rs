@@ -6,6 +6,7 @@
 
 use crate::pages::{layout, tournament_path};
 use eloworld_app::report::{game_text, replay};
+use eloworld_games::GameKind;
 use eloworld_report::diagram_html;
 use eloworld_tournament::GameRow;
 use maud::{html, Markup, PreEscaped};
@@ -17,17 +18,27 @@ pub(crate) fn game_page(g: &GameRow, site: &str) -> Markup {
     let last = replay.final_diagram();
     let positions = serde_json::to_string(&replay.positions).unwrap_or_else(|_| "[]".to_owned());
     let moves = serde_json::to_string(&replay.moves).unwrap_or_else(|_| "[]".to_owned());
-    let title = format!("{} – {}, {}", g.white, g.black, g.result.pgn());
+    // Go writes its results as SGF does (`B+3.5`, `W+R`, `0` for jigo), and its record is SGF.
+    let (result, record, game_kind) = match g.game {
+        GameKind::Go => (
+            sgf_result(&text).unwrap_or_else(|| g.result.pgn().to_owned()),
+            "sgf",
+            "go",
+        ),
+        GameKind::Chess => (g.result.pgn().to_owned(), "pgn", "chess"),
+        GameKind::Squava => (g.result.pgn().to_owned(), "txt", "squava"),
+    };
+    let title = format!("{} – {}, {result}", g.white, g.black);
     let body = html! {
         p { a href=(tournament_path(&g.tournament)) { "← " (g.tournament) } }
-        h1 { (g.white) " – " (g.black) ": " (g.result.pgn()) }
+        h1 #game-title { (g.white) " – " (g.black) ": " (result) }
         p.note {
             (g.game) ", round " (g.round + 1) ", " (g.plies) " plies, ended by " (g.termination.code())
             ", " (g.date) ", seed " (g.seed) ", " (format!("{:.1}", g.wall_ms / 1000.0)) " s"
         }
         @if let Some(d) = &g.detail { p.note { "detail: " (d) } }
         @if let Some(p) = &replay.problem { p.warn { "The stored moves do not replay: " (p) } }
-        div.viewer #viewer data-positions=(positions) data-moves=(moves) {
+        div.viewer #viewer data-game=(game_kind) data-positions=(positions) data-moves=(moves) {
             div #board {
                 @if let Some(d) = &last { (PreEscaped(diagram_html(d))) }
             }
@@ -45,18 +56,25 @@ pub(crate) fn game_page(g: &GameRow, site: &str) -> Markup {
                 li data-ply=(i + 1) { (m) }
             }
         }
-        h2 { "PGN" }
+        h2 #record-title { (record.to_uppercase()) }
         p { button type="button" #copy-pgn { "copy" } " "
-            a href=(format!("/game/{}/pgn", g.job_id)) download=(format!("game-{}.pgn", g.job_id)) { "download" } }
+            a #download href=(format!("/game/{}/{record}", g.job_id)) download=(format!("game-{}.{record}", g.job_id)) { "download" } }
         textarea #pgn readonly rows="12" cols="80" { (text) }
     };
     layout(&title, None, 0, body)
 }
 
+/// The `RE` value of an SGF record.
+fn sgf_result(sgf: &str) -> Option<String> {
+    let from = sgf.find("RE[")? + 3;
+    let len = sgf[from..].find(']')?;
+    Some(sgf[from..from + len].to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eloworld_games::{GameKind, GameResult, Side, Termination};
+    use eloworld_games::{GameResult, Side, Termination};
 
     fn row(game: GameKind, moves: &str) -> GameRow {
         GameRow {

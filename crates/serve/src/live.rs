@@ -65,6 +65,38 @@ pub(crate) struct Live {
     pub time_control: Option<String>,
 }
 
+/// The search budgets of a match's engines without a shared clock (`eloworld match`'s stored
+/// engine lines, `NAME = … budget 1000 nodes[ tc=…]`): `1000 nodes each`, or each engine's
+/// (`a: 1000 nodes; b: depth 8`); `None` when no engine has one.
+fn budgets(definitions: &[String]) -> Option<String> {
+    let each: Vec<(&str, &str)> = definitions
+        .iter()
+        .filter_map(|line| {
+            let (name, rest) = line.split_once(" = ")?;
+            let budget = rest.split_once(" budget ")?.1;
+            let end = [" tc=", " ponder", " book="]
+                .iter()
+                .filter_map(|k| budget.find(k))
+                .min()
+                .unwrap_or(budget.len());
+            Some((name, budget[..end].trim()))
+        })
+        .filter(|(_, b)| !b.is_empty())
+        .collect();
+    match each.as_slice() {
+        [] => None,
+        [(_, first), rest @ ..] if rest.iter().all(|(_, b)| b == first) && !rest.is_empty() => {
+            Some(format!("{first} each"))
+        }
+        _ => Some(
+            each.iter()
+                .map(|(n, b)| format!("{n}: {b}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    }
+}
+
 impl Live {
     /// Starts following a tournament with no game seen yet.
     pub fn new(row: TournamentRow) -> Live {
@@ -72,7 +104,7 @@ impl Live {
         let duel = MatchTest::of(&row.config, n);
         let time_control = eloworld_tournament::TournamentConfig::from_toml(&row.config)
             .ok()
-            .and_then(|c| c.time_control);
+            .and_then(|c| c.time_control.or_else(|| budgets(&c.engine_definitions)));
         Live {
             time_control,
             row,
@@ -231,6 +263,27 @@ fn per_minute(times: &VecDeque<i64>, started: Option<i64>, now_ms: i64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn budgets_name_a_node_limited_match() {
+        let same = [
+            "a = \"stockfish\" [] Uci option.Hash=16 budget 1000 nodes".to_owned(),
+            "b = \"stockfish\" [] Uci budget 1000 nodes ponder".to_owned(),
+        ];
+        assert_eq!(budgets(&same).as_deref(), Some("1000 nodes each"));
+        let apart = [
+            "a = \"x\" [] Uci budget 1000 nodes, depth 8".to_owned(),
+            "b = \"y\" [] Uci budget 200 ms tc=10+0.1 timemargin=0".to_owned(),
+        ];
+        assert_eq!(
+            budgets(&apart).as_deref(),
+            Some("a: 1000 nodes, depth 8; b: 200 ms")
+        );
+        assert_eq!(
+            budgets(&["a = \"x\" [] Uci budget  tc=1+0".to_owned()]),
+            None
+        );
+    }
     use eloworld_games::{Side, Termination};
 
     fn row(players: &[&str], total: u64) -> TournamentRow {

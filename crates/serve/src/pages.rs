@@ -391,7 +391,8 @@ fn progress(live: &Live, now_ms: i64) -> Markup {
                 span #games-done { (stored) } " of " span #games-planned { (total) } " games stored ("
                 (percent(stored, total)) ") — " span #state { (state_text) }
             }
-            progress max=(total.max(1)) value=(stored.min(total)) {}
+            // A finished run is complete, however few of its planned games an SPRT needed.
+            progress #progress-bar max=(total.max(1)) value=(if ending.is_some() { total.max(1) } else { stored.min(total) }) {}
             table {
                 tr { th.name { "rate" } td #rate { (rate.map_or_else(|| "–".to_owned(), |r| format!("{r:.1}"))) (rate_note) } }
                 tr { th.name { "time left" } td #time-left { (eta) } }
@@ -433,7 +434,7 @@ fn headline(live: &Live) -> Markup {
                 }
             }
             table #headline {
-                tr { th.name { "Elo" } td #elo colspan="2" { (h.elo_line.trim_start_matches("Elo: ")) } }
+                tr { th.name { "Elo" } td #elo colspan="2" { (h.elo.to_string()) } }
                 @if let Some((_, s)) = &h.pairs {
                     @if s.nelo.is_finite() && s.nelo_error.is_finite() {
                         tr { th.name { "nElo" } td #nelo colspan="2" { (format!("{:.2} +/- {:.2}", s.nelo, s.nelo_error)) } }
@@ -449,7 +450,7 @@ fn headline(live: &Live) -> Markup {
                     tr { th.name { "Ptnml(0-2)" } td #ptnml colspan="2" { (p.to_string()) } }
                 }
                 tr { th.name { "games" } td #headline-games colspan="2" { (w.games()) " of at most " (live.row.total) } }
-                tr { th.name { "time control" } td colspan="2" { (live.time_control.as_deref().unwrap_or("–")) } }
+                tr { th.name { "time control" } td #time-control colspan="2" { (live.time_control.as_deref().unwrap_or("–")) } }
                 tr { th.name { "engines" } td colspan="2" { (names[0]) " (first), " (names[1]) } }
             }
         }

@@ -8,7 +8,7 @@
 //! | `/t/NAME` | a tournament's page |
 //! | `/t/NAME/events` | its updates: the parts that changed, as JSON |
 //! | `/t/NAME/matrix.png`, `/t/NAME/evolution.png`, `/t/NAME/sprt.png` | its pictures |
-//! | `/game/ID`, `/game/ID/pgn` | a stored game, and its PGN |
+//! | `/game/ID`, `/game/ID/pgn` (`sgf`, `txt`) | a stored game, and its PGN (SGF for Go) |
 //! | `/assets/style.css`, `/assets/app.js` | the page's style and script |
 
 use crate::auth::{bearer, cookie, Token, COOKIE};
@@ -62,6 +62,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/t/{name}/sprt.png", get(sprt))
         .route("/game/{id}", get(game))
         .route("/game/{id}/pgn", get(game_pgn))
+        .route("/game/{id}/sgf", get(game_pgn))
+        .route("/game/{id}/txt", get(game_pgn))
         .route("/assets/style.css", get(style))
         .route("/assets/app.js", get(script))
         .fallback(not_found_route)

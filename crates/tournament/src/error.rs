@@ -47,6 +47,23 @@ pub enum StoreError {
         /// The file.
         path: String,
     },
+    /// The file is another application's SQLite database: eloworld leaves it unchanged.
+    #[error(
+        "{path} is another application's SQLite database (tables: {tables}), not an eloworld \
+         one; it was left unchanged: choose another --db path"
+    )]
+    ForeignDatabase {
+        /// The file.
+        path: String,
+        /// Its tables, comma-separated (the first few).
+        tables: String,
+    },
+    /// The file is empty: no tournament has been stored in it yet.
+    #[error("{path} is an empty file: no games are stored in it yet")]
+    EmptyFile {
+        /// The file.
+        path: String,
+    },
     /// The database cannot be written.
     #[error("{path} is read-only: cannot store games there; make it writable or choose another --db path")]
     ReadOnly {

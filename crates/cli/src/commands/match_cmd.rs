@@ -2,11 +2,11 @@
 //! have, an SPRT that stops the match when it is decided, and results in the store.
 
 use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder, TournamentKind};
+use super::match_words::{elo_line, reason};
 use crate::standings::{Standings, StandingsText};
 use anyhow::bail;
 use eloworld_app::matches::{
-    reason, run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
-    Pairing,
+    run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally, Pairing,
 };
 use eloworld_players::engine::{Budget, EngineDef, KeptLines, OptionValue, Protocol, PvWarning};
 use eloworld_ratings::sprt::{Sprt, SprtDecision};
@@ -168,7 +168,7 @@ fn results_block(
     let h = Headline::of(&tally.score, sprt, paired);
     let wdl = h.wdl;
     let games = wdl.games();
-    let _ = writeln!(out, "{}", h.elo_line);
+    let _ = writeln!(out, "{}", elo_line(&h.elo));
     match &h.pairs {
         Some((pairs, s)) => {
             let _ = writeln!(

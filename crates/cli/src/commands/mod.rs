@@ -10,6 +10,7 @@ pub mod ladder_compare;
 pub mod match_cmd;
 mod match_options;
 pub mod match_stats;
+mod match_words;
 pub mod place;
 pub mod play;
 pub mod players;

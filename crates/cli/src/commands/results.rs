@@ -1,5 +1,6 @@
 use crate::standings::{Standings, StandingsText};
 use eloworld_app::standing::{ending, match_tests};
+use eloworld_games::GameKind;
 use eloworld_tournament::open_store;
 use std::process::ExitCode;
 
@@ -42,13 +43,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print!("{}", standings.pair_table());
     println!();
     print!("{}", standings.table());
-    let first = eloworld_app::standing::colour_split(&rows);
+    let split = eloworld_app::standing::colour_split(&rows);
+    // The side that moves first: White in chess, Black in Go (Squava's sides have no colour).
+    let shown = tournaments
+        .iter()
+        .filter(|t| args.tournament.as_deref().is_none_or(|n| n == t.name));
+    let kinds: std::collections::BTreeSet<GameKind> = shown.map(|t| t.game).collect();
+    let first = match kinds.iter().collect::<Vec<_>>().as_slice() {
+        [GameKind::Chess] => " (White)",
+        [GameKind::Go] => " (Black)",
+        _ => "",
+    };
     println!(
-        "\nfirst side (White): {} wins, {} draws, {} losses ({:.1}% score)",
-        first.wins,
-        first.draws,
-        first.losses,
-        first.score_pct()
+        "\nfirst side{first}: {} wins, {} draws, {} losses ({:.1}% score)",
+        split.wins,
+        split.draws,
+        split.losses,
+        split.score_pct()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -64,6 +64,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             worker: name.clone(),
             quiet: args.quiet,
         })));
+    #[cfg(feature = "postgres")]
+    {
+        // One line when the store's connection is lost and one when it is back.
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        eloworld_tournament::store::tap_connection_notes(tx);
+        let worker = name.clone();
+        std::thread::spawn(move || {
+            for note in rx {
+                eprintln!("worker {worker}: {note}");
+            }
+        });
+    }
     let end = run_worker(
         &session,
         &WorkerSettings {

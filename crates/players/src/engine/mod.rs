@@ -67,7 +67,8 @@ impl Session {
     /// [`Fault`] when the program is missing, dies, or does not answer in time.
     pub fn start(def: &EngineDef) -> Result<Session, Fault> {
         let program = def.locate().map_err(|e| Fault::Crashed(e.to_string()))?;
-        let process = EngineProcess::spawn_keeping(&program, &def.args, def.lines_to_keep())?;
+        let process =
+            EngineProcess::spawn_keeping(&program, &def.args, def.lines_to_keep(), &def.name)?;
         Ok(match def.protocol {
             Protocol::Uci => Session::Uci(UciSession::start(process, def)?),
             Protocol::Cecp => Session::Cecp(CecpSession::start(process, def)?),
@@ -164,9 +165,11 @@ impl Session {
 }
 
 /// Starts the program of `def`, performs the protocol's handshake with every option of the
-/// definition set (an option the engine does not declare is a fault), waits until it is
-/// ready, and ends it: a check before a run that a broken engine would otherwise turn into
-/// lost games.
+/// definition set (an option the engine does not declare is a fault) and waits until it is
+/// ready: a check before a run that a broken engine would otherwise turn into lost games.
+/// The checked process is kept for the run's first game of this engine (so each engine is
+/// started once, as fastchess and cutechess-cli start it); [`end_started`] ends those a run
+/// did not take.
 ///
 /// # Errors
 /// [`Fault`] naming why the engine cannot start: the program is missing or not an engine,
@@ -174,7 +177,32 @@ impl Session {
 pub fn check_starts(def: &EngineDef) -> Result<(), Fault> {
     let mut session = Session::start(def)?;
     // A value the engine rejects often shows only once it is asked to be ready again.
-    session.new_game(&def.budget, def.time_control)
+    session.new_game(&def.budget, def.time_control)?;
+    started().push((def.process_key(), session));
+    Ok(())
+}
+
+/// Engines started by [`check_starts`] and not yet taken by a game, by process key.
+static STARTED: Mutex<Vec<(String, Session)>> = Mutex::new(Vec::new());
+
+fn started() -> MutexGuard<'static, Vec<(String, Session)>> {
+    STARTED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Takes a checked engine of process `key`, if one waits.
+fn take_started(key: &str) -> Option<Session> {
+    let mut held = started();
+    let at = held.iter().position(|(k, _)| k == key)?;
+    Some(held.swap_remove(at).1)
+}
+
+/// Ends the engines [`check_starts`] started that no game took (a run stopped before it
+/// played them): each is told to `quit`, then killed.
+pub fn end_started() {
+    let held = std::mem::take(&mut *started());
+    drop(held);
 }
 
 /// An engine process kept by a worker: `None` after a fault, until the next game restarts it.
@@ -259,7 +287,10 @@ fn ready_session<'a>(
         engine: engine.to_owned(),
         detail: format!("starting: {f}"),
     };
-    let mut session = Session::start(def).map_err(setup_error)?;
+    let mut session = match take_started(&def.process_key()) {
+        Some(checked) => checked,
+        None => Session::start(def).map_err(setup_error)?,
+    };
     session
         .new_game(budget, def.time_control)
         .map_err(setup_error)?;

@@ -1,5 +1,6 @@
 //! An engine's process: spawned without a shell, spoken to over pipes, read with deadlines,
-//! killed and reaped when dropped.
+//! and, when dropped, told to `quit`, given a grace period, then killed and reaped (as
+//! fastchess and cutechess-cli end their engines).
 
 use super::search_info::SearchInfo;
 use std::io::{BufRead, BufReader, Write};
@@ -74,7 +75,8 @@ impl KeptLines {
 }
 
 /// Where every engine's traffic goes when asked (`eloworld match -debug`): one line per
-/// line sent (`name(pid) < uci`) or received (`name(pid) > uciok`).
+/// line sent (`name(pid) < uci`) or received (`name(pid) > uciok`), `name` the engine's
+/// name in the match (`-engine name=`).
 static TRAFFIC: std::sync::OnceLock<std::sync::mpsc::Sender<String>> = std::sync::OnceLock::new();
 
 /// Sends every engine's traffic from now on to `sink`, each line prefixed with the program's
@@ -94,7 +96,13 @@ pub struct EngineProcess {
     status: Option<std::process::ExitStatus>,
     /// `name(pid)` and the traffic sink, when traffic is tapped.
     tap: Option<(String, std::sync::mpsc::Sender<String>)>,
+    /// True once the process let a deadline pass: it is killed without a `quit`.
+    stalled: bool,
 }
+
+/// How long an engine told to `quit` has to close its output before it is killed: fastchess
+/// and cutechess-cli send `quit` and wait a moment too. A healthy engine exits at once.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
 
 impl EngineProcess {
     /// Starts `program` with `args`, in its own process group (so a terminal's Ctrl-C
@@ -103,11 +111,15 @@ impl EngineProcess {
     /// # Errors
     /// [`Fault::Crashed`] when the program cannot be started.
     pub fn spawn(program: &Path, args: &[String]) -> Result<EngineProcess, Fault> {
-        EngineProcess::spawn_keeping(program, args, KeptLines::Nothing)
+        let name = program.file_name().map_or_else(
+            || program.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        EngineProcess::spawn_keeping(program, args, KeptLines::Nothing, &name)
     }
 
     /// Starts `program` as [`EngineProcess::spawn`] does, keeping the `info` lines `kept`
-    /// asks for with each [`Line`].
+    /// asks for with each [`Line`]; its traffic, when tapped, is labelled `name(pid)`.
     ///
     /// # Errors
     /// As [`EngineProcess::spawn`].
@@ -115,6 +127,7 @@ impl EngineProcess {
         program: &Path,
         args: &[String],
         kept: KeptLines,
+        name: &str,
     ) -> Result<EngineProcess, Fault> {
         let mut command = Command::new(program);
         command
@@ -136,13 +149,9 @@ impl EngineProcess {
             .take()
             .ok_or_else(|| Fault::Crashed("no stdout pipe".to_owned()))?;
         let stdin = child.stdin.take();
-        let tap = TRAFFIC.get().map(|sink| {
-            let name = program.file_name().map_or_else(
-                || program.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            (format!("{name}({})", child.id()), sink.clone())
-        });
+        let tap = TRAFFIC
+            .get()
+            .map(|sink| (format!("{name}({})", child.id()), sink.clone()));
         let reader_tap = tap.clone();
         let (tx, lines) = sync_channel::<Line>(256);
         let reader = std::thread::Builder::new()
@@ -188,6 +197,7 @@ impl EngineProcess {
             out: String::with_capacity(1024),
             status: None,
             tap,
+            stalled: false,
         })
     }
 
@@ -246,7 +256,10 @@ impl EngineProcess {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(limit)),
+            Err(RecvTimeoutError::Timeout) => {
+                self.stalled = true;
+                Err(Fault::Timeout(limit))
+            }
             Err(RecvTimeoutError::Disconnected) => Err(self.crash_fault("its output ended")),
         }
     }
@@ -276,6 +289,25 @@ impl EngineProcess {
             Some(s) => format!("{what}; {}", describe_status(s)),
             None => what.to_owned(),
         })
+    }
+
+    /// Tells a process still answering to `quit` and waits up to [`QUIT_GRACE`] for its
+    /// output to close. One that let a deadline pass, or whose input is closed, is not asked.
+    fn quit(&mut self) {
+        if self.status.is_some() || self.stalled || self.stdin.is_none() {
+            return;
+        }
+        self.queue("quit");
+        if self.flush().is_err() {
+            return;
+        }
+        drop(self.stdin.take());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .is_ok()
+        {}
     }
 
     /// Kills the process and everything in its process group, and reaps it; returns its
@@ -343,9 +375,11 @@ fn describe_status(status: std::process::ExitStatus) -> String {
 }
 
 impl Drop for EngineProcess {
-    /// Ends the process and its group (no polite `quit`: the engine may be hung) and reaps
-    /// it, so no zombie is left; then joins the reader thread, whose pipe is now closed.
+    /// Tells the engine to `quit` (unless it stalled), waits up to [`QUIT_GRACE`], then
+    /// kills what is left of its process group and reaps it, so no zombie is left; then
+    /// joins the reader thread, whose pipe is now closed.
     fn drop(&mut self) {
+        self.quit();
         self.terminate();
         if let Some(reader) = self.reader.take() {
             let _ = reader.join();
@@ -396,6 +430,32 @@ mod tests {
             matches!(&err, Fault::Crashed(s) if s.contains("status 7")),
             "{err:?}"
         );
+    }
+
+    #[test]
+    fn dropping_tells_the_engine_to_quit_first() {
+        let dir = std::env::temp_dir().join(format!("eloworld-quit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let heard = dir.join("heard");
+        let p = sh(&format!("read x; echo \"$x\" > '{}'", heard.display()));
+        let t0 = Instant::now();
+        drop(p);
+        assert_eq!(
+            std::fs::read_to_string(&heard).expect("the engine wrote what it heard"),
+            "quit\n"
+        );
+        // It exited on `quit`, before the grace period ran out.
+        assert!(t0.elapsed() < QUIT_GRACE, "{:?}", t0.elapsed());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_stalled_process_is_killed_without_waiting() {
+        let mut p = sh("sleep 30");
+        let _ = p.wait_for(Duration::from_millis(50), |_| true);
+        let t0 = Instant::now();
+        drop(p);
+        assert!(t0.elapsed() < QUIT_GRACE, "{:?}", t0.elapsed());
     }
 
     #[test]

@@ -45,16 +45,19 @@ impl UciSession {
             search_lines: Vec::new(),
         };
         s.process.send("uci")?;
-        let (mut id_name, mut options) = (String::new(), Vec::new());
-        s.process.wait_for(handshake, |line| {
-            if let Some(rest) = line.text.strip_prefix("id name ") {
-                rest.trim().clone_into(&mut id_name);
-            } else if let Some(rest) = line.text.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                options.push(name.to_owned());
-            }
-            line.text.trim() == "uciok"
-        })?;
+        let (mut id_name, mut options, mut kinds) = (String::new(), Vec::new(), Vec::new());
+        s.process
+            .wait_for(handshake, |line| {
+                if let Some(rest) = line.text.strip_prefix("id name ") {
+                    rest.trim().clone_into(&mut id_name);
+                } else if let Some(rest) = line.text.strip_prefix("option name ") {
+                    let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                    options.push(name.to_owned());
+                    kinds.push(OptionKind::of_declaration(rest));
+                }
+                line.text.trim() == "uciok"
+            })
+            .map_err(|f| unanswered(f, "uciok", "uci"))?;
         s.id_name = id_name;
         s.declared_options = options;
         if def.chess960 {
@@ -70,14 +73,22 @@ impl UciSession {
         }
         for (name, value) in &def.options {
             // UCI option names are case-insensitive.
-            if !s
+            let Some(at) = s
                 .declared_options
                 .iter()
-                .any(|o| o.eq_ignore_ascii_case(name))
-            {
+                .position(|o| o.eq_ignore_ascii_case(name))
+            else {
                 return Err(Fault::Protocol(format!(
                     "the engine has no option {name:?}; it declares: {}",
                     s.declared_options.join(", ")
+                )));
+            };
+            // A value of the wrong type is named before it is sent (an engine may crash on
+            // it, as Stockfish does on a spin's value that is not an integer).
+            let value = value.to_string();
+            if let Some(why) = kinds[at].refuses(&value) {
+                return Err(Fault::Protocol(format!(
+                    "setoption name {name} value {value}: {why}"
                 )));
             }
             s.process
@@ -100,6 +111,7 @@ impl UciSession {
         self.process
             .wait_for(self.handshake, |l| l.text.trim() == "readyok")
             .map(|_| ())
+            .map_err(|f| unanswered(f, "readyok", "isready"))
     }
 
     /// Tells the engine a new game starts (`ucinewgame`) and waits until it is ready.
@@ -219,4 +231,173 @@ fn position_line(position: &Position<'_>) -> String {
         out.push_str(position.moves);
     }
     out
+}
+/// Names what a silent engine did not answer: a timeout waiting for `expected` after `sent`.
+fn unanswered(fault: Fault, expected: &str, sent: &str) -> Fault {
+    match fault {
+        Fault::Timeout(limit) => Fault::Protocol(format!(
+            "no {expected} within {} ms of {sent}",
+            limit.as_millis()
+        )),
+        other => other,
+    }
+}
+
+/// A declared option's type, as far as its values are checked (UCI's `type spin`, `check`,
+/// `combo`; `string` and `button` take anything).
+#[derive(Clone, Debug, PartialEq)]
+enum OptionKind {
+    /// An integer, within the bounds when declared.
+    Spin { min: Option<i64>, max: Option<i64> },
+    /// `true` or `false`.
+    Check,
+    /// One of the declared `var` values.
+    Combo(Vec<String>),
+    /// Any value.
+    Other,
+}
+
+impl OptionKind {
+    /// The kind declared by an `option name …` line (`rest`: after `option name `).
+    fn of_declaration(rest: &str) -> OptionKind {
+        let Some((_, tail)) = rest.split_once(" type ") else {
+            return OptionKind::Other;
+        };
+        let words: Vec<&str> = tail.split_whitespace().collect();
+        let after = |key: &str| {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+                .and_then(|v| v.parse().ok())
+        };
+        match words.first().copied() {
+            Some("spin") => OptionKind::Spin {
+                min: after("min"),
+                max: after("max"),
+            },
+            Some("check") => OptionKind::Check,
+            Some("combo") => {
+                // `var` values may hold spaces: each runs to the next keyword.
+                let mut vars: Vec<String> = Vec::new();
+                let mut current: Option<Vec<&str>> = None;
+                for w in &words[1..] {
+                    match *w {
+                        "var" | "default" | "min" | "max" => {
+                            if let Some(v) = current.take() {
+                                vars.push(v.join(" "));
+                            }
+                            if *w == "var" {
+                                current = Some(Vec::new());
+                            }
+                        }
+                        _ => {
+                            if let Some(v) = current.as_mut() {
+                                v.push(w);
+                            }
+                        }
+                    }
+                }
+                if let Some(v) = current {
+                    vars.push(v.join(" "));
+                }
+                OptionKind::Combo(vars)
+            }
+            _ => OptionKind::Other,
+        }
+    }
+
+    /// Why `value` is not one of this kind's values, or `None` when it is.
+    fn refuses(&self, value: &str) -> Option<String> {
+        match self {
+            OptionKind::Spin { min, max } => {
+                let range = match (min, max) {
+                    (Some(lo), Some(hi)) => format!(" from {lo} to {hi}"),
+                    _ => String::new(),
+                };
+                match value.trim().parse::<i64>() {
+                    Err(_) => Some(format!(
+                        "the option is a spin (an integer{range}) and {value:?} is not an integer"
+                    )),
+                    Ok(v) if min.is_some_and(|lo| v < lo) || max.is_some_and(|hi| v > hi) => Some(
+                        format!("the option is a spin (an integer{range}): {v} is out of range"),
+                    ),
+                    Ok(_) => None,
+                }
+            }
+            OptionKind::Check => (!value.eq_ignore_ascii_case("true")
+                && !value.eq_ignore_ascii_case("false"))
+            .then(|| format!("the option is a check (true or false), not {value:?}")),
+            OptionKind::Combo(vars) => (!vars.is_empty()
+                && !vars.iter().any(|v| v.eq_ignore_ascii_case(value)))
+            .then(|| {
+                format!(
+                    "the option is a combo of {}; {value:?} is none of them",
+                    vars.join(", ")
+                )
+            }),
+            OptionKind::Other => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_option_types_check_values_before_they_are_sent() {
+        let hash = OptionKind::of_declaration("Hash type spin default 16 min 1 max 33554432");
+        assert_eq!(
+            hash,
+            OptionKind::Spin {
+                min: Some(1),
+                max: Some(33_554_432)
+            }
+        );
+        assert_eq!(hash.refuses("64"), None);
+        assert_eq!(
+            hash.refuses("notanumber").as_deref(),
+            Some(
+                "the option is a spin (an integer from 1 to 33554432) and \"notanumber\" is not \
+                 an integer"
+            )
+        );
+        assert!(hash
+            .refuses("0")
+            .is_some_and(|w| w.ends_with("0 is out of range")));
+        let ponder = OptionKind::of_declaration("Ponder type check default false");
+        assert_eq!(ponder.refuses("TRUE"), None);
+        assert!(ponder.refuses("yes").is_some());
+        let style = OptionKind::of_declaration(
+            "Style type combo default Normal var Solid var Normal var Very Risky",
+        );
+        assert_eq!(
+            style,
+            OptionKind::Combo(vec![
+                "Solid".to_owned(),
+                "Normal".to_owned(),
+                "Very Risky".to_owned()
+            ])
+        );
+        assert_eq!(style.refuses("very risky"), None);
+        assert!(style.refuses("Wild").is_some());
+        assert_eq!(
+            OptionKind::of_declaration("SyzygyPath type string default <empty>").refuses("x"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_silent_engine_is_told_what_it_did_not_answer() {
+        let f = unanswered(
+            Fault::Timeout(Duration::from_millis(10_000)),
+            "uciok",
+            "uci",
+        );
+        assert_eq!(
+            f.to_string(),
+            "protocol error: no uciok within 10000 ms of uci"
+        );
+    }
 }

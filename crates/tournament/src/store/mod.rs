@@ -7,12 +7,14 @@
 
 mod location;
 #[cfg(feature = "postgres")]
+mod pg_tls;
+#[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
 
 pub use location::redact;
 #[cfg(feature = "postgres")]
-pub use postgres::PgStore;
+pub use postgres::{tap_connection_notes, PgStore};
 pub use sqlite::SqliteStore;
 
 use crate::{GameSetup, MoveNote, Plan, StoreError};

@@ -11,6 +11,7 @@
 //! Lost connections (a server restart, a network blip) are retried with backoff for up to
 //! [`PgStore::RETRY_FOR`]; the fenced writes make every retry safe.
 
+use super::pg_tls::{SslMode, TlsSettings};
 use super::redact;
 use super::{decode_notes, encode_notes, parse_result, parse_termination};
 use super::{
@@ -19,7 +20,6 @@ use super::{
 };
 use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::GameResult;
-use openssl::ssl::{SslConnector, SslMethod};
 use postgres::{Client, Row};
 use postgres_openssl::MakeTlsConnector;
 use std::collections::HashMap;
@@ -102,7 +102,11 @@ const DONE: i16 = 2;
 /// A PostgreSQL database holding tournaments and their games.
 pub struct PgStore {
     config: postgres::Config,
+    /// `sslmode=allow`: the configuration with TLS, tried when the one without fails.
+    with_tls: Option<postgres::Config>,
     tls: MakeTlsConnector,
+    /// Since when the connection has been lost (noted once, and again when back).
+    lost_since: std::sync::Mutex<Option<Instant>>,
     client: Mutex<Option<Client>>,
     display: String,
     lease: Duration,
@@ -152,17 +156,22 @@ fn password_from_environment(config: &postgres::Config) -> Option<String> {
     None
 }
 
-/// Builds the TLS side of connections: used when the server offers TLS (`sslmode=prefer`,
-/// the default) or required (`sslmode=require`). The server's certificate is verified
-/// against the system's CAs, plus the CA file named by `PGSSLROOTCERT` when set (for a
-/// private CA or a self-signed server certificate).
-fn tls_connector() -> Result<MakeTlsConnector, openssl::error::ErrorStack> {
-    let mut builder = SslConnector::builder(SslMethod::tls())?;
-    builder.set_default_verify_paths()?;
-    if let Some(ca) = std::env::var_os("PGSSLROOTCERT") {
-        builder.set_ca_file(ca)?;
+/// Where notes on the connection go (`eloworld worker` prints them): one when it is lost,
+/// one when it is back.
+static CONNECTION_NOTES: std::sync::OnceLock<std::sync::mpsc::Sender<String>> =
+    std::sync::OnceLock::new();
+
+/// Sends a note to `sink` each time a PostgreSQL store loses its connection and each time it
+/// has it back (a server restart, a network blip), so that a worker that waits says why. Only
+/// the first call takes effect.
+pub fn tap_connection_notes(sink: std::sync::mpsc::Sender<String>) {
+    let _ = CONNECTION_NOTES.set(sink);
+}
+
+fn connection_note(text: String) {
+    if let Some(sink) = CONNECTION_NOTES.get() {
+        let _ = sink.send(text);
     }
-    Ok(MakeTlsConnector::new(builder.build()))
 }
 
 fn retryable(e: &postgres::Error) -> bool {
@@ -198,6 +207,8 @@ impl PgStore {
     /// [`StoreError::Backend`] naming the (password-free) location.
     pub fn open(location: &str) -> Result<PgStore, StoreError> {
         let display = redact(location);
+        let (location, tls) = TlsSettings::take(location)
+            .map_err(|e| StoreError::Backend(format!("{display}: {e}")))?;
         let mut config: postgres::Config = location.parse().map_err(|e| {
             StoreError::Backend(format!(
                 "{display}: not a PostgreSQL connection string: {e}"
@@ -211,11 +222,20 @@ impl PgStore {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
-        let tls = tls_connector()
-            .map_err(|e| StoreError::Backend(format!("{display}: TLS setup: {e}")))?;
+        config.ssl_mode(tls.mode.wire());
+        let with_tls = (tls.mode == SslMode::Allow).then(|| {
+            let mut c = config.clone();
+            c.ssl_mode(postgres::config::SslMode::Require);
+            c
+        });
+        let connector = tls
+            .connector()
+            .map_err(|e| StoreError::Backend(format!("{display}: TLS: {e}")))?;
         let mut store = PgStore {
             config,
-            tls,
+            with_tls,
+            tls: connector,
+            lost_since: std::sync::Mutex::new(None),
             client: Mutex::new(None),
             display,
             lease: PgStore::DEFAULT_LEASE,
@@ -245,9 +265,10 @@ impl PgStore {
             let patient = self.connected_once.load(Ordering::Relaxed)
                 && started.elapsed() < PgStore::RETRY_FOR;
             if guard.is_none() {
-                match self.config.connect(self.tls.clone()) {
+                match self.connect() {
                     Ok(c) => {
                         self.connected_once.store(true, Ordering::Relaxed);
+                        self.note_back();
                         *guard = Some(c);
                     }
                     Err(e) => {
@@ -266,6 +287,7 @@ impl PgStore {
             match f(client) {
                 Ok(v) => return Ok(v),
                 Err(e) if retryable(&e) && patient => {
+                    self.note_lost(&e);
                     *guard = None;
                     std::thread::sleep(wait);
                     wait = (wait * 2).min(Duration::from_secs(2));
@@ -277,6 +299,47 @@ impl PgStore {
                     return Err(self.err(&e));
                 }
             }
+        }
+    }
+
+    /// Connects as the settings ask: `sslmode=allow` first without TLS, then with it.
+    fn connect(&self) -> Result<Client, postgres::Error> {
+        match (self.config.connect(self.tls.clone()), &self.with_tls) {
+            (Err(_), Some(with_tls)) => with_tls.connect(self.tls.clone()),
+            (result, _) => result,
+        }
+    }
+
+    /// Notes a lost connection, once until it is back.
+    fn note_lost(&self, e: &postgres::Error) {
+        let mut lost = self
+            .lost_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if lost.is_none() {
+            *lost = Some(Instant::now());
+            connection_note(format!(
+                "lost the connection to {} ({}); reconnecting for up to {} s",
+                self.display,
+                error_text(e),
+                PgStore::RETRY_FOR.as_secs()
+            ));
+        }
+    }
+
+    /// Notes a connection back after a loss.
+    fn note_back(&self) {
+        let since = self
+            .lost_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(since) = since {
+            connection_note(format!(
+                "connection to {} back after {:.1} s",
+                self.display,
+                since.elapsed().as_secs_f64()
+            ));
         }
     }
 

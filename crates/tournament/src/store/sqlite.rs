@@ -210,68 +210,121 @@ impl SqliteStore {
         self.conn
             .busy_timeout(std::time::Duration::from_secs(10))
             .map_err(|e| classify(p, e))?;
-        // Reading the schema first tells a non-database file apart before anything is written.
-        let has_meta: bool = self
-            .conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE name = 'meta'",
-                [],
-                |r| r.get::<_, i64>(0),
-            )
-            .map_err(|e| classify(p, e))?
-            > 0;
-        if has_meta {
-            let v: Option<String> = self
+        // Reading the schema first tells a non-database file, and another application's
+        // database, apart before anything is written.
+        let tables: Vec<String> = {
+            let mut stmt = self
                 .conn
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                .map_err(|e| classify(p, e))?;
+            let rows = stmt
+                .query_map([], |r| r.get::<_, String>(0))
+                .map_err(|e| classify(p, e))?;
+            rows.collect::<Result<_, _>>().map_err(|e| classify(p, e))?
+        };
+        let has_meta = tables.iter().any(|t| t == "meta");
+        let version: Option<i64> = if has_meta {
+            self.conn
                 .query_row(
                     "SELECT value FROM meta WHERE key = 'schema_version'",
                     [],
-                    |r| r.get(0),
+                    |r| r.get::<_, String>(0),
                 )
                 .optional()
+                .map_err(|e| classify(p, e))?
+                .and_then(|s| s.parse().ok())
+                // A file of the first builds, before the version was written.
+                .or_else(|| tables.iter().any(|t| t == "tournaments").then_some(0))
+        } else {
+            None
+        };
+        let Some(v) = version else {
+            // Not an eloworld file: a new or empty one gets the schema, any other is refused
+            // unchanged (a `meta` table without eloworld's schema version is another's).
+            let objects: i64 = self
+                .conn
+                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
                 .map_err(|e| classify(p, e))?;
-            let v: i64 = v.and_then(|s| s.parse().ok()).unwrap_or(0);
-            if v > SCHEMA_VERSION {
-                return Err(StoreError::SchemaTooNew {
+            if objects > 0 {
+                let mut named = tables
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if tables.len() > 5 {
+                    named.push_str(", …");
+                }
+                if named.is_empty() {
+                    named.push_str("none; other schema objects");
+                }
+                return Err(StoreError::ForeignDatabase {
                     path: p.clone(),
-                    found: v,
-                    supported: SCHEMA_VERSION,
+                    tables: named,
                 });
             }
+            if !create {
+                return Err(StoreError::EmptyFile { path: p.clone() });
+            }
+            return self.create_schema();
+        };
+        if v > SCHEMA_VERSION {
+            return Err(StoreError::SchemaTooNew {
+                path: p.clone(),
+                found: v,
+                supported: SCHEMA_VERSION,
+            });
         }
         if create {
-            // Set before the first table (and before WAL, which fixes it); a file made
-            // with smaller pages keeps them. A stored game is a row of about a kilobyte
-            // appended at the end of two B-trees: 16 KB pages write a quarter of the WAL
-            // frames a commit wrote with SQLite's 4 KB default, and `eloworld bench` measured
-            // the coordinator's CPU a game down 15% (the store alone: 310,000 → 350,000
-            // random chess games a second).
-            if !has_meta {
-                self.conn
-                    .pragma_update(None, "page_size", PAGE_SIZE)
-                    .map_err(|e| classify(p, e))?;
-            }
             self.conn
                 .pragma_update(None, "journal_mode", "WAL")
                 .map_err(|e| classify(p, e))?;
-            // Foreign keys are checked in `begin`, where rows get their parents; a game is
-            // fenced by its job's update instead (see `complete`).
+            self.settings()?;
+            // An eloworld file of an older build gets what it lacks, in one transaction.
             self.conn
-                .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;")
-                .map_err(|e| classify(p, e))?;
-            self.conn
-                .execute_batch(SCHEMA)
-                .map_err(|e| classify(p, e))?;
-            self.conn
-                .execute(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?1)",
-                    [SCHEMA_VERSION.to_string()],
-                )
-                .map_err(|e| classify(p, e))?;
-        } else if !has_meta {
-            return Err(StoreError::NotADatabase { path: p.clone() });
+                .execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
+                .map_err(|e| {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                    classify(p, e)
+                })?;
         }
         Ok(())
+    }
+
+    /// The connection's settings for writing. Foreign keys are checked in `begin`, where
+    /// rows get their parents; a game is fenced by its job's update instead (see
+    /// `complete`).
+    fn settings(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;")
+            .map_err(|e| classify(&self.path, e))
+    }
+
+    /// Gives a new (or empty) file eloworld's schema in one transaction, so that a failure
+    /// leaves no part of it behind.
+    fn create_schema(&self) -> Result<(), StoreError> {
+        let p = &self.path;
+        // Set before the first table (and before WAL, which fixes it). A stored game is a
+        // row of about a kilobyte appended at the end of two B-trees: 16 KB pages write a
+        // quarter of the WAL frames a commit wrote with SQLite's 4 KB default, and
+        // `eloworld bench` measured the coordinator's CPU a game down 15% (the store alone:
+        // 310,000 → 350,000 random chess games a second).
+        self.conn
+            .pragma_update(None, "page_size", PAGE_SIZE)
+            .map_err(|e| classify(p, e))?;
+        self.conn
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| classify(p, e))?;
+        self.settings()?;
+        let batch = format!(
+            "BEGIN IMMEDIATE; {SCHEMA} {CLAIMS_TABLE} \
+             INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}'); \
+             COMMIT;"
+        );
+        self.conn.execute_batch(&batch).map_err(|e| {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            classify(p, e)
+        })
     }
 
     /// Adds the per-move `notes` column to a file made before it existed (a column that
