@@ -6,7 +6,7 @@ mod common;
 use common::{count, eloworld, text, write};
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
