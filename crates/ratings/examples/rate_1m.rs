@@ -74,6 +74,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         t.elapsed().as_secs_f64(),
         all.iter().filter(|(_, r)| r.is_ok()).count()
     );
+    let t = Instant::now();
+    let cv = eloworld_ratings::predict::cross_validate(&s.games, &Options::default(), 5)?;
+    println!(
+        "predict, 5 folds, {} methods scored on {} games: {:.3} s",
+        cv.scores.len(),
+        cv.test_games,
+        t.elapsed().as_secs_f64()
+    );
+    for p in &cv.scores {
+        println!(
+            "  {}: log loss {:.4}, Brier {:.4}",
+            p.method, p.log_loss, p.brier
+        );
+    }
     // Baseline: the direct single-thread implementation (a vector of games per pass, a full
     // shuffle, a power of ten per game), one repetition timed and scaled to the 19.
     let t = Instant::now();
