@@ -10,8 +10,11 @@
 //! ratings at all times at once.
 //!
 //! **Fit** (Coulom's section 3): Newton's method on one player's whole time series at a time,
-//! the others held, cycling over the players until no step moves a rating by more than 1e-6
-//! Elo (at most [`WhrConfig::iterations`] cycles). One player's Hessian is tridiagonal (the
+//! the others held, cycling over the players until no step moves a rating by more than 1e-4
+//! Elo (at most [`WhrConfig::iterations`] cycles). After each cycle every group of players
+//! linked by games is shifted as a whole by the Newton step of that one shift: the games do
+//! not see a common shift and only the virtual games hold it, so player-by-player steps
+//! would take it ever more slowly the more games there are. One player's Hessian is tridiagonal (the
 //! Wiener prior links neighbouring steps only): with p the win probability of a game,
 //! the gradient at a step is Σ(s − p) + (prior terms (r_{k±1} − r_k)/(w²Δt)), the diagonal
 //! −Σp(1 − p) − 1/(w²Δt) − ..., the off-diagonal 1/(w²Δt); the step solves the tridiagonal
@@ -31,7 +34,7 @@
 //! let mut games = Games::new();
 //! games.add("a", "b", Score::Win, true, None);
 //! let r = Whr::new(WhrConfig::new()).rate(&games);
-//! assert!(r.ratings[0] > 1000.0 && (r.ratings[0] - 1000.0 + r.ratings[1] - 1000.0).abs() < 1e-6);
+//! assert!(r.ratings[0] > 1000.0 && (r.ratings[0] - 1000.0 + r.ratings[1] - 1000.0).abs() < 1e-3);
 //! ```
 
 use crate::{glicko2::PeriodRule, Games};
@@ -182,6 +185,7 @@ impl Whr {
         let mut iterations = 0;
         let mut converged = false;
         let mut scratch = Tridiagonal::default();
+        let group = groups(n, &entries);
         while iterations < self.config.iterations {
             iterations += 1;
             let mut largest: f64 = 0.0;
@@ -202,7 +206,8 @@ impl Whr {
                     largest = largest.max(d.abs());
                 }
             }
-            if largest * ELO_PER_NATURAL < 1e-6 {
+            largest = largest.max(shift_groups(&mut steps, &bounds, &group));
+            if largest * ELO_PER_NATURAL < 1e-4 {
                 converged = true;
                 break;
             }
@@ -230,6 +235,52 @@ impl Whr {
             converged,
         }
     }
+}
+
+/// Returns each player's group (players linked by games share one): union–find over the
+/// entries (player, period, opponent, points).
+fn groups(n: usize, entries: &[(u32, u32, u32, f32)]) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for &(p, _, o, _) in entries {
+        let (a, b) = (root(&mut parent, p as usize), root(&mut parent, o as usize));
+        if a != b {
+            parent[a] = b;
+        }
+    }
+    (0..n).map(|p| root(&mut parent, p)).collect()
+}
+
+/// Shifts every group's ratings by the Newton step of one common shift δ (only the virtual
+/// games at each player's first step depend on it: gradient Σ(1 − 2σ(r_first + δ)), curvature
+/// Σ 2σ(1 − σ)); returns the largest shift.
+fn shift_groups(steps: &mut [Step], bounds: &[(usize, usize)], group: &[usize]) -> f64 {
+    let n = bounds.len();
+    let mut g = vec![0.0; n];
+    let mut h = vec![0.0; n];
+    for (p, &(a, b)) in bounds.iter().enumerate() {
+        if a < b {
+            let s = 1.0 / (1.0 + (-steps[a].r).exp());
+            g[group[p]] += 1.0 - 2.0 * s;
+            h[group[p]] += 2.0 * s * (1.0 - s);
+        }
+    }
+    let mut largest: f64 = 0.0;
+    for (p, &(a, b)) in bounds.iter().enumerate() {
+        let k = group[p];
+        if a < b && h[k] > 0.0 {
+            let delta = (g[k] / h[k]).clamp(-2.0, 2.0);
+            steps[a..b].iter_mut().for_each(|s| s.r += delta);
+            largest = largest.max(delta.abs());
+        }
+    }
+    largest
 }
 
 /// The time of each period: its date where every period is dated and the dates rise,
@@ -353,12 +404,28 @@ mod tests {
         let x = lo * ELO_PER_NATURAL;
         assert!(r.converged);
         assert!(
-            (r.ratings[0] - 1000.0 - x).abs() < 1e-6,
+            (r.ratings[0] - 1000.0 - x).abs() < 1e-3,
             "{:?} vs {x}",
             r.ratings
         );
-        assert!((r.ratings[1] - 1000.0 + x).abs() < 1e-6);
+        assert!((r.ratings[1] - 1000.0 + x).abs() < 1e-3);
         assert!(r.errors[0] > 0.0 && r.errors[0].is_finite());
+    }
+
+    /// Thousands of games among a few players: the common shift only the virtual games hold
+    /// settles too (player-by-player steps alone stopped at 200 cycles here).
+    #[test]
+    fn a_long_history_settles() {
+        let s = crate::synth::simulate(&crate::synth::SynthConfig {
+            players: 3,
+            games: 6000,
+            seed: 2,
+            ..crate::synth::SynthConfig::new()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let r = Whr::new(WhrConfig::new()).rate(&s.games);
+        assert!(r.converged, "{} cycles", r.iterations);
+        assert!(r.iterations < 100, "{} cycles", r.iterations);
     }
 
     /// With w² = 0 in effect (tiny), the ratings barely move between periods; with a large w²
