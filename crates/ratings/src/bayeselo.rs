@@ -18,9 +18,13 @@
 //! models", Annals of Statistics 2004), as BayesElo's `mm`: γ_i ← A_i/B_i with A_i player i's
 //! wins and draws (as White and as Black) and B_i = Σ_j [(w+d)_{i White}·θ_W/(θ_Wγ_i + θ_Dγ_j) +
 //! (l+d)_{i White}·θ_Dθ_W/(θ_Dθ_Wγ_i + γ_j) + (w+d)_{j White}·θ_D/(θ_Wγ_j + θ_Dγ_i) +
-//! (l+d)_{j White}/(θ_Dθ_Wγ_j + γ_i)], players updated in turn with the newest gammas,
-//! until no gamma moves by a relative 1e-9 (BayesElo stops at 1e-5; 10,000 passes at most,
-//! as it). θ_W and θ_D, when fitted, get BayesElo's MM updates too.
+//! (l+d)_{j White}/(θ_Dθ_Wγ_j + γ_i)], players updated in turn (from the last to the first,
+//! with the newest gammas, all starting at 1) until no gamma moves by a relative
+//! |γ' − γ|/(γ' + γ) of more than 10⁻⁵, at most 10,000 passes: BayesElo's own order and
+//! stopping rule, so that the same games give its numbers. On a sparse field (a week of open
+//! tournaments) MM is slow and that rule stops short of the maximum by a few Elo for weakly
+//! linked players; [`BayesEloConfig::tolerance`] tightens it. θ_W and θ_D, when fitted, get
+//! BayesElo's MM updates too.
 //!
 //! **Shown ratings**: R centred on 0, times BayesElo's scale 4x/(1 + x)² with
 //! x = 10^(−eloDraw/400) (its `mm` sets that scale so that rating differences read as
@@ -58,10 +62,12 @@ pub struct BayesEloConfig {
     pub fit_draw: bool,
     /// The shown ratings' average (BayesElo's `offset`).
     pub offset: f64,
+    /// The relative change of every gamma below which MM stops (BayesElo's 10⁻⁵).
+    pub tolerance: f64,
 }
 
 impl BayesEloConfig {
-    /// Returns BayesElo's defaults with the average at 1000.
+    /// Returns BayesElo's defaults (its stopping rule too) with the average at 1000.
     #[must_use]
     pub const fn new() -> BayesEloConfig {
         BayesEloConfig {
@@ -71,6 +77,7 @@ impl BayesEloConfig {
             fit_advantage: false,
             fit_draw: false,
             offset: 1000.0,
+            tolerance: 1e-5,
         }
     }
 }
@@ -232,7 +239,7 @@ impl BayesElo {
                 diff = diff.max((next - theta_d).abs());
                 theta_d = next;
             }
-            if diff < 1e-9 {
+            if diff < self.config.tolerance {
                 converged = true;
                 break;
             }
@@ -291,7 +298,11 @@ mod tests {
     fn one_game_with_the_prior_matches_the_hand_posterior() {
         let mut g = Games::new();
         g.add("a", "b", Score::Win, true, None);
-        let r = BayesElo::new(BayesEloConfig::new()).rate(&g.counts());
+        let tight = BayesEloConfig {
+            tolerance: 1e-12,
+            ..BayesEloConfig::new()
+        };
+        let r = BayesElo::new(tight).rate(&g.counts());
         let f = |d: f64| 1.0 / (1.0 + 10f64.powf(-d / 400.0));
         let (adv, de) = (32.8, 97.3);
         let draw = |a: f64| 1.0 - f(a + adv - de) - f(-a - adv - de);
