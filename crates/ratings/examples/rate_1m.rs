@@ -64,6 +64,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     rayon::current_num_threads()
                 );
             }
+            Detail::Whr(w) => println!(
+                "whr: {took:.3} s ({} cycles, converged {})",
+                w.iterations, w.converged
+            ),
             _ => println!("{method}: {took:.3} s"),
         }
     }

@@ -10,8 +10,9 @@
 //! ratings at all times at once.
 //!
 //! **Fit** (Coulom's section 3): Newton's method on one player's whole time series at a time,
-//! the others held, cycling over the players until no step moves a rating by more than 1e-4
-//! Elo (at most [`WhrConfig::iterations`] cycles). After each cycle every group of players
+//! the others held, cycling over the players until no player's last rating, less its group's
+//! mean, moves by more than 10⁻³ Elo in a cycle (at most [`WhrConfig::iterations`] cycles; a
+//! shift common to a group over time changes no difference and settles last). After each cycle every group of players
 //! linked by games is shifted as a whole by the Newton step of that one shift: the games do
 //! not see a common shift and only the virtual games hold it, so player-by-player steps
 //! would take it ever more slowly the more games there are. One player's Hessian is tridiagonal (the
@@ -186,9 +187,9 @@ impl Whr {
         let mut converged = false;
         let mut scratch = Tridiagonal::default();
         let group = groups(n, &entries);
+        let mut before = centred_last(&steps, &bounds, &group);
         while iterations < self.config.iterations {
             iterations += 1;
-            let mut largest: f64 = 0.0;
             for &(a, b) in &bounds {
                 if a == b {
                     continue;
@@ -203,11 +204,16 @@ impl Whr {
                 }
                 for (s, d) in steps[a..b].iter_mut().zip(&delta) {
                     s.r -= d;
-                    largest = largest.max(d.abs());
                 }
             }
-            largest = largest.max(shift_groups(&mut steps, &bounds, &group));
-            if largest * ELO_PER_NATURAL < 1e-4 {
+            shift_groups(&mut steps, &bounds, &group);
+            let now = centred_last(&steps, &bounds, &group);
+            let largest = now
+                .iter()
+                .zip(&before)
+                .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+            before = now;
+            if largest * ELO_PER_NATURAL < 1e-3 {
                 converged = true;
                 break;
             }
@@ -237,6 +243,32 @@ impl Whr {
     }
 }
 
+/// Returns each player's last rating less its group's mean last rating: what predictions and
+/// the table use (a shift common to a group over time changes no difference between its
+/// players, and only the prior holds it, so it settles last and is not waited for).
+fn centred_last(steps: &[Step], bounds: &[(usize, usize)], group: &[usize]) -> Vec<f64> {
+    let n = bounds.len();
+    let mut sum = vec![0.0; n];
+    let mut count = vec![0.0; n];
+    for (p, &(a, b)) in bounds.iter().enumerate() {
+        if a < b {
+            sum[group[p]] += steps[b - 1].r;
+            count[group[p]] += 1.0;
+        }
+    }
+    bounds
+        .iter()
+        .enumerate()
+        .map(|(p, &(a, b))| {
+            if a < b {
+                steps[b - 1].r - sum[group[p]] / count[group[p]]
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
 /// Returns each player's group (players linked by games share one): union–find over the
 /// entries (player, period, opponent, points).
 fn groups(n: usize, entries: &[(u32, u32, u32, f32)]) -> Vec<usize> {
@@ -259,8 +291,8 @@ fn groups(n: usize, entries: &[(u32, u32, u32, f32)]) -> Vec<usize> {
 
 /// Shifts every group's ratings by the Newton step of one common shift δ (only the virtual
 /// games at each player's first step depend on it: gradient Σ(1 − 2σ(r_first + δ)), curvature
-/// Σ 2σ(1 − σ)); returns the largest shift.
-fn shift_groups(steps: &mut [Step], bounds: &[(usize, usize)], group: &[usize]) -> f64 {
+/// Σ 2σ(1 − σ)).
+fn shift_groups(steps: &mut [Step], bounds: &[(usize, usize)], group: &[usize]) {
     let n = bounds.len();
     let mut g = vec![0.0; n];
     let mut h = vec![0.0; n];
@@ -271,16 +303,13 @@ fn shift_groups(steps: &mut [Step], bounds: &[(usize, usize)], group: &[usize]) 
             h[group[p]] += 2.0 * s * (1.0 - s);
         }
     }
-    let mut largest: f64 = 0.0;
     for (p, &(a, b)) in bounds.iter().enumerate() {
         let k = group[p];
         if a < b && h[k] > 0.0 {
             let delta = (g[k] / h[k]).clamp(-2.0, 2.0);
             steps[a..b].iter_mut().for_each(|s| s.r += delta);
-            largest = largest.max(delta.abs());
         }
     }
-    largest
 }
 
 /// The time of each period: its date where every period is dated and the dates rise,
