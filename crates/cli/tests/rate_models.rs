@@ -91,6 +91,11 @@ fn nash_averaging_and_alpha_rank_see_the_cycle_elo_cannot() {
         let mass = r["mass"].as_f64().unwrap_or(0.0);
         assert!((mass - 0.2).abs() < 0.03, "{five:?}");
     }
+    let text = ok(dir.path(), &["rate", "--csv", "c5.csv", "--method", "nash"]);
+    assert!(
+        !text.contains("-0.0"),
+        "a zero margin prints as 0.0: {text}"
+    );
     let err = fails(dir.path(), &["synth", "--cycle", "2", "--out", "x.pgn"]);
     assert!(err.contains("--cycle"), "{err}");
     let err = fails(

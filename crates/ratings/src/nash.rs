@@ -92,8 +92,13 @@ pub fn nash_average(counts: &PairCounts) -> Result<NashRatings, RatingError> {
     }
     let skill = (0..n)
         .map(|i| {
-            let v: f64 = (0..n).map(|j| a[i * n + j] * p[j]).sum();
-            v * 400.0 / LN_10
+            let v: f64 = (0..n).map(|j| a[i * n + j] * p[j]).sum::<f64>() * 400.0 / LN_10;
+            // Round-off leaves ±1e-13 where the margin is 0 (a player in the support).
+            if v.abs() < 1e-9 {
+                0.0
+            } else {
+                v
+            }
         })
         .collect();
     Ok(NashRatings { mass: p, skill })
