@@ -18,10 +18,12 @@ use std::collections::BTreeMap;
 #[must_use]
 pub fn column_note(method: Method) -> String {
     let bar = match method {
-        Method::Mle => "; bar: 95% interval",
+        Method::Mle | Method::Glicko2 | Method::TrueSkill | Method::Whr | Method::BayesElo => {
+            "; bar: 95% interval"
+        }
         Method::EloWorld => "; bar: quartiles",
-        Method::Markov => "; log scale",
-        Method::Uscf | Method::Rollason => "",
+        Method::Markov | Method::AlphaRank => "; log scale",
+        Method::Uscf | Method::Rollason | Method::Nash => "",
     };
     format!("{}{bar}", method.description())
 }
@@ -339,7 +341,7 @@ pub fn histories(
 pub fn rating_columns(list: &Games, notes: &mut Vec<String>) -> Vec<RatingColumn> {
     let ids: Vec<Option<usize>> = (0..list.player_count()).map(Some).collect();
     let mut columns = Vec::new();
-    for method in Method::ALL {
+    for method in Method::CLASSIC {
         match rate(list, &Options::new(method)) {
             Ok(r) => columns.push(rating_column(method, &r, &ids)),
             Err(e) => notes.push(format!("{}: not shown ({e})", method.name())),

@@ -14,6 +14,38 @@ use eloworld_ratings::{
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // `rate_1m predict [GAMES]`: simulate, then only the cross-validation (its whole-process
+    // figure); `rate_1m bayeselo FILE.pgn`: read a PGN and fit BayesElo's model.
+    let first = std::env::args().nth(1);
+    if first.as_deref() == Some("predict") {
+        let games = std::env::args()
+            .nth(2)
+            .map(|a| a.parse())
+            .transpose()?
+            .unwrap_or(1_000_000);
+        let s = simulate(&SynthConfig {
+            games,
+            ..SynthConfig::new()
+        })?;
+        let t = Instant::now();
+        let cv = eloworld_ratings::predict::cross_validate(&s.games, &Options::default(), 5)?;
+        println!(
+            "predict, 5 folds, {games} games: {:.3} s, best {}",
+            t.elapsed().as_secs_f64(),
+            cv.scores.first().map_or("", |p| p.method.name())
+        );
+        return Ok(());
+    }
+    if first.as_deref() == Some("bayeselo") {
+        let path = std::env::args().nth(2).ok_or("bayeselo FILE.pgn")?;
+        let read = eloworld_ratings::io::read_pgn(
+            std::fs::File::open(&path)?,
+            eloworld_ratings::NameCase::Exact,
+        )?;
+        let r = rate(&read.games, &Options::new(Method::BayesElo))?;
+        println!("bayeselo: {} players rated", r.values.len());
+        return Ok(());
+    }
     let mut args = std::env::args().skip(1);
     let games = args
         .next()
@@ -64,6 +96,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     rayon::current_num_threads()
                 );
             }
+            Detail::Whr(w) => println!(
+                "whr: {took:.3} s ({} cycles, converged {})",
+                w.iterations, w.converged
+            ),
             _ => println!("{method}: {took:.3} s"),
         }
     }
@@ -74,6 +110,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         t.elapsed().as_secs_f64(),
         all.iter().filter(|(_, r)| r.is_ok()).count()
     );
+    let t = Instant::now();
+    let cv = eloworld_ratings::predict::cross_validate(&s.games, &Options::default(), 5)?;
+    println!(
+        "predict, 5 folds, {} methods scored on {} games: {:.3} s",
+        cv.scores.len(),
+        cv.test_games,
+        t.elapsed().as_secs_f64()
+    );
+    for p in &cv.scores {
+        println!(
+            "  {}: log loss {:.4}, Brier {:.4}",
+            p.method, p.log_loss, p.brier
+        );
+    }
     // Baseline: the direct single-thread implementation (a vector of games per pass, a full
     // shuffle, a power of ten per game), one repetition timed and scaled to the 19.
     let t = Instant::now();

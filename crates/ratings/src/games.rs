@@ -290,6 +290,15 @@ impl Games {
         out
     }
 
+    /// Returns the first `len` games, with every player (those without a game among them
+    /// too, so that player ids stay the same).
+    #[must_use]
+    pub fn prefix(&self, len: usize) -> Games {
+        let mut out = self.clone();
+        out.games.truncate(len);
+        out
+    }
+
     /// Counts the games per ordered pair.
     #[must_use]
     pub fn counts(&self) -> PairCounts {
@@ -363,6 +372,17 @@ impl PairCounts {
     #[must_use]
     pub const fn n(&self) -> usize {
         self.n
+    }
+
+    /// Adds the counts of `other` (the same players).
+    pub fn merge(&mut self, other: &PairCounts) {
+        for (a, b) in self.coloured.iter_mut().zip(&other.coloured) {
+            (0..3).for_each(|k| a[k] += b[k]);
+        }
+        for (a, b) in self.uncoloured.iter_mut().zip(&other.uncoloured) {
+            (0..3).for_each(|k| a[k] += b[k]);
+        }
+        self.self_play += other.self_play;
     }
 
     /// Returns the counts of games with known colours, White `white` against Black `black`.

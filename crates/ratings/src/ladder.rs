@@ -704,6 +704,7 @@ mod tests {
             draw_nu: 0.5,
             advantage: 30.0,
             seed: 3,
+            cycle_margin: 0.0,
         })
         .unwrap_or_else(|e| panic!("{e}"));
         let mut l = Ladder::from_games("synthetic", LadderGame::Chess, &s.games)

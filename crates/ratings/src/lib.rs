@@ -14,6 +14,13 @@
 //! | [`interpolate`] | comparable interpolated player | Murphy's Elo World, section 4 |
 //! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
 //! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
+//! | [`glicko2`] | Glicko-2 over rating periods | Glickman (via `skillratings`) |
+//! | [`trueskill`] | TrueSkill, game by game | Herbrich, Minka, Graepel 2006 (via `skillratings`) |
+//! | [`whr`] | Whole-History Rating | Coulom 2008 |
+//! | [`bayeselo`] | BayesElo's model and MM fit | Coulom's bayeselo; Hunter 2004 |
+//! | [`nash`] | Nash averaging | Balduzzi et al. 2018 |
+//! | [`alpharank`] | α-Rank, single population | Omidshafiei et al. 2019 |
+//! | [`predict`] | K-fold held-out log loss and Brier score per method | Kaggle/FIDE rating competitions |
 //! | [`synth`] | games simulated from known strengths | for testing the above |
 //!
 //! Every caller rates through one entry point, [`rate`] (or [`rate_all`] for the side-by-side
@@ -34,11 +41,14 @@
 #![deny(missing_docs)]
 
 pub mod adaptive;
+pub mod alpharank;
+pub mod bayeselo;
 pub mod consistency;
 pub mod convert;
 pub mod elo_world;
 mod error;
 mod games;
+pub mod glicko2;
 pub mod interpolate;
 pub mod io;
 pub mod ladder;
@@ -46,12 +56,16 @@ mod linalg;
 pub mod markov;
 mod method;
 pub mod mle;
+pub mod nash;
 pub mod placement;
+pub mod predict;
 pub mod rollason;
 pub mod sprt;
 pub mod synth;
+pub mod trueskill;
 pub mod uscf;
 mod wdl;
+pub mod whr;
 
 pub use error::RatingError;
 pub use games::{

@@ -38,6 +38,24 @@ pub fn solve(mut a: Vec<f64>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
+/// Returns the stationary distribution π = π·T of the row-stochastic matrix `t` (side `m`),
+/// solved directly: (Tᵀ − I)πᵀ = 0 with its last equation replaced by Σπ = 1; `None` when the
+/// chain has no single stationary distribution.
+pub fn stationary(t: &[f64], m: usize) -> Option<Vec<f64>> {
+    let mut a = vec![0.0; m * m];
+    for r in 0..m {
+        for c in 0..m {
+            a[r * m + c] = t[c * m + r] - if r == c { 1.0 } else { 0.0 };
+        }
+    }
+    for c in 0..m {
+        a[(m - 1) * m + c] = 1.0;
+    }
+    let mut b = vec![0.0; m];
+    b[m - 1] = 1.0;
+    solve(a, b)
+}
+
 /// Inverts a symmetric positive definite matrix by Cholesky factorisation; `None` when it is
 /// not positive definite.
 pub fn inverse_spd(a: &[f64], n: usize) -> Option<Vec<f64>> {

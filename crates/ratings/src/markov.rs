@@ -59,19 +59,7 @@ pub fn champion(counts: &PairCounts) -> Result<Vec<Option<f64>>, RatingError> {
         }
         t[a * m + a] = stay;
     }
-    // π(T − I) = 0  ⇔  (Tᵀ − I)πᵀ = 0; the last equation is replaced by Σπ = 1.
-    let mut a = vec![0.0; m * m];
-    for r in 0..m {
-        for c in 0..m {
-            a[r * m + c] = t[c * m + r] - if r == c { 1.0 } else { 0.0 };
-        }
-    }
-    for c in 0..m {
-        a[(m - 1) * m + c] = 1.0;
-    }
-    let mut b = vec![0.0; m];
-    b[m - 1] = 1.0;
-    let pi = linalg::solve(a, b).ok_or(RatingError::Singular("p(Champion)"))?;
+    let pi = linalg::stationary(&t, m).ok_or(RatingError::Singular("p(Champion)"))?;
     let mut out = vec![None; counts.n()];
     for (a, &i) in members.iter().enumerate() {
         // Round-off can leave −0 or −1e-17 where the probability is 0.

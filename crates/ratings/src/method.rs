@@ -18,12 +18,18 @@
 //! ```
 
 use crate::{
+    alpharank::{alpha_rank, AlphaRankConfig},
+    bayeselo::{BayesElo, BayesEloConfig, BayesEloRatings},
     elo_world::{EloWorld, EloWorldConfig, EloWorldRatings},
     games::{Games, PairCounts},
+    glicko2::{Glicko2, Glicko2Config, Glicko2Ratings},
     markov,
     mle::{Mle, MleConfig, MleRatings, Unbounded},
+    nash::{nash_average, NashRatings},
     rollason::{Rollason, RollasonConfig, RollasonRatings},
+    trueskill::{TrueSkill, TrueSkillConfig, TrueSkillRatings},
     uscf::{Uscf, UscfConfig, UscfRatings},
+    whr::{Whr, WhrConfig, WhrRatings},
     RatingError,
 };
 use rayon::prelude::*;
@@ -43,11 +49,40 @@ pub enum Method {
     Rollason,
     /// p(Champion) of the trophy chain (Murphy's Elo World, section 4).
     Markov,
+    /// Glicko-2 over rating periods (Glickman; lichess).
+    Glicko2,
+    /// TrueSkill, game by game (Herbrich, Minka and Graepel 2006).
+    TrueSkill,
+    /// Whole-History Rating (Coulom 2008).
+    Whr,
+    /// BayesElo's model: eloAdvantage, eloDraw, virtual draws, MM fit (Coulom's bayeselo).
+    BayesElo,
+    /// Nash averaging: payoff against the maximum-entropy Nash equilibrium (Balduzzi et al.
+    /// 2018).
+    Nash,
+    /// α-Rank's stationary mass (Omidshafiei et al. 2019).
+    AlphaRank,
 }
 
 impl Method {
     /// Every method, in the order of the side-by-side table.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 11] = [
+        Method::Mle,
+        Method::Uscf,
+        Method::EloWorld,
+        Method::Rollason,
+        Method::Markov,
+        Method::Glicko2,
+        Method::TrueSkill,
+        Method::Whr,
+        Method::BayesElo,
+        Method::Nash,
+        Method::AlphaRank,
+    ];
+
+    /// The methods of the source papers and maximum likelihood: the columns of reports and
+    /// the dashboard.
+    pub const CLASSIC: [Method; 5] = [
         Method::Mle,
         Method::Uscf,
         Method::EloWorld,
@@ -64,6 +99,12 @@ impl Method {
             Method::EloWorld => "elo-world",
             Method::Rollason => "rollason",
             Method::Markov => "markov",
+            Method::Glicko2 => "glicko2",
+            Method::TrueSkill => "trueskill",
+            Method::Whr => "whr",
+            Method::BayesElo => "bayeselo",
+            Method::Nash => "nash",
+            Method::AlphaRank => "alpharank",
         }
     }
 
@@ -82,6 +123,20 @@ impl Method {
             Method::Markov => {
                 "p(Champion), the trophy chain's stationary distribution (Murphy's Elo World)"
             }
+            Method::Glicko2 => "Glicko-2 over rating periods, ± 1.96 RD (Glickman; lichess)",
+            Method::TrueSkill => {
+                "TrueSkill mean μ on its own scale (25 ± 25/3 at the start), ± 1.96σ (Herbrich, Minka, Graepel)"
+            }
+            Method::Whr => "Whole-History Rating, last rating ± 1.96σ (Coulom 2008)",
+            Method::BayesElo => {
+                "BayesElo's model: eloAdvantage, eloDraw, 2 virtual draws, MM fit (Coulom's bayeselo)"
+            }
+            Method::Nash => {
+                "Nash averaging: Elo-scale margin against the max-entropy Nash mixture, 0 in its support (Balduzzi et al.)"
+            }
+            Method::AlphaRank => {
+                "α-Rank mass, the stationary distribution of the evolutionary chain (Omidshafiei et al.)"
+            }
         }
     }
 
@@ -91,11 +146,15 @@ impl Method {
         Method::ALL.map(Method::name).join(", ")
     }
 
-    /// Returns true when the method gives a rating on the Elo scale (p(Champion) is a
-    /// probability).
+    /// Returns true when the method gives a rating on the Elo scale, one an anchor can shift
+    /// (p(Champion) and α-Rank are probabilities, TrueSkill has its own scale, Nash averaging
+    /// a margin that is 0 in the equilibrium's support).
     #[must_use]
     pub const fn is_elo(self) -> bool {
-        !matches!(self, Method::Markov)
+        !matches!(
+            self,
+            Method::Markov | Method::TrueSkill | Method::Nash | Method::AlphaRank
+        )
     }
 }
 
@@ -145,6 +204,16 @@ pub struct Options {
     pub elo_world: EloWorldConfig,
     /// Settings of [`Method::Rollason`].
     pub rollason: RollasonConfig,
+    /// Settings of [`Method::Glicko2`].
+    pub glicko2: Glicko2Config,
+    /// Settings of [`Method::TrueSkill`].
+    pub trueskill: TrueSkillConfig,
+    /// Settings of [`Method::Whr`].
+    pub whr: WhrConfig,
+    /// Settings of [`Method::BayesElo`].
+    pub bayeselo: BayesEloConfig,
+    /// Settings of [`Method::AlphaRank`].
+    pub alpharank: AlphaRankConfig,
     /// A player held at a rating (the Elo-scale methods).
     pub anchor: Option<Anchor>,
 }
@@ -159,6 +228,11 @@ impl Options {
             uscf: UscfConfig::new(),
             elo_world: EloWorldConfig::new(),
             rollason: RollasonConfig::new(),
+            glicko2: Glicko2Config::new(),
+            trueskill: TrueSkillConfig::new(),
+            whr: WhrConfig::new(),
+            bayeselo: BayesEloConfig::new(),
+            alpharank: AlphaRankConfig::new(),
             anchor: None,
         }
     }
@@ -168,6 +242,16 @@ impl Options {
     pub fn with_method(&self, method: Method) -> Options {
         Options {
             method,
+            ..self.clone()
+        }
+    }
+
+    /// Returns the options with another method and no anchor.
+    #[must_use]
+    pub fn without_anchor(&self, method: Method) -> Options {
+        Options {
+            method,
+            anchor: None,
             ..self.clone()
         }
     }
@@ -228,6 +312,18 @@ pub enum Detail {
     Rollason(RollasonRatings),
     /// p(Champion): no more than the values.
     Markov,
+    /// Glicko-2: deviations, volatilities, periods.
+    Glicko2(Glicko2Ratings),
+    /// TrueSkill: means and deviations.
+    TrueSkill(TrueSkillRatings),
+    /// WHR: errors and each player's history.
+    Whr(WhrRatings),
+    /// BayesElo: the model's own ratings, advantage, draw Elo and scale.
+    BayesElo(BayesEloRatings),
+    /// Nash averaging: the equilibrium mass and the skills.
+    Nash(NashRatings),
+    /// α-Rank: no more than the values (the mass).
+    AlphaRank,
 }
 
 /// The ratings of one method, one entry per player of the [`Games`] (indexed by
@@ -236,9 +332,12 @@ pub enum Detail {
 pub struct Ratings {
     /// The method.
     pub method: Method,
-    /// The rating (p(Champion) for [`Method::Markov`]); NaN where the method rates no one.
+    /// The rating (a probability for [`Method::Markov`] and [`Method::AlphaRank`], μ for
+    /// [`Method::TrueSkill`], the margin against the Nash mixture for [`Method::Nash`]); NaN
+    /// where the method rates no one.
     pub values: Vec<f64>,
-    /// A 95% interval (MLE) or the quartiles (Elo World), where the method gives one.
+    /// A 95% interval (MLE, Glicko-2, TrueSkill, WHR, BayesElo) or the quartiles (Elo World),
+    /// where the method gives one.
     pub intervals: Option<Vec<(f64, f64)>>,
     /// Why a value is not an ordinary estimate, per player.
     pub flags: Vec<Option<Flag>>,
@@ -300,7 +399,7 @@ pub(crate) fn fit_mle(counts: &PairCounts, config: MleConfig) -> Result<MleRatin
 }
 
 /// Rates with the counts already made (the one place each method is constructed).
-fn rate_counted(
+pub(crate) fn rate_counted(
     games: &Games,
     counts: &PairCounts,
     options: &Options,
@@ -458,10 +557,102 @@ fn rate_counted(
                 detail: Detail::Markov,
             }
         }
+        Method::Glicko2 => {
+            let mut r = Glicko2::new(options.glicko2).rate(games);
+            shift(&mut r.ratings);
+            Ratings {
+                method: Method::Glicko2,
+                values: r.ratings.clone(),
+                intervals: Some(within(&r.ratings, &r.deviations)),
+                flags: vec![None; n],
+                notes: Vec::new(),
+                detail: Detail::Glicko2(r),
+            }
+        }
+        Method::TrueSkill => {
+            let r = TrueSkill::new(options.trueskill).rate(games);
+            Ratings {
+                method: Method::TrueSkill,
+                values: r.means.clone(),
+                intervals: Some(within(&r.means, &r.deviations)),
+                flags: vec![None; n],
+                notes: Vec::new(),
+                detail: Detail::TrueSkill(r),
+            }
+        }
+        Method::Whr => {
+            let mut r = Whr::new(options.whr).rate(games);
+            shift(&mut r.ratings);
+            let mut notes = Vec::new();
+            if !r.converged {
+                notes.push(format!(
+                    "whr: not settled after {} cycles of Newton's steps; the ratings are the last iterate's",
+                    r.iterations
+                ));
+            }
+            Ratings {
+                method: Method::Whr,
+                values: r.ratings.clone(),
+                intervals: Some(within(&r.ratings, &r.errors)),
+                flags: vec![None; n],
+                notes,
+                detail: Detail::Whr(r),
+            }
+        }
+        Method::BayesElo => {
+            let mut r = BayesElo::new(options.bayeselo).rate(counts);
+            shift(&mut r.ratings);
+            let mut notes = Vec::new();
+            if !r.converged {
+                notes.push(format!(
+                    "bayeselo: the MM iteration did not settle in {} passes",
+                    r.iterations
+                ));
+            }
+            Ratings {
+                method: Method::BayesElo,
+                values: r.ratings.clone(),
+                intervals: Some(within(&r.ratings, &r.errors)),
+                flags: vec![None; n],
+                notes,
+                detail: Detail::BayesElo(r),
+            }
+        }
+        Method::Nash => {
+            let r = nash_average(counts)?;
+            Ratings {
+                method: Method::Nash,
+                values: r.skill.clone(),
+                intervals: None,
+                flags: vec![None; n],
+                notes: Vec::new(),
+                detail: Detail::Nash(r),
+            }
+        }
+        Method::AlphaRank => {
+            let p = alpha_rank(counts, options.alpharank)?;
+            Ratings {
+                method: Method::AlphaRank,
+                values: p.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
+                intervals: None,
+                flags: vec![None; n],
+                notes: Vec::new(),
+                detail: Detail::AlphaRank,
+            }
+        }
     };
     ratings.values.resize(n, f64::NAN);
     ratings.flags.resize(n, None);
     Ok(ratings)
+}
+
+/// Returns the 95% intervals value ± 1.96·error.
+fn within(values: &[f64], errors: &[f64]) -> Vec<(f64, f64)> {
+    values
+        .iter()
+        .zip(errors)
+        .map(|(v, e)| (v - 1.96 * e, v + 1.96 * e))
+        .collect()
 }
 
 #[cfg(test)]
@@ -479,7 +670,7 @@ mod tests {
         let e = "ELO".parse::<Method>().err().map(|e| e.to_string());
         assert_eq!(
             e.as_deref(),
-            Some("unknown rating method \"ELO\": expected one of mle, uscf, elo-world, rollason, markov")
+            Some("unknown rating method \"ELO\": expected one of mle, uscf, elo-world, rollason, markov, glicko2, trueskill, whr, bayeselo, nash, alpharank")
         );
     }
 
@@ -515,7 +706,14 @@ mod tests {
             player: "B".to_owned(),
             rating: 2000.0,
         });
-        for m in [Method::Mle, Method::Uscf, Method::Rollason] {
+        for m in [
+            Method::Mle,
+            Method::Uscf,
+            Method::Rollason,
+            Method::Glicko2,
+            Method::Whr,
+            Method::BayesElo,
+        ] {
             let r = rate(&g, &options.with_method(m)).unwrap_or_else(|e| panic!("{m}: {e}"));
             assert!((r.values[1] - 2000.0).abs() < 1e-9, "{m}: {:?}", r.values);
         }

@@ -1444,6 +1444,7 @@ mod tests {
                 draw_nu,
                 advantage: 30.0,
                 seed,
+                cycle_margin: 0.0,
             };
             let s = simulate(&cfg).unwrap_or_else(|e| panic!("{e}"));
             let config = MleConfig {

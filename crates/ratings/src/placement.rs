@@ -560,6 +560,7 @@ mod tests {
             draw_nu: 0.0,
             advantage: 40.0,
             seed: 11,
+            cycle_margin: 0.0,
         })
         .unwrap_or_else(|e| panic!("{e}"));
         let ladder = Ladder::from_games("synth", crate::ladder::LadderGame::Chess, &s.games)

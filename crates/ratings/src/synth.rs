@@ -7,6 +7,13 @@
 //! x = 10^(d/800), P(win) = x/(x + 1/x + ν), P(draw) = ν/(x + 1/x + ν); with ν = 0 it is the
 //! logistic model, P(win) = 1/(1 + 10^(−d/400)).
 //!
+//! A **cyclic** field ([`SynthConfig::cycle_margin`] > 0) adds to d a margin that no strength
+//! explains: seating the players p1 … pN round a circle, each beats the players that follow it
+//! within half the circle by that margin and loses by it to those that precede it (the
+//! opposite player, when N is even, is even): for N = 3, rock–paper–scissors, p1 beats p2,
+//! p2 beats p3, p3 beats p1. Elo's one number per player cannot show such a field; Nash
+//! averaging and α-Rank can.
+//!
 //! # Quickstart
 //! ```
 //! use eloworld_ratings::synth::{simulate, SynthConfig};
@@ -36,6 +43,8 @@ pub struct SynthConfig {
     pub advantage: f64,
     /// The seed: the same seed gives the same games.
     pub seed: u64,
+    /// The margin of the cycle in Elo (the module's doc; 0: no cycle).
+    pub cycle_margin: f64,
 }
 
 impl SynthConfig {
@@ -49,6 +58,7 @@ impl SynthConfig {
             draw_nu: 0.0,
             advantage: 0.0,
             seed: 1,
+            cycle_margin: 0.0,
         }
     }
 }
@@ -80,9 +90,12 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
         });
     }
     let non_negative = |x: f64| x.is_finite() && x >= 0.0;
-    if !non_negative(config.spread) || !non_negative(config.draw_nu) {
+    if !non_negative(config.spread)
+        || !non_negative(config.draw_nu)
+        || !non_negative(config.cycle_margin)
+    {
         return Err(RatingError::InvalidParameter {
-            name: "spread/draw_nu",
+            name: "spread/draw_nu/cycle_margin",
             reason: "must be a number at least 0".into(),
         });
     }
@@ -114,7 +127,9 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
             .iter()
             .take(usize::try_from(left).unwrap_or(usize::MAX))
         {
-            let d = strengths[w as usize] - strengths[b as usize] + config.advantage;
+            let d = strengths[w as usize] - strengths[b as usize]
+                + config.advantage
+                + cycle_term(w as usize, b as usize, config.players, config.cycle_margin);
             let score = draw_result(d, config.draw_nu, &mut rng);
             games.push(GameRecord {
                 first: PlayerId(w),
@@ -127,6 +142,20 @@ pub fn simulate(config: &SynthConfig) -> Result<Synthetic, RatingError> {
         }
     }
     Ok(Synthetic { games, strengths })
+}
+
+/// Returns the cycle's margin for White `w` against Black `b` among `n` players seated round a
+/// circle (the module's doc): `margin` when `b` follows `w` within half the circle, −`margin`
+/// when it precedes it, 0 for the opposite seat.
+#[must_use]
+pub fn cycle_term(w: usize, b: usize, n: usize, margin: f64) -> f64 {
+    let k = (b + n - w) % n;
+    match (2 * k).cmp(&n) {
+        _ if k == 0 => 0.0,
+        std::cmp::Ordering::Less => margin,
+        std::cmp::Ordering::Greater => -margin,
+        std::cmp::Ordering::Equal => 0.0,
+    }
 }
 
 /// Draws one game's result from Davidson's model (the module's doc) for White `d` Elo
@@ -173,6 +202,31 @@ mod tests {
             .sum();
         assert!((f64::from(wins) / 12002.0 - 0.5).abs() < 0.02);
         assert_eq!(c.totals().iter().map(|t| t.draws).sum::<u64>(), 0);
+    }
+
+    #[test]
+    fn a_cycle_of_three_is_rock_paper_scissors() {
+        assert_eq!(cycle_term(0, 1, 3, 400.0), 400.0);
+        assert_eq!(cycle_term(1, 2, 3, 400.0), 400.0);
+        assert_eq!(cycle_term(2, 0, 3, 400.0), 400.0);
+        assert_eq!(cycle_term(0, 2, 3, 400.0), -400.0);
+        assert_eq!(cycle_term(0, 2, 4, 400.0), 0.0, "the opposite seat is even");
+        assert_eq!(cycle_term(1, 1, 4, 400.0), 0.0);
+        let s = simulate(&SynthConfig {
+            players: 3,
+            games: 600,
+            spread: 0.0,
+            cycle_margin: 400.0,
+            ..SynthConfig::new()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let c = s.games.counts();
+        // 400 Elo: the follower is beaten 10/11 of the time.
+        let [l, _, w] = c.pair(0, 1);
+        let rate = f64::from(w) / f64::from(w + l);
+        assert!((rate - 10.0 / 11.0).abs() < 0.06, "{rate}");
+        let [l, _, w] = c.pair(2, 0);
+        assert!(f64::from(w) / f64::from(w + l) > 0.8);
     }
 
     #[test]

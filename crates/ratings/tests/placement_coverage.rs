@@ -28,6 +28,7 @@ fn one_placement(seed: u64, rng: &mut Xoshiro256PlusPlus) -> (bool, bool, f64, f
         draw_nu: DRAW_NU,
         advantage: ADVANTAGE,
         seed,
+        cycle_margin: 0.0,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let ladder = Ladder::from_games(

@@ -93,7 +93,7 @@ impl Rater {
         add_results(games, &new);
         let n = games.games().len();
         let finished = live.finished();
-        for method in Method::ALL {
+        for method in Method::CLASSIC {
             let due = match self.computed.iter().find(|c| c.method == method) {
                 None => true,
                 Some(c) if c.games == n => false,
@@ -147,7 +147,7 @@ impl Rater {
             .iter()
             .map(|p| games.find(p).map(eloworld_ratings::PlayerId::index))
             .collect();
-        for method in Method::ALL {
+        for method in Method::CLASSIC {
             let Some(c) = self.computed.iter().find(|c| c.method == method) else {
                 continue;
             };

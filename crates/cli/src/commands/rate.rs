@@ -13,7 +13,7 @@ use eloworld_ratings::{
     mle::{Advantage, DrawModel, MleConfig},
     rollason::RollasonRatings,
     uscf::UscfConfig,
-    Anchor, Flag, Method, Options, Ratings,
+    Anchor, Detail, Flag, Games, Method, Options, Ratings,
 };
 use eloworld_tournament::ResultRow;
 use std::path::PathBuf;
@@ -67,7 +67,8 @@ pub struct Args {
     /// (1, 0, 0.5; colours unknown), optionally date.
     #[arg(long)]
     csv: Option<PathBuf>,
-    /// The method: all (side by side), mle, uscf, elo-world (or elo_world), rollason, markov.
+    /// The method: all (side by side), mle, uscf, elo-world (or elo_world), rollason, markov,
+    /// glicko2, trueskill, whr, bayeselo, nash, alpharank.
     #[arg(long, default_value = "all", value_parser = parse_choice)]
     method: Choice,
     /// Output format.
@@ -121,6 +122,11 @@ pub struct Args {
     /// method's RMS error against it.
     #[arg(long)]
     truth: Option<PathBuf>,
+    /// Instead of ratings: which model predicts these games best, by K-fold cross-validation
+    /// over the games in order (log loss and Brier score of win/draw/loss, best first).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(2..),
+          conflicts_with_all = ["method", "by_year", "anchor", "consistency", "los", "family", "truth", "bootstrap", "draw_model", "white_advantage"])]
+    predict: Option<u64>,
 }
 
 /// Reads `NAME=ELO` (`--anchor`), for `rate` and `ladder build`.
@@ -152,6 +158,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (read.games, read.unfinished)
         }
     };
+    if let Some(k) = args.predict {
+        return predict(&games, &args, k);
+    }
     let advantage = match args.white_advantage.as_str() {
         "fit" => Advantage::Fit,
         v => Advantage::Fixed(
@@ -275,6 +284,71 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `rate --predict K`: the cross-validation table, best first.
+fn predict(games: &Games, args: &Args, folds: u64) -> anyhow::Result<ExitCode> {
+    let options = Options {
+        uscf: UscfConfig {
+            initial_rating: args.initial_rating,
+            prior_games: args.prior_games,
+        },
+        elo_world: EloWorldConfig {
+            repetitions: args.repetitions,
+            seed: args.seed,
+            ..EloWorldConfig::new()
+        },
+        ..Options::default()
+    };
+    let folds = usize::try_from(folds).context("--predict: too many folds")?;
+    let cv = eloworld_ratings::predict::cross_validate(games, &options, folds)
+        .with_context(|| format!("--predict {folds}"))?;
+    let mut t = Table::new(
+        "",
+        &["rank", "method", "log_loss", "brier", "probabilities"],
+    );
+    for (rank, p) in cv.scores.iter().enumerate() {
+        t.rows.push(vec![
+            Cell::Int(rank as u64 + 1),
+            Cell::Text(p.method.name().to_owned()),
+            Cell::num(p.log_loss, 4),
+            Cell::num(p.brier, 4),
+            Cell::Text(p.draw_model.to_owned()),
+        ]);
+    }
+    t.notes.push(format!(
+        "{} folds of consecutive games; {} games scored (every block but the first); order-free methods trained on the other blocks, time-ordered ones (uscf, glicko2, trueskill, whr) on the games before the block; a uniform guess scores log loss {:.4}",
+        cv.folds,
+        cv.test_games,
+        3f64.ln()
+    ));
+    for (m, why) in &cv.skipped {
+        t.notes.push(format!("{m}: not scored: {why}"));
+    }
+    match args.format {
+        Format::Table => print!("{}", t.text()),
+        Format::Csv => {
+            print!("{}", t.csv());
+            t.notes.iter().for_each(|n| eprintln!("{n}"));
+        }
+        Format::Json => {
+            t.notes.iter().for_each(|n| eprintln!("{n}"));
+            let mut doc = serde_json::Map::new();
+            for (rank, p) in cv.scores.iter().enumerate() {
+                doc.insert(
+                    p.method.name().to_owned(),
+                    serde_json::json!({
+                        "rank": rank + 1,
+                        "log_loss": p.log_loss,
+                        "brier": p.brier,
+                        "probabilities": p.draw_model,
+                    }),
+                );
+            }
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Returns the side-by-side ratings of stored results (what a tournament prints at its end).
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
     let report = rating::rate_results(rows)?;
@@ -335,6 +409,12 @@ fn ranking_table(r: &RatingReport) -> Table {
     };
     let mle = r.mle();
     let elo_world = r.elo_world();
+    let value = |m: Method, p: usize| r.get(m).and_then(|x| x.value(p));
+    let half = |m: Method, p: usize| {
+        r.get(m)
+            .and_then(|x| x.interval(p))
+            .map(|(low, high)| (high - low) / 2.0)
+    };
     match r.choice {
         Choice::All => rows(
             &[
@@ -346,6 +426,16 @@ fn ranking_table(r: &RatingReport) -> Table {
                 "ew-q75",
                 "rollason",
                 "p(champion)",
+                "glicko2",
+                "g2±95%",
+                "trueskill",
+                "ts±95%",
+                "whr",
+                "whr±95%",
+                "bayeselo",
+                "be±95%",
+                "nash",
+                "alpharank",
                 "flag",
             ],
             &|p| {
@@ -358,6 +448,16 @@ fn ranking_table(r: &RatingReport) -> Table {
                     Cell::opt(elo_world.map(|e| e.q75[p]), 1),
                     Cell::opt(r.rollason().map(|x| x.ratings[p]), 0),
                     Cell::opt(r.markov().and_then(|m| m.value(p)), 8),
+                    Cell::opt(value(Method::Glicko2, p), 1),
+                    Cell::opt(half(Method::Glicko2, p), 1),
+                    Cell::opt(value(Method::TrueSkill, p), 2),
+                    Cell::opt(half(Method::TrueSkill, p), 2),
+                    Cell::opt(value(Method::Whr, p), 1),
+                    Cell::opt(half(Method::Whr, p), 1),
+                    Cell::opt(value(Method::BayesElo, p), 1),
+                    Cell::opt(half(Method::BayesElo, p), 1),
+                    Cell::opt(value(Method::Nash, p), 1),
+                    Cell::opt(value(Method::AlphaRank, p), 8),
                     flag_cell(r.get(Method::Mle).and_then(|m| m.flag(p))),
                 ]
             },
@@ -417,7 +517,81 @@ fn ranking_table(r: &RatingReport) -> Table {
             Some(m) => rows(&["p(champion)"], &|p| vec![Cell::opt(m.value(p), 8)]),
             None => Table::new("", &["rank", "player", "games", "score%", "p(champion)"]),
         },
+        Choice::One(method) => model_table(method, r),
     }
+}
+
+/// The table of one of the models beyond the seeds' methods: the value, its 95% interval
+/// where the model has one, and the model's own extra (Nash averaging's mass).
+fn model_table(method: Method, r: &RatingReport) -> Table {
+    let value = match method {
+        Method::TrueSkill => "mu",
+        Method::Nash => "nash",
+        Method::AlphaRank => "mass",
+        _ => "elo",
+    };
+    let mut columns = vec!["rank", "player", "games", "score%", value];
+    let x = r.get(method);
+    let intervals = x.is_some_and(|x| x.intervals.is_some());
+    if intervals {
+        columns.extend(["low95", "high95"]);
+    }
+    let mass = match x.map(|x| &x.detail) {
+        Some(Detail::Nash(n)) => {
+            columns.push("mass");
+            Some(&n.mass)
+        }
+        _ => None,
+    };
+    let mut t = Table::new("", &columns);
+    let Some(x) = x else {
+        return t;
+    };
+    let decimals = if method.is_elo() || method == Method::Nash {
+        1
+    } else if method == Method::TrueSkill {
+        2
+    } else {
+        8
+    };
+    for (rank, &p) in r.order.iter().enumerate() {
+        let wdl = r.totals[p];
+        let mut row = vec![
+            Cell::Int(rank as u64 + 1),
+            Cell::Text(r.names[p].clone()),
+            Cell::Int(wdl.games()),
+            Cell::num(wdl.score_pct(), 1),
+            Cell::opt(x.value(p), decimals),
+        ];
+        if intervals {
+            let (low, high) = x.interval(p).unwrap_or((f64::NAN, f64::NAN));
+            row.extend([Cell::num(low, decimals), Cell::num(high, decimals)]);
+        }
+        if let Some(mass) = mass {
+            row.push(Cell::num(mass[p], 8));
+        }
+        t.rows.push(row);
+    }
+    match &x.detail {
+        Detail::Glicko2(g) => t.notes.push(format!(
+            "glicko2: {} rating periods (one per date, else {} games each)",
+            g.periods,
+            5 * r.names.len()
+        )),
+        Detail::Whr(w) => t.notes.push(format!(
+            "whr: {} cycles of Newton's steps",
+            w.iterations
+        )),
+        Detail::BayesElo(b) => t.notes.push(format!(
+            "bayeselo: eloAdvantage {:.1}, eloDraw {:.1}, scale {:.4}, {} MM passes",
+            b.advantage, b.draw_elo, b.scale, b.iterations
+        )),
+        Detail::Nash(_) => t.notes.push(
+            "nash: log-odds margin (Elo scale) against the maximum-entropy Nash mixture; 0 in its support, the mass column is the mixture".to_owned(),
+        ),
+        _ => {}
+    }
+    t
 }
 
 /// Renders Rollason's table as his computer-Go ratings page prints it.

@@ -12,14 +12,23 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Number of players (named p01, p02, …).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, conflicts_with = "cycle")]
     players: usize,
+    /// A cyclic field of N players (rock–paper–scissors for 3): seated round a circle, each
+    /// beats the players that follow it within half the circle by --cycle-margin Elo and
+    /// loses to those that precede it; the strengths' spread is 0 unless --spread is given.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(3..))]
+    cycle: Option<u64>,
+    /// The cycle's margin in Elo (400: the next player is beaten 10 games in 11).
+    #[arg(long, default_value_t = 400.0, requires = "cycle")]
+    cycle_margin: f64,
     /// Number of games (every ordered pair plays in turn, so cells differ by at most one).
     #[arg(long, default_value_t = 1_000_000)]
     games: u64,
-    /// Standard deviation of the true strengths (drawn from N(0, S²)), in Elo.
-    #[arg(long, default_value_t = 200.0)]
-    spread: f64,
+    /// Standard deviation of the true strengths (drawn from N(0, S²)), in Elo (default 200;
+    /// 0 with --cycle).
+    #[arg(long)]
+    spread: Option<f64>,
     /// Davidson's draw parameter ν (0: no draws; 1 gives about a third of draws between equals).
     #[arg(long, default_value_t = 0.0)]
     draw_nu: f64,
@@ -51,13 +60,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.out.display()
         );
     }
+    let (players, spread_default, cycle_margin) = match args.cycle {
+        Some(n) => (
+            usize::try_from(n).context("--cycle: too many players")?,
+            0.0,
+            args.cycle_margin,
+        ),
+        None => (args.players, 200.0, 0.0),
+    };
     let config = SynthConfig {
-        players: args.players,
+        players,
         games: args.games,
-        spread: args.spread,
+        spread: args.spread.unwrap_or(spread_default),
         draw_nu: args.draw_nu,
         advantage: args.white_advantage,
         seed: args.seed,
+        cycle_margin,
     };
     let synth = simulate(&config)?;
     let names = synth.games.names();
@@ -98,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "wrote {} games among {} players to {} and their strengths to {}",
         args.games,
-        args.players,
+        players,
         args.out.display(),
         truth_path.display()
     );
