@@ -21,6 +21,9 @@ pub enum AppError {
     /// A player spec or player.
     #[error(transparent)]
     Spec(#[from] eloworld_players::SpecError),
+    /// A player's move or start.
+    #[error(transparent)]
+    Player(#[from] eloworld_players::PlayerError),
     /// A player's own files (engine definitions).
     #[error(transparent)]
     EngineFile(#[from] eloworld_players::engine::EngineFileError),
@@ -30,6 +33,9 @@ pub enum AppError {
     /// A rating method.
     #[error(transparent)]
     Rating(#[from] eloworld_ratings::RatingError),
+    /// A file of games to rate (PGN, CSV) or of true strengths.
+    #[error(transparent)]
+    Read(#[from] eloworld_ratings::io::ReadError),
     /// A ladder file.
     #[error(transparent)]
     Ladder(#[from] eloworld_ratings::ladder::LadderError),

@@ -8,8 +8,10 @@
 //! it was stored with, never chosen again.
 
 use crate::error::{AppResult, Context};
+use crate::independent::determinism;
 use crate::session::Session;
 use crate::tournament::{run_tournament, store_plan};
+use crate::with_game;
 use eloworld_ratings::adaptive::{next_batch, status, Status};
 use eloworld_ratings::{PairCounts, PlayerId};
 use eloworld_tournament::{ladder_batch_name, score, Plan, ResultRow, TournamentConfig};
@@ -36,6 +38,9 @@ pub struct LadderRun {
     pub location: String,
     /// True when the run was stopped: run it again to go on.
     pub interrupted: bool,
+    /// A warning when players that play by a fixed rule meet without openings: their games
+    /// after the first from the initial position are copies (see [`crate::independent`]).
+    pub warning: Option<String>,
     /// With [`Mode::StoreNextBatch`]: the batch stored for workers (none when the schedule
     /// is done), and the players this machine cannot run.
     pub stored_batch: Option<(String, Vec<String>)>,
@@ -106,6 +111,23 @@ pub fn play_ladder(
     );
     let first = Plan::new(config)?;
     let players = first.players().to_vec();
+    let fixed = with_game!(config.game, G => determinism(&session.registry::<G>()?, &players))?;
+    let fixed_players: Vec<&str> = players
+        .iter()
+        .zip(&fixed)
+        .filter(|(_, d)| d.mostly_fixed())
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let warning = (config.openings.is_none()
+        && config.random_openings.is_none()
+        && fixed_players.len() >= 2)
+        .then(|| {
+            format!(
+                "{} players play by a fixed rule ({}) and meet from the initial position: their games after the first are copies. Give the ladder openings (`openings = \"FILE\"` or `random_openings = PLIES`, with `openings_for = \"fixed-pairs\"`)",
+                fixed_players.len(),
+                fixed_players.join(", ")
+            )
+        });
     let n = players.len();
     let batch_games = config.batch.unwrap_or(4 * n as u32).max(2);
     let location = config.db_path();
@@ -123,6 +145,7 @@ pub fn play_ladder(
         budget,
         location: location.clone(),
         interrupted,
+        warning: warning.clone(),
         stored_batch,
     };
     loop {
@@ -155,7 +178,8 @@ pub fn play_ladder(
             );
             chosen.iter().map(|&(w, b)| (w as u32, b as u32)).collect()
         };
-        let plan = Plan::ladder_batch(config, batch, &pairs, &played)?;
+        let plan =
+            Plan::ladder_batch(config, batch, &pairs, &played)?.with_openings_policy(&fixed)?;
         if mode == Mode::StoreNextBatch {
             let stored_plan = store_plan(session, &plan)?;
             let name = plan.config().name.clone();

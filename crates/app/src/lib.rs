@@ -4,17 +4,22 @@
 //! where progress goes — is set up once in a [`Session`]. Nothing here prints or exits:
 //! a use case returns what it found, and the front end shows it.
 
+pub mod bench;
 pub mod error;
 pub mod evolve;
 pub mod game;
+pub mod independent;
+pub mod ladder_compare;
 pub mod ladder_schedule;
 pub mod ladders;
 pub mod matches;
 pub mod placement;
+pub mod rating;
 pub mod report;
 pub mod session;
 pub mod squava;
 pub mod standing;
+pub mod suite;
 pub mod tournament;
 pub mod worker;
 

@@ -9,17 +9,19 @@
 
 use crate::error::{AppResult, Context};
 use crate::game::AppGame;
+use crate::independent::{determinism, independent_with};
 use crate::ladders::LadderRules;
 use crate::session::Session;
 use crate::with_game;
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
+use eloworld_players::Determinism;
 use eloworld_ratings::ladder::Ladder;
 use eloworld_ratings::placement::{
     combined, next_rung, place, scoville, start_estimate, Combined, Placed, RungGames, Scoville,
     StoppingRule,
 };
-use eloworld_tournament::{Plan, TournamentConfig};
+use eloworld_tournament::{OpeningsFor, Plan, TournamentConfig};
 use std::path::PathBuf;
 
 /// How to place a player.
@@ -124,6 +126,11 @@ fn place_as<G: AppGame>(
         "no rung of ladder {} can run here",
         ladder.name
     );
+    // Who varies: a rung and the placed player that both play by a fixed rule meet from
+    // openings, or their games after the first would be copies.
+    let placed_determinism = determinism(&registry, std::slice::from_ref(&spec))?[0];
+    let rung_names: Vec<String> = ladder.rungs.iter().map(|r| r.player.clone()).collect();
+    let determinism = determinism(&registry, &rung_names)?;
     let mut store = session.open_store(&settings.db)?;
     let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
     let mut games = RungGames::none_against(&ratings);
@@ -140,8 +147,17 @@ fn place_as<G: AppGame>(
             break;
         };
         let rung = &ladder.rungs[k].player;
-        let config = batch_config(settings, ladder, rules, &spec, rung, batches[k], G::KIND);
-        let plan = Plan::new(&config)?;
+        let fixed = Determinism::pair_cannot_vary(placed_determinism, determinism[k]);
+        let config = batch_config(
+            settings,
+            ladder,
+            rules,
+            (&spec, rung),
+            batches[k],
+            G::KIND,
+            fixed,
+        )?;
+        let plan = independent_with(&registry, Plan::new(&config)?)?.plan;
         let summary = session
             .play::<G>(&plan, &registry, game_rules, &mut *store)
             .with_context(|| format!("placement games {:?} in {}", config.name, settings.db))?;
@@ -185,22 +201,43 @@ fn place_as<G: AppGame>(
     })
 }
 
-/// The settings of batch `index` of games between `spec` and `rung`.
+/// The settings of batch `index` of games between `spec` and `rung`. A pair that cannot
+/// vary (`fixed`) plays from the ladder's openings, or where the ladder names none from a
+/// default balanced set (chess: the compiled-in `2moves_v1` book; squava and Go: a few
+/// random plies), each opening with both colours; its batches are named `… from openings`,
+/// apart from games an earlier version played from the initial position.
 fn batch_config(
     settings: &PlacementSettings,
     ladder: &Ladder,
     rules: LadderRules,
-    spec: &str,
-    rung: &str,
+    (spec, rung): (&str, &str),
     index: u32,
     kind: GameKind,
-) -> TournamentConfig {
-    let name = format!("place {spec} vs {rung} #{index} seed {}", settings.seed);
+    fixed: bool,
+) -> AppResult<TournamentConfig> {
+    let suffix = if fixed { " from openings" } else { "" };
+    let name = format!(
+        "place {spec} vs {rung} #{index} seed {}{suffix}",
+        settings.seed
+    );
     let mut c = TournamentConfig::new(&name, kind, vec![spec.to_owned(), rung.to_owned()]);
     c.games_per_pair = settings.batch;
     // Below 2^63: the settings are stored as TOML, whose integers are signed 64-bit.
     c.seed = splitmix64(settings.seed ^ fnv1a(&name)) >> 1;
     c.openings = ladder.openings.as_ref().map(PathBuf::from);
+    c.random_openings = ladder.random_openings;
+    if let Some(o) = &ladder.openings_for {
+        c.openings_for = o.parse().map_err(|e: String| {
+            crate::AppError::Invalid(format!("ladder {}: {e}", ladder.name))
+        })?;
+    }
+    if fixed && c.openings.is_none() && c.random_openings.is_none() {
+        match kind {
+            GameKind::Chess => c.openings = Some(PathBuf::from(DEFAULT_CHESS_BOOK)),
+            GameKind::Squava | GameKind::Go => c.random_openings = Some(DEFAULT_RANDOM_PLIES),
+        }
+        c.openings_for = OpeningsFor::FixedPairs;
+    }
     if let Some(m) = ladder.max_plies {
         c.max_plies = m;
     }
@@ -208,8 +245,16 @@ fn batch_config(
     c.size = rules.size;
     c.komi = rules.komi;
     c.db = Some(settings.db.clone());
-    c
+    Ok(c)
 }
+
+/// The balanced book a chess placement's fixed pairs play from when the ladder names none
+/// (compiled in: it is found from any directory).
+pub const DEFAULT_CHESS_BOOK: &str = "data/books/2moves_v1.first2000.epd";
+
+/// The random plies of the openings a squava or Go placement's fixed pairs play from when
+/// the ladder names none.
+pub const DEFAULT_RANDOM_PLIES: u32 = 4;
 
 /// A rung next to a rating: (name, rating, points scored against it, games).
 pub type NearRung = (String, f64, f64, u32);

@@ -8,9 +8,10 @@
 //! stops it there.
 
 use crate::error::AppResult;
+use eloworld_games::GameResult;
 use eloworld_ratings::sprt::{Sprt, SprtConfig, SprtDecision};
-use eloworld_ratings::PairedScore;
-use eloworld_tournament::{Store, TournamentConfig, TournamentRow};
+use eloworld_ratings::{PairedScore, Wdl};
+use eloworld_tournament::{ResultRow, Store, TournamentConfig, TournamentRow};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -221,6 +222,85 @@ pub fn match_tests(
         }
     }
     Ok(tests)
+}
+
+/// The score tables of a set of games: W/D/L per player (in the given order, then any
+/// others seen) and per ordered pair (White first).
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    /// The players, in the order given, then in the order first seen.
+    pub players: Vec<String>,
+    /// Each player's games in all.
+    pub totals: BTreeMap<String, Wdl>,
+    /// Each ordered pair's games, from White's side.
+    pub pairs: BTreeMap<(String, String), Wdl>,
+}
+
+impl Standings {
+    /// Starts empty tables listing `order` first.
+    #[must_use]
+    pub fn new(order: &[String]) -> Standings {
+        Standings {
+            players: order.to_vec(),
+            totals: BTreeMap::new(),
+            pairs: BTreeMap::new(),
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, white: &str, black: &str, result: GameResult) {
+        for p in [white, black] {
+            if !self.players.iter().any(|q| q == p) {
+                self.players.push(p.to_owned());
+            }
+        }
+        let s = result.first_score();
+        self.totals.entry(white.to_owned()).or_default().add(s);
+        self.totals
+            .entry(black.to_owned())
+            .or_default()
+            .add(1.0 - s);
+        self.pairs
+            .entry((white.to_owned(), black.to_owned()))
+            .or_default()
+            .add(s);
+    }
+
+    /// Counts stored results, listing `order` first.
+    #[must_use]
+    pub fn from_rows(order: &[String], rows: &[ResultRow]) -> Standings {
+        let mut s = Standings::new(order);
+        for r in rows {
+            s.add(&r.white, &r.black, r.result);
+        }
+        s
+    }
+
+    /// Returns the players with games sorted by score, best first (then by name).
+    #[must_use]
+    pub fn ranked(&self) -> Vec<(&str, &Wdl)> {
+        let mut v: Vec<(&str, &Wdl)> = self
+            .players
+            .iter()
+            .filter_map(|p| self.totals.get(p).map(|l| (p.as_str(), l)))
+            .collect();
+        v.sort_by(|a, b| {
+            b.1.score_pct()
+                .total_cmp(&a.1.score_pct())
+                .then(a.0.cmp(b.0))
+        });
+        v
+    }
+}
+
+/// Returns the first side's (White's) wins, draws and losses in all rows.
+#[must_use]
+pub fn colour_split(rows: &[ResultRow]) -> Wdl {
+    let mut t = Wdl::default();
+    for r in rows {
+        t.add(r.result.first_score());
+    }
+    t
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@ mod commands;
 mod display;
 mod games;
 mod interrupt;
-mod rating_input;
 mod rating_table;
 mod session;
 mod standings;
@@ -68,11 +67,24 @@ enum Command {
     /// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu's papers): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
     /// Train the blind players' model (position from the occupancy mask) on PGN games.
+    #[cfg(feature = "train-blind")]
     TrainBlind(commands::train_blind::Args),
+    /// Train the blind players' model: needs an eloworld built with `--features train-blind`.
+    #[cfg(not(feature = "train-blind"))]
+    TrainBlind(NotBuiltIn),
     /// Build a ladder (a fixed rating scale in a file) from a database; list the shipped ones.
     Ladder(commands::ladder::Args),
     /// Place a player on a ladder: its rating on the fixed scale, playing the rungs that tell most.
     Place(commands::place::Args),
+}
+
+/// The arguments of a command this build leaves out: taken whole, so that the command
+/// says what to build instead of a parse error.
+#[cfg(not(feature = "train-blind"))]
+#[derive(clap::Args, Debug)]
+struct NotBuiltIn {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    args: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -110,7 +122,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
         Command::Serve(a) => commands::serve::run(a),
+        #[cfg(feature = "train-blind")]
         Command::TrainBlind(a) => commands::train_blind::run(a),
+        #[cfg(not(feature = "train-blind"))]
+        Command::TrainBlind(_) => anyhow::bail!(
+            "train-blind is not built into this eloworld (it carries candle and linfa): build it with `cargo build --release --features train-blind`"
+        ),
         Command::Ladder(a) => commands::ladder::run(a),
         Command::Place(a) => commands::place::run(a),
     }

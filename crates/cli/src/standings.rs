@@ -1,72 +1,21 @@
-//! Score tables from stored results: W/D/L per player and per ordered pair.
+//! Score tables as text: W/D/L per player and per ordered pair (the tallies are
+//! `eloworld_app::standing::Standings`).
 
 use crate::rating_table::shortened;
-use eloworld_games::{GameResult, Side};
-use eloworld_ratings::Wdl;
-use eloworld_tournament::ResultRow;
-use std::collections::BTreeMap;
+pub use eloworld_app::standing::Standings;
 use std::fmt::Write;
 
-/// Tallies per player (in the given order, then any others seen) and per ordered pair.
-pub struct Standings {
-    pub players: Vec<String>,
-    pub totals: BTreeMap<String, Wdl>,
-    pub pairs: BTreeMap<(String, String), Wdl>,
-}
-
-impl Standings {
-    pub fn new(order: &[String]) -> Standings {
-        Standings {
-            players: order.to_vec(),
-            totals: BTreeMap::new(),
-            pairs: BTreeMap::new(),
-        }
-    }
-
-    pub fn add(&mut self, white: &str, black: &str, result: GameResult) {
-        for p in [white, black] {
-            if !self.players.iter().any(|q| q == p) {
-                self.players.push(p.to_owned());
-            }
-        }
-        let s = result.first_score();
-        self.totals.entry(white.to_owned()).or_default().add(s);
-        self.totals
-            .entry(black.to_owned())
-            .or_default()
-            .add(1.0 - s);
-        self.pairs
-            .entry((white.to_owned(), black.to_owned()))
-            .or_default()
-            .add(s);
-    }
-
-    pub fn from_rows(order: &[String], rows: &[ResultRow]) -> Standings {
-        let mut s = Standings::new(order);
-        for r in rows {
-            s.add(&r.white, &r.black, r.result);
-        }
-        s
-    }
-
-    /// Returns players sorted by score, best first.
-    pub fn ranked(&self) -> Vec<(&str, &Wdl)> {
-        let mut v: Vec<(&str, &Wdl)> = self
-            .players
-            .iter()
-            .filter_map(|p| self.totals.get(p).map(|l| (p.as_str(), l)))
-            .collect();
-        v.sort_by(|a, b| {
-            b.1.score_pct()
-                .total_cmp(&a.1.score_pct())
-                .then(a.0.cmp(b.0))
-        });
-        v
-    }
-
+/// Renders the score tables of [`Standings`].
+pub trait StandingsText {
     /// Renders the standings table; names longer than
     /// [`eloworld_ratings::SHOWN_NAME_CHARS`] are shortened for display (the data keeps them).
-    pub fn table(&self) -> String {
+    fn table(&self) -> String;
+    /// Renders W/D/L per ordered pair (White first), names shortened as in the table.
+    fn pair_table(&self) -> String;
+}
+
+impl StandingsText for Standings {
+    fn table(&self) -> String {
         let ranked = self.ranked();
         let shown: Vec<String> = ranked.iter().map(|(p, _)| shortened(p)).collect();
         let w = column_width(&shown, "player");
@@ -92,8 +41,7 @@ impl Standings {
         out
     }
 
-    /// Renders W/D/L per ordered pair (White first), names shortened as in [`Standings::table`].
-    pub fn pair_table(&self) -> String {
+    fn pair_table(&self) -> String {
         let shown: Vec<String> = self.players.iter().map(|p| shortened(p)).collect();
         let w = column_width(&shown, "white");
         let mut out = String::new();
@@ -126,17 +74,4 @@ pub fn column_width(shown: &[String], header: &str) -> usize {
         .max()
         .unwrap_or(0)
         .max(header.chars().count())
-}
-
-/// Returns the first side's share of wins, draws and losses in all rows.
-pub fn colour_split(rows: &[ResultRow]) -> (u64, u64, u64) {
-    let mut t = (0, 0, 0);
-    for r in rows {
-        match r.result {
-            GameResult::Win(Side::First) => t.0 += 1,
-            GameResult::Draw => t.1 += 1,
-            GameResult::Win(Side::Second) => t.2 += 1,
-        }
-    }
-    t
 }

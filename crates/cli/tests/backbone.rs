@@ -6,7 +6,7 @@ mod common;
 use common::{count, eloworld, text, write};
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -96,7 +96,7 @@ db = "resume.sqlite"
 
 /// Starts the tournament, waits until some games are stored, then stops it with `signal`.
 fn start_and_stop(dir: &Path, signal: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let mut child = common::command()
         .args(["tournament", "t.toml", "--quiet"])
         .current_dir(dir)
         .stdout(Stdio::null())
@@ -121,11 +121,7 @@ fn start_and_stop(dir: &Path, signal: &str) {
             panic!("tournament ended before it could be stopped: {status}");
         }
     }
-    let ok = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(ok.success());
+    common::signal(&child, signal);
     let status = child.wait().expect("wait");
     assert!(!status.success(), "a stopped run must not report success");
 }

@@ -75,11 +75,13 @@ fn export_names_the_tournament_the_day_and_each_pairs_round() {
     assert_eq!(pgn.matches("[Round \"2\"]").count(), 2, "{pgn}");
 }
 
+#[cfg(feature = "train-blind")]
 const GAMES: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0\n\n\
 [Event \"b\"]\n[Result \"0-1\"]\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 0-1\n\n\
 [Event \"c\"]\n[Result \"1/2-1/2\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1/2-1/2\n\n\
 [Event \"d\"]\n[Result \"1-0\"]\n\n1. c4 e5 2. Nc3 Nf6 3. Nf3 Nc6 4. g3 d5 5. cxd5 Nxd5 1-0\n";
 
+#[cfg(feature = "train-blind")]
 #[test]
 fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -158,8 +160,13 @@ fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
     assert!(err.contains("22 held-out positions"), "{err}");
     assert!(err.contains("44 more training positions"), "{err}");
     assert!(out.contains("held-out positions: 22"), "{out}");
+    play_with_model_and_refuse_a_damaged_one(dir.path());
+}
+
+/// Plays with the model `m.bin` in `dir`, and refuses a copy of it with a byte changed.
+fn play_with_model_and_refuse_a_damaged_one(dir: &std::path::Path) {
     let o = eloworld(
-        dir.path(),
+        dir,
         &[
             "play",
             "--white",
@@ -179,11 +186,11 @@ fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
         text(&o)
     );
     // A damaged model is refused, naming the file.
-    let mut bytes = std::fs::read(dir.path().join("m.bin")).expect("read");
+    let mut bytes = std::fs::read(dir.join("m.bin")).expect("read");
     bytes[100] ^= 0xff;
-    std::fs::write(dir.path().join("bad.bin"), bytes).expect("write");
+    std::fs::write(dir.join("bad.bin"), bytes).expect("write");
     let o = eloworld(
-        dir.path(),
+        dir,
         &[
             "play",
             "--white",
@@ -195,4 +202,23 @@ fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
     assert!(!o.status.success());
     let err = text(&o).1;
     assert!(err.contains("bad.bin") && err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn a_blind_player_plays_with_the_shipped_model() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::copy(
+        common::repo().join("data/blind/model.bin"),
+        dir.path().join("m.bin"),
+    )
+    .expect("copy");
+    play_with_model_and_refuse_a_damaged_one(dir.path());
+}
+
+#[cfg(not(feature = "train-blind"))]
+#[test]
+fn train_blind_without_the_feature_says_how_to_build_it() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let err = common::fails(dir.path(), &["train-blind", "g.pgn", "--model", "linear"]);
+    assert!(err.contains("--features train-blind"), "{err}");
 }

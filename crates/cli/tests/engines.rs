@@ -8,7 +8,7 @@ mod common;
 use common::{eloworld, text};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Copies the fixture engines into `dir`, so that their command lines name `dir` and any
 /// process left behind can be found.
@@ -217,7 +217,7 @@ fn play_takes_an_engine_file() {
 fn ctrl_c_twice_ends_even_an_engine_that_ignores_its_input() {
     let dir = tempfile::tempdir().expect("tmp");
     let engines = fixtures(dir.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let mut child = common::command()
         .args([
             "tournament",
             "--name",
@@ -249,11 +249,7 @@ fn ctrl_c_twice_ends_even_an_engine_that_ignores_its_input() {
     // Let it reach its endless `go`.
     std::thread::sleep(std::time::Duration::from_millis(500));
     let interrupt = || {
-        let ok = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(ok.success());
+        common::signal(&child, "-INT");
     };
     interrupt();
     std::thread::sleep(std::time::Duration::from_millis(300));

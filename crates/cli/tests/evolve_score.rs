@@ -8,7 +8,7 @@ use eloworld_evolve::imitate::{load_dataset, DatasetConfig, PositionSet};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn pgn_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/pgn")
@@ -16,7 +16,7 @@ fn pgn_dir() -> PathBuf {
 
 fn score_imitation(args: &[&str]) -> Output {
     let dir = pgn_dir();
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    common::command()
         .args(["evolve", "score-imitation", "--pgn-dir"])
         .arg(&dir)
         .args(args)
@@ -136,7 +136,7 @@ fn scores_a_parameter_file_and_names_a_bad_line() {
     assert_eq!(doc["train"]["positions"], 40);
 
     std::fs::write(&file, "KNIGHT_VALUE = 300\nBISHOP_VALUE = lots\n").expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let out = common::command()
         .args(["evolve", "score-imitation", "--eval"])
         .arg(&file)
         .output()

@@ -5,19 +5,11 @@
 
 mod common;
 
-use std::process::Command;
-
+/// Runs `eloworld ARGS` in `dir`: whether it succeeded, its standard output and error.
 fn eloworld(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_eloworld"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::eloworld(dir, args);
+    let (stdout, stderr) = common::text(&out);
+    (out.status.success(), stdout, stderr)
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! their PGN comments, adjudication, Chess960, and errors that name the bad option.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 mod common;
 use common::text;
@@ -267,7 +267,7 @@ fn sprt_strong_against_weak_stops_early_with_h1() {
         "no store codes on the Finished game lines: {out}"
     );
     // The games are in the store, where `results` finds them.
-    let results = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let results = common::command()
         .args(["results", "--db", "m.sqlite"])
         .current_dir(dir.path())
         .output()
@@ -540,7 +540,7 @@ fn fischer_random_games_start_from_chess960_positions() {
 #[test]
 fn a_spec_with_several_parameters_is_one_player() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let o = common::command()
         .args([
             "tournament",
             "--name",
@@ -561,7 +561,7 @@ fn a_spec_with_several_parameters_is_one_player() {
         .expect("run");
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
-    let export = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let export = common::command()
         .args(["export", "--db", "s.sqlite", "--pgn", "s.pgn"])
         .current_dir(dir.path())
         .output()

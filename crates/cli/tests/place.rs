@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -220,7 +220,7 @@ fn a_placement_killed_with_sigkill_resumes_to_the_same_result() {
         "--seed",
         "4",
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let mut child = common::command()
         .args(args)
         .args(["--db", "killed.sqlite", "--quiet", "--threads", "1"])
         .current_dir(dir.path())
@@ -249,11 +249,7 @@ fn a_placement_killed_with_sigkill_resumes_to_the_same_result() {
             panic!("placement ended before it could be killed: {status}");
         }
     }
-    let ok = Command::new("kill")
-        .args(["-KILL", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(ok.success());
+    common::signal(&child, "-KILL");
     assert!(!child.wait().expect("wait").success());
     let stored = count(&db, "SELECT count(*) FROM games");
     assert!(stored < 60, "stored {stored}");

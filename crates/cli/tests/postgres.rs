@@ -195,7 +195,7 @@ impl Drop for Cluster {
 }
 
 fn spawn_worker(dir: &Path, url: &str, name: &str) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    common::command()
         .args([
             "worker",
             "--db",
@@ -347,7 +347,7 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
     )
     .expect("toml");
     let planned = 3 * 2 * 300;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let mut child = common::command()
         .args([
             "tournament",
             "t.toml",
@@ -449,7 +449,7 @@ fn tls_connections_are_verified_against_the_given_ca() {
     cluster.start_server();
     let url = format!("{}?sslmode=require", cluster.url());
     let run = |ca: Option<&Path>| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_eloworld"));
+        let mut cmd = common::command();
         cmd.args(["status", "--db", &url])
             .current_dir(d)
             .env_remove("PGSSLROOTCERT");
@@ -525,7 +525,7 @@ fn coevolution_generations_are_played_by_workers_on_postgres() {
 
     // On the shared store, with a worker on "another machine" helping from the start.
     let url = cluster.url();
-    let helper = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let helper = common::command()
         .args([
             "worker",
             "--db",

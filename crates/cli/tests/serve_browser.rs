@@ -10,12 +10,12 @@ mod common;
 use common::serve::{chromium, Browser, Serving};
 use common::{eloworld, stdout_of, wait_for};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 /// Starts a tournament of slow players in the background (about `games` games of ~0.5 s).
 fn slow_tournament(dir: &Path, name: &str, games_per_pair: u32) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    common::command()
         .args([
             "tournament",
             "--name",

@@ -206,7 +206,7 @@ fn a_running_match_reads_as_running_and_once_stopped_shows_its_final_report() {
     let dir = tempfile::tempdir().expect("temp dir");
     // Two equal engines and an SPRT that takes thousands of games: it is still running when
     // it is stopped.
-    let child = Command::new(env!("CARGO_BIN_EXE_eloworld"))
+    let child = common::command()
         .args([
             "match",
             "-engine",
@@ -255,11 +255,7 @@ fn a_running_match_reads_as_running_and_once_stopped_shows_its_final_report() {
     assert!(text(&mut b, "#verdict").starts_with("running — SPRT inconclusive"));
     assert_eq!(text(&mut b, "#state"), "running");
     // Stopped as Ctrl-C stops it: it prints its final report.
-    let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(ok.success());
+    common::signal(&child, "-INT");
     let done = child.wait_with_output().expect("the match ends");
     let out = String::from_utf8_lossy(&done.stdout).into_owned();
     let games_line = last_line(&out, "Games:").to_owned();

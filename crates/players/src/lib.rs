@@ -21,7 +21,8 @@ pub use dilution::Diluted;
 pub use error::{Claim, PlayerError, SpecError};
 pub use human::Human;
 pub use registry::{
-    FactoryFn, Flags, ParamInfo, PlayerFactory, PlayerInfo, Registry, SimpleFactory, Worker,
+    Determinism, FactoryFn, Flags, ParamInfo, PlayerFactory, PlayerInfo, Registry, SimpleFactory,
+    Worker,
 };
 pub use spec::{Params, PlayerSpec};
 

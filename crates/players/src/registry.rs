@@ -63,6 +63,68 @@ impl Flags {
     }
 }
 
+/// How a player's choices depend on its random stream, which decides whether two games of a
+/// pair can differ: two players that make no random choice replay one game from one start
+/// (the copies issue of Murphy's Elo World field: its deterministic engines and strategies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Determinism {
+    /// The same position always gives the same move (an engine at a node or depth budget on
+    /// one thread, `first_move`, `alphabetical`, `cccp`).
+    Deterministic,
+    /// A deterministic player that plays a random move instead with this chance (of 65,536):
+    /// a dilution `_rN` of a deterministic player.
+    Diluted(u16),
+    /// Makes random choices on most moves: random tie-breaks, random moves, an engine's own
+    /// randomness (a skill level, a time budget, a book).
+    Randomised,
+}
+
+impl Determinism {
+    /// The half of 65,536: a dilution below it plays most of its moves by its fixed rule.
+    const HALF: u16 = 32_768;
+
+    /// The determinism of this player diluted with `_rN` (`N` of 65,536 moves random).
+    #[must_use]
+    pub const fn diluted(self, n: u16) -> Determinism {
+        match (self, n) {
+            (d, 0) => d,
+            (Determinism::Deterministic, n) => Determinism::Diluted(n),
+            (Determinism::Diluted(a), n) => Determinism::Diluted(if a > n { a } else { n }),
+            (Determinism::Randomised, _) => Determinism::Randomised,
+        }
+    }
+
+    /// Whether the player plays most of its moves by a fixed rule: deterministic, or diluted
+    /// with fewer than half its moves random.
+    #[must_use]
+    pub const fn mostly_fixed(self) -> bool {
+        match self {
+            Determinism::Deterministic => true,
+            Determinism::Diluted(n) => n < Determinism::HALF,
+            Determinism::Randomised => false,
+        }
+    }
+
+    /// Whether two players replay (nearly) the same game from one start, so their pair needs
+    /// openings for its games to count as independent: both play most moves by a fixed rule.
+    /// In the shipped `elo-world` store every pair with copies was such a pair, dilutions up
+    /// to `_r16384` included (a short game against `cccp` has few random moves to differ by).
+    #[must_use]
+    pub const fn pair_cannot_vary(a: Determinism, b: Determinism) -> bool {
+        a.mostly_fixed() && b.mostly_fixed()
+    }
+
+    /// A short word for listings (`deterministic`, `diluted 1/64`, `randomised`).
+    #[must_use]
+    pub fn word(self) -> String {
+        match self {
+            Determinism::Deterministic => "deterministic".to_owned(),
+            Determinism::Diluted(n) => format!("diluted {n}/65536"),
+            Determinism::Randomised => "randomised".to_owned(),
+        }
+    }
+}
+
 /// A parameter a player accepts in its spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamInfo {
@@ -171,6 +233,12 @@ pub trait PlayerFactory<G: Game>: Send + Sync {
     /// # Errors
     /// [`PlayerError::Setup`] and the engine errors when an external player cannot start.
     fn create(&self, worker: &mut Worker) -> Result<Box<dyn Player<G>>, PlayerError>;
+
+    /// How the players it builds choose, when the factory knows better than its registry
+    /// entry's flag (an engine's budget and options decide); `None`: the flag decides.
+    fn determinism(&self) -> Option<Determinism> {
+        None
+    }
 }
 
 /// A factory from a closure that needs no worker resources.
@@ -271,6 +339,15 @@ impl<G: Game> Registry<G> {
             .or_else(|| self.entries.iter().find(|e| (e.matches)(name)))
     }
 
+    /// Returns the entry for a name, or [`SpecError::Unknown`] with the closest known names.
+    fn known(&self, name: &str) -> Result<&Entry<G>, SpecError> {
+        self.entry(name).ok_or_else(|| SpecError::Unknown {
+            game: G::KIND.name().to_owned(),
+            name: name.to_owned(),
+            suggestions: self.closest(name, 3),
+        })
+    }
+
     /// Returns whether a name is known.
     #[must_use]
     pub fn knows(&self, name: &str) -> bool {
@@ -288,11 +365,7 @@ impl<G: Game> Registry<G> {
     /// # Errors
     /// [`SpecError::Unknown`] with the closest known names, or the entry's own errors.
     pub fn resolve(&self, spec: &PlayerSpec) -> Result<Arc<dyn PlayerFactory<G>>, SpecError> {
-        let entry = self.entry(&spec.name).ok_or_else(|| SpecError::Unknown {
-            game: G::KIND.name().to_owned(),
-            name: spec.name.clone(),
-            suggestions: self.closest(&spec.name, 3),
-        })?;
+        let entry = self.known(&spec.name)?;
         let base = (entry.build)(spec)?;
         Ok(match spec.dilution {
             None => base,
@@ -301,6 +374,23 @@ impl<G: Game> Registry<G> {
                 threshold: r,
             }),
         })
+    }
+
+    /// Returns how the player of `spec` chooses: the factory's word where it has one (engines),
+    /// else its entry's `deterministic` flag, then its dilution `_rN` applied.
+    ///
+    /// # Errors
+    /// As [`Registry::resolve`].
+    pub fn determinism(&self, spec: &PlayerSpec) -> Result<Determinism, SpecError> {
+        let entry = self.known(&spec.name)?;
+        let base = (entry.build)(spec)?.determinism().unwrap_or({
+            if entry.info.flags.deterministic {
+                Determinism::Deterministic
+            } else {
+                Determinism::Randomised
+            }
+        });
+        Ok(base.diluted(spec.dilution.unwrap_or(0)))
     }
 
     /// Parses and resolves a spec's text.
@@ -345,5 +435,30 @@ impl<G: Game> PlayerFactory<G> for DilutedFactory<G> {
             self.inner.create(worker)?,
             self.threshold,
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dilution_keeps_a_fixed_rule_below_half_its_moves() {
+        use Determinism::{Deterministic, Diluted, Randomised};
+        assert_eq!(Deterministic.diluted(0), Deterministic);
+        assert_eq!(Deterministic.diluted(64), Diluted(64));
+        assert_eq!(Diluted(64).diluted(4096), Diluted(4096));
+        assert_eq!(Randomised.diluted(64), Randomised);
+        assert!(Diluted(32_767).mostly_fixed());
+        assert!(!Diluted(32_768).mostly_fixed());
+        assert!(Determinism::pair_cannot_vary(
+            Deterministic,
+            Diluted(16_384)
+        ));
+        assert!(!Determinism::pair_cannot_vary(Deterministic, Randomised));
+        assert!(!Determinism::pair_cannot_vary(
+            Diluted(49_152),
+            Deterministic
+        ));
     }
 }

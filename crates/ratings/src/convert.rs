@@ -38,6 +38,24 @@ pub fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
+/// Returns the likelihood of superiority of a mean score `score` (0–1 per game or pair)
+/// measured with standard error `standard_error`: Φ((score − ½)/SE), the normal
+/// approximation fishtest and fastchess print; without a spread (every unit scored alike,
+/// or none), 1, 0 or ½ by which side of ½ the score is on. The one LOS of match statistics:
+/// [`MatchStats`] and [`crate::sprt::PairStats`] both call it.
+#[must_use]
+pub fn los(score: f64, standard_error: f64) -> f64 {
+    if standard_error > 0.0 && standard_error.is_finite() {
+        normal_cdf((score - 0.5) / standard_error)
+    } else if score > 0.5 {
+        1.0
+    } else if score < 0.5 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
 /// Complementary error function (W. J. Cody's rational approximation via erfc of
 /// Numerical Recipes `erfcc`, relative error below 1.2e-7).
 fn erfc(x: f64) -> f64 {
@@ -193,15 +211,7 @@ impl MatchStats {
                 IntervalKind::NoSpread,
             )
         };
-        let los = if se > 0.0 && se.is_finite() {
-            normal_cdf((score - 0.5) / se)
-        } else if score > 0.5 {
-            1.0
-        } else if score < 0.5 {
-            0.0
-        } else {
-            0.5
-        };
+        let los = los(score, se);
         MatchStats {
             games: n,
             points: total,

@@ -405,21 +405,18 @@ impl PairCounts {
         self.pair(i, j).iter().map(|&x| u64::from(x)).sum()
     }
 
-    /// Returns each player's [losses, draws, wins] over all games.
+    /// Returns each player's wins, draws and losses over all games (self-play left out).
     #[must_use]
-    pub fn totals(&self) -> Vec<[u64; 3]> {
-        let mut t = vec![[0u64; 3]; self.n];
-        for (i, row) in t.iter_mut().enumerate() {
-            for j in 0..self.n {
-                if i != j {
-                    let p = self.pair(i, j);
-                    for k in 0..3 {
-                        row[k] += u64::from(p[k]);
-                    }
+    pub fn totals(&self) -> Vec<crate::Wdl> {
+        (0..self.n)
+            .map(|i| {
+                let mut total = crate::Wdl::default();
+                for j in (0..self.n).filter(|&j| j != i) {
+                    total += crate::Wdl::from_score_counts(self.pair(i, j));
                 }
-            }
-        }
-        t
+                total
+            })
+            .collect()
     }
 
     /// Returns the number of games a player played against itself (left out of every method).

@@ -10,13 +10,13 @@
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::{ladder::Ladder, GameList, Score};
+//! use eloworld_ratings::{ladder::{Ladder, LadderGame}, GameList, Score};
 //! let mut games = GameList::new();
 //! for s in [Score::Win, Score::Win, Score::Draw, Score::Loss] {
 //!     games.add("strong", "weak", s, true, None);
 //!     games.add("weak", "strong", s.reversed(), true, None);
 //! }
-//! let ladder = Ladder::from_games("demo", "chess", &games)?;
+//! let ladder = Ladder::from_games("demo", LadderGame::Chess, &games)?;
 //! let text = ladder.to_toml();
 //! assert_eq!(Ladder::from_toml(&text)?, ladder);
 //! assert!(ladder.rung("strong").map(|r| r.rating) > ladder.rung("weak").map(|r| r.rating));
@@ -64,6 +64,75 @@ pub enum LadderError {
     /// Rating the games failed.
     #[error(transparent)]
     Rating(#[from] RatingError),
+}
+
+/// The game a ladder's games were played in: `ratings` does not depend on the games
+/// crate, so this is its own small enum, read and written as the game's name. An unknown
+/// name is an error naming the ladder file, line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LadderGame {
+    /// Chess.
+    Chess,
+    /// Squava.
+    Squava,
+    /// Go.
+    Go,
+}
+
+impl LadderGame {
+    /// Every game, in the order the names are listed.
+    pub const ALL: [LadderGame; 3] = [LadderGame::Chess, LadderGame::Squava, LadderGame::Go];
+
+    /// Returns the name used in ladder and tournament files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            LadderGame::Chess => "chess",
+            LadderGame::Squava => "squava",
+            LadderGame::Go => "go",
+        }
+    }
+}
+
+impl std::fmt::Display for LadderGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for LadderGame {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<LadderGame, String> {
+        LadderGame::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown game {s:?} (chess, squava, go)"))
+    }
+}
+
+/// The draw rules a ladder's (chess) games were played under, read and written as their
+/// names; `automatic` when a file gives none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LadderDrawRules {
+    /// Fivefold repetition, the 75-move rule, insufficient material (Elo World's setting).
+    #[default]
+    Automatic,
+    /// Threefold repetition, the fifty-move rule, insufficient material.
+    Claimed,
+}
+
+impl LadderDrawRules {
+    /// Returns the name used in ladder and tournament files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            LadderDrawRules::Automatic => "automatic",
+            LadderDrawRules::Claimed => "claimed",
+        }
+    }
 }
 
 /// One rung: a player and its rating on the ladder's scale.
@@ -146,17 +215,25 @@ pub struct Ladder {
     pub format: u32,
     /// The ladder's name (`elo-world`).
     pub name: String,
-    /// The game (`chess`, `squava`).
-    pub game: String,
-    /// The draw rules the games were played under (`automatic`, `claimed`).
-    #[serde(default = "default_draw_rules")]
-    pub draw_rules: String,
+    /// The game.
+    pub game: LadderGame,
+    /// The draw rules the games were played under.
+    #[serde(default)]
+    pub draw_rules: LadderDrawRules,
     /// The ply limit the games were played under.
     #[serde(default)]
     pub max_plies: Option<u32>,
     /// The openings file the games started from (none: the initial position).
     #[serde(default)]
     pub openings: Option<String>,
+    /// Openings of this many random plies from the start, drawn from each batch's seed (none:
+    /// no random openings); squava's and Go's openings.
+    #[serde(default)]
+    pub random_openings: Option<u32>,
+    /// Which pairs play from the openings: `all`, or `fixed-pairs` (only the pairs of two
+    /// players that would replay one game from one start); none: all.
+    #[serde(default)]
+    pub openings_for: Option<String>,
     /// Go: the board size the games were played on (none: the game's default, 9).
     #[serde(default)]
     pub size: Option<u8>,
@@ -186,10 +263,6 @@ pub struct Ladder {
     pub games: Vec<PairGames>,
 }
 
-fn default_draw_rules() -> String {
-    "automatic".to_owned()
-}
-
 /// Rounds to one decimal, so that what is written is what is read back.
 fn tenth(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
@@ -201,7 +274,11 @@ impl Ladder {
     ///
     /// # Errors
     /// [`LadderError::Rating`] when there are no games to rate.
-    pub fn from_games(name: &str, game: &str, games: &GameList) -> Result<Ladder, LadderError> {
+    pub fn from_games(
+        name: &str,
+        game: LadderGame,
+        games: &GameList,
+    ) -> Result<Ladder, LadderError> {
         Ladder::from_games_with(name, game, games, &MleConfig::new())
     }
 
@@ -211,7 +288,7 @@ impl Ladder {
     /// As [`Ladder::from_games`].
     pub fn from_games_with(
         name: &str,
-        game: &str,
+        game: LadderGame,
         games: &GameList,
         config: &MleConfig,
     ) -> Result<Ladder, LadderError> {
@@ -283,10 +360,12 @@ impl Ladder {
         Ok(Ladder {
             format: FORMAT,
             name: name.to_owned(),
-            game: game.to_owned(),
-            draw_rules: default_draw_rules(),
+            game,
+            draw_rules: LadderDrawRules::default(),
             max_plies: None,
             openings: None,
+            random_openings: None,
+            openings_for: None,
             size: None,
             komi: None,
             advantage: tenth(fit.advantage.0),
@@ -516,13 +595,19 @@ impl Ladder {
         );
         let _ = writeln!(out, "format = {}", self.format);
         let _ = writeln!(out, "name = {}", q(&self.name));
-        let _ = writeln!(out, "game = {}", q(&self.game));
-        let _ = writeln!(out, "draw_rules = {}", q(&self.draw_rules));
+        let _ = writeln!(out, "game = {}", q(self.game.name()));
+        let _ = writeln!(out, "draw_rules = {}", q(self.draw_rules.name()));
         if let Some(m) = self.max_plies {
             let _ = writeln!(out, "max_plies = {m}");
         }
         if let Some(o) = &self.openings {
             let _ = writeln!(out, "openings = {}", q(o));
+        }
+        if let Some(plies) = self.random_openings {
+            let _ = writeln!(out, "random_openings = {plies}");
+        }
+        if let Some(o) = &self.openings_for {
+            let _ = writeln!(out, "openings_for = {}", q(o));
         }
         if let Some(size) = self.size {
             let _ = writeln!(out, "size = {size}");
@@ -621,8 +706,8 @@ mod tests {
             seed: 3,
         })
         .unwrap_or_else(|e| panic!("{e}"));
-        let mut l =
-            Ladder::from_games("synthetic", "chess", &s.games).unwrap_or_else(|e| panic!("{e}"));
+        let mut l = Ladder::from_games("synthetic", LadderGame::Chess, &s.games)
+            .unwrap_or_else(|e| panic!("{e}"));
         l.engines.push(EngineVersion {
             command: "stockfish".into(),
             version: "Stockfish 16 by \"the\" developers".into(),
@@ -647,7 +732,7 @@ mod tests {
         assert_eq!(back, l);
         assert_eq!(back.to_toml(), text);
         // The counts read back rate to the same scale (to the file's rounding).
-        let again = Ladder::from_games("synthetic", "chess", &back.game_list())
+        let again = Ladder::from_games("synthetic", LadderGame::Chess, &back.game_list())
             .unwrap_or_else(|e| panic!("{e}"));
         for r in &l.rungs {
             let a = again.rung(&r.player).map_or(f64::NAN, |x| x.rating);
@@ -688,5 +773,46 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("not inside its interval"), "{e}");
+    }
+
+    #[test]
+    fn the_game_and_draw_rules_are_read_into_types_and_unknown_ones_name_the_file() {
+        let rung = "rungs = [{ player = \"a\", rating = 5.0, low = 4.0, high = 6.0 }]\n";
+        let head = "format = 2\nname = \"x\"\nadvantage = 0\n";
+        // A file without draw rules (older ladders) reads as automatic.
+        let l = Ladder::from_toml(&format!("{head}game = \"go\"\n{rung}")).unwrap();
+        assert_eq!(
+            (l.game, l.draw_rules),
+            (LadderGame::Go, LadderDrawRules::Automatic)
+        );
+        let l = Ladder::from_toml(&format!(
+            "{head}game = \"chess\"\ndraw_rules = \"claimed\"\n{rung}"
+        ))
+        .unwrap();
+        assert_eq!(
+            (l.game, l.draw_rules),
+            (LadderGame::Chess, LadderDrawRules::Claimed)
+        );
+        assert!(l
+            .to_toml()
+            .contains("game = \"chess\"\ndraw_rules = \"claimed\"\n"));
+        let dir = std::env::temp_dir().join(format!("eloworld-ladder-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (field, bad) in [("game", "checkers"), ("draw_rules", "never")] {
+            let path = dir.join(format!("{field}.toml"));
+            let game = if field == "game" { bad } else { "chess" };
+            let mut text = format!("{head}game = \"{game}\"\n");
+            if field == "draw_rules" {
+                text.push_str(&format!("draw_rules = \"{bad}\"\n"));
+            }
+            text.push_str(rung);
+            std::fs::write(&path, text).unwrap();
+            let e = Ladder::read(&path).unwrap_err().to_string();
+            assert!(e.contains(&path.display().to_string()), "{e}");
+            assert!(e.contains(&format!("unknown variant `{bad}`")), "{e}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!("squava".parse::<LadderGame>(), Ok(LadderGame::Squava));
+        assert!("checkers".parse::<LadderGame>().is_err());
     }
 }

@@ -562,8 +562,8 @@ mod tests {
             seed: 11,
         })
         .unwrap_or_else(|e| panic!("{e}"));
-        let ladder =
-            Ladder::from_games("synth", "chess", &s.games).unwrap_or_else(|e| panic!("{e}"));
+        let ladder = Ladder::from_games("synth", crate::ladder::LadderGame::Chess, &s.games)
+            .unwrap_or_else(|e| panic!("{e}"));
         // True strength on the ladder's scale: the strengths shifted by the ladder's mean.
         let mean = s.strengths.iter().sum::<f64>() / 12.0;
         let on_scale = |true_strength: f64| true_strength - mean + 1000.0;

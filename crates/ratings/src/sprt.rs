@@ -50,7 +50,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::convert::{elo_difference, normal_cdf, Z95};
+use crate::convert::{elo_difference, Z95};
 use crate::RatingError;
 
 /// The count that stands in for an empty outcome class, so that every logarithm exists
@@ -513,15 +513,7 @@ impl PairStats {
         let low = score - Z95 * standard_error;
         let high = score + Z95 * standard_error;
         let nelo_of = |s: f64| (s - 0.5) / (2.0 * variance).sqrt() * nelo_per_t();
-        let los = if standard_error > 0.0 {
-            normal_cdf((score - 0.5) / standard_error)
-        } else if score > 0.5 {
-            1.0
-        } else if score < 0.5 {
-            0.0
-        } else {
-            0.5
-        };
+        let los = crate::convert::los(score, standard_error);
         let ratio = |a: u64, b: u64| a as f64 / b as f64;
         PairStats {
             pairs: n,

@@ -172,7 +172,7 @@ mod tests {
             .map(|(w, b)| c.coloured(w, b)[2])
             .sum();
         assert!((f64::from(wins) / 12002.0 - 0.5).abs() < 0.02);
-        assert_eq!(c.totals().iter().map(|t| t[1]).sum::<u64>(), 0);
+        assert_eq!(c.totals().iter().map(|t| t.draws).sum::<u64>(), 0);
     }
 
     #[test]

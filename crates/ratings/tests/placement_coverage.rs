@@ -30,8 +30,12 @@ fn one_placement(seed: u64, rng: &mut Xoshiro256PlusPlus) -> (bool, bool, f64, f
         seed,
     })
     .unwrap_or_else(|e| panic!("{e}"));
-    let ladder =
-        Ladder::from_games("synthetic", "chess", &s.games).unwrap_or_else(|e| panic!("{e}"));
+    let ladder = Ladder::from_games(
+        "synthetic",
+        eloworld_ratings::ladder::LadderGame::Chess,
+        &s.games,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(ladder.rungs.len(), RUNGS, "every player is a rung");
     let names = s.games.names();
     let truth_of = |player: &str| s.strengths[names.iter().position(|n| n == player).unwrap_or(0)];

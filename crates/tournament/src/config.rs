@@ -51,9 +51,20 @@ pub struct TournamentConfig {
     /// An openings file (EPD lines or PGN games); each opening is played with both colours.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings: Option<PathBuf>,
-    /// Use at most this many openings from the file.
+    /// Use at most this many openings from the file (or make this many random ones).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings_limit: Option<usize>,
+    /// Openings made by playing this many uniformly random plies from the start, drawn from
+    /// the seed (`openings_limit` of them, default [`DEFAULT_RANDOM_OPENINGS`]) and stored
+    /// with the plan: the openings of squava and Go, or of chess without a book. Refused
+    /// together with `openings`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_openings: Option<u32>,
+    /// Which pairs play from the openings: `all` (the default) or `fixed-pairs`, only the
+    /// pairs whose two players play most moves by a fixed rule and so would replay one game
+    /// from one start; the others keep the initial position (Murphy's Elo World's setting).
+    #[serde(default, skip_serializing_if = "OpeningsFor::is_all")]
+    pub openings_for: OpeningsFor,
     /// Plies after which a game is adjudicated a draw (`max-plies`).
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
@@ -209,6 +220,53 @@ impl GameSetup {
     }
 }
 
+/// The number of random openings a plan makes when `openings_limit` gives none.
+pub const DEFAULT_RANDOM_OPENINGS: usize = 256;
+
+/// Which pairs of a tournament play from its openings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpeningsFor {
+    /// Every game starts from an opening (each opening with both colours).
+    #[default]
+    All,
+    /// Only the pairs that cannot vary: two players that play most of their moves by a fixed
+    /// rule replay one game from one start, so each of their games needs an opening of its
+    /// own to be new evidence; pairs that vary keep the initial position.
+    FixedPairs,
+}
+
+impl OpeningsFor {
+    /// Returns whether this is the default (kept out of the stored TOML).
+    #[must_use]
+    pub fn is_all(&self) -> bool {
+        *self == OpeningsFor::All
+    }
+
+    /// The spelling in files: `all` or `fixed-pairs`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            OpeningsFor::All => "all",
+            OpeningsFor::FixedPairs => "fixed-pairs",
+        }
+    }
+}
+
+impl std::str::FromStr for OpeningsFor {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "all" => Ok(OpeningsFor::All),
+            "fixed-pairs" => Ok(OpeningsFor::FixedPairs),
+            other => Err(format!(
+                "openings_for = {other:?}: expected \"all\" or \"fixed-pairs\""
+            )),
+        }
+    }
+}
+
 /// How a tournament's games are scheduled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -249,6 +307,8 @@ impl TournamentConfig {
             threads: None,
             openings: None,
             openings_limit: None,
+            random_openings: None,
+            openings_for: OpeningsFor::All,
             max_plies: DEFAULT_MAX_PLIES,
             draw_rules: DrawRules::default(),
             size: None,

@@ -21,9 +21,13 @@ pub mod store;
 pub mod tablebase;
 mod work;
 
-pub use config::{GameSetup, Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES};
+pub use config::{
+    GameSetup, OpeningsFor, Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES,
+    DEFAULT_RANDOM_OPENINGS,
+};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
+pub use openings::random_openings;
 pub use plan::{ladder_batch_name, Plan};
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
 pub use rating_games::{add_results, games_to_rate, score, RatedGame};

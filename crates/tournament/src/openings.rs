@@ -1,8 +1,9 @@
 //! Opening suites: EPD lines or PGN games, turned into starting positions.
 
 use crate::ConfigError;
+use crate::GameSetup;
 use eloworld_games::chess::input::{self, InputError, PgnReader};
-use eloworld_games::GameKind;
+use eloworld_games::{Game, GameKind, GameRng};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 use std::path::Path;
@@ -28,11 +29,19 @@ pub fn load_openings_cut(
     game: GameKind,
     max_plies: Option<u32>,
 ) -> Result<Vec<String>, ConfigError> {
-    let bytes = std::fs::read(path).map_err(|e| ConfigError::Openings {
-        path: path.to_owned(),
-        line: 0,
-        message: format!("cannot read: {e}"),
-    })?;
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => match builtin_book(path) {
+            Some(text) => text.as_bytes().to_vec(),
+            None => {
+                return Err(ConfigError::Openings {
+                    path: path.to_owned(),
+                    line: 0,
+                    message: format!("cannot read: {e}"),
+                })
+            }
+        },
+    };
     parse_openings_cut(path, &bytes, game, max_plies)
 }
 
@@ -74,6 +83,89 @@ pub fn parse_openings_cut(
         });
     }
     Ok(out)
+}
+
+/// The opening books compiled in (file name, text), so that a shipped ladder naming one plays
+/// its openings from any directory: the first 2,000 positions of `2moves_v1` (two moves a
+/// side, balanced; data/SOURCES.md).
+const BUILTIN_BOOKS: &[(&str, &str)] = &[(
+    "2moves_v1.first2000.epd",
+    include_str!("../../../data/books/2moves_v1.first2000.epd"),
+)];
+
+/// The compiled-in book of the same file name as `path`, when `path` cannot be read.
+fn builtin_book(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    BUILTIN_BOOKS
+        .iter()
+        .find(|(book, _)| *book == name)
+        .map(|(_, text)| *text)
+}
+
+/// Makes `count` distinct openings of `game`, each the position after `plies` uniformly
+/// random legal plies from the start (a game that ends sooner is drawn again), from `seed`
+/// alone: the same settings give the same openings, which the plan then stores. Fewer come
+/// back when the game has fewer distinct positions at that depth.
+///
+/// # Errors
+/// [`ConfigError::Invalid`] for no plies, no openings asked for, or Go settings that are
+/// not a board.
+pub fn random_openings(
+    game: GameKind,
+    setup: &GameSetup,
+    plies: u32,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<String>, ConfigError> {
+    if plies == 0 || count == 0 {
+        return Err(ConfigError::Invalid(format!(
+            "random_openings = {plies} with {count} openings: both must be at least 1"
+        )));
+    }
+    Ok(match game {
+        GameKind::Chess => random_positions(
+            eloworld_games::Chess::new(eloworld_games::DrawRules::default()),
+            plies,
+            count,
+            seed,
+        ),
+        GameKind::Squava => random_positions(eloworld_games::Squava::new(()), plies, count, seed),
+        GameKind::Go => {
+            let komi = eloworld_games::Komi::from_points(setup.komi.unwrap_or(7.0))
+                .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+            let rules = eloworld_games::GoRules::new(setup.size.unwrap_or(9), komi)
+                .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+            random_positions(eloworld_games::Go::new(rules), plies, count, seed)
+        }
+    })
+}
+
+/// The distinct positions after `plies` random plies from `start`, at most `count`, in the
+/// order drawn; gives up after 16 draws an opening.
+fn random_positions<G: Game>(start: G, plies: u32, count: usize, seed: u64) -> Vec<String> {
+    let mut rng = GameRng::new(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count.saturating_mul(16) {
+        if out.len() == count {
+            break;
+        }
+        let mut game = start.clone();
+        for _ in 0..plies {
+            if game.outcome().is_some() || game.legal_moves().is_empty() {
+                break;
+            }
+            let mv = rng.pick(game.legal_moves());
+            game.play(mv);
+        }
+        if game.ply() == plies && game.outcome().is_none() {
+            let text = game.position_text();
+            if seen.insert(text.clone()) {
+                out.push(text);
+            }
+        }
+    }
+    out
 }
 
 fn openings_error(path: &Path, e: InputError) -> ConfigError {

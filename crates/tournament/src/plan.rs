@@ -1,9 +1,10 @@
-use crate::openings::load_openings;
+use crate::config::OpeningsFor;
+use crate::openings::{load_openings, random_openings};
 use crate::schedule::{self, paired::PairedMatch, Draw, JobSpec};
 use crate::{ConfigError, Schedule, TournamentConfig};
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
-use eloworld_players::PlayerSpec;
+use eloworld_players::{Determinism, PlayerSpec};
 
 /// A deterministic schedule of game jobs from a tournament's settings: the players, the
 /// openings and the jobs, made by one of the schedules of [`crate::schedule`] and fixed
@@ -38,9 +39,25 @@ impl Plan {
                 "games_per_pair must be at least 1".to_owned(),
             ));
         }
-        let mut openings = match &config.openings {
-            Some(path) => load_openings(path, game)?,
-            None => Vec::new(),
+        let mut openings = match (&config.openings, config.random_openings) {
+            (Some(path), None) => load_openings(path, game)?,
+            (None, Some(plies)) => random_openings(
+                game,
+                &config.setup(),
+                plies,
+                config
+                    .openings_limit
+                    .unwrap_or(crate::config::DEFAULT_RANDOM_OPENINGS),
+                config.seed,
+            )?,
+            (None, None) => Vec::new(),
+            (Some(path), Some(_)) => {
+                return Err(ConfigError::Invalid(format!(
+                    "tournament {:?}: give openings = {:?} or random_openings, not both",
+                    config.name,
+                    path.display()
+                )))
+            }
         };
         schedule::shuffle(&mut openings, config.seed, Draw::Modulo);
         if let Some(limit) = config.openings_limit {
@@ -211,6 +228,75 @@ impl Plan {
         })
     }
 
+    /// Applies `openings_for = "fixed-pairs"`: a job keeps its opening only when its two
+    /// players cannot vary ([`Determinism::pair_cannot_vary`]; `determinism` is each player's,
+    /// in plan order); the others start from the initial position with the seed the plan
+    /// would give them without openings, so the games of a field that varies stay Elo World's
+    /// and a store's earlier games of those pairs are the same jobs. With `all` it changes
+    /// nothing.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] when `determinism` is not one a player.
+    pub fn with_openings_policy(
+        mut self,
+        determinism: &[Determinism],
+    ) -> Result<Plan, ConfigError> {
+        if determinism.len() != self.players.len() {
+            return Err(ConfigError::Invalid(format!(
+                "{} players' determinism given for {} players",
+                determinism.len(),
+                self.players.len()
+            )));
+        }
+        if self.config.openings_for == OpeningsFor::All {
+            return Ok(self);
+        }
+        for j in &mut self.jobs {
+            let fixed = Determinism::pair_cannot_vary(
+                determinism[j.white as usize],
+                determinism[j.black as usize],
+            );
+            if j.opening.is_some() && !fixed {
+                *j = schedule::job(
+                    j.key,
+                    (j.white, j.black),
+                    j.round,
+                    None,
+                    &self.players,
+                    &self.openings,
+                    self.config.seed,
+                );
+            }
+        }
+        Ok(self)
+    }
+
+    /// The ordered pairs (White, Black) that would replay copies: both players cannot vary
+    /// and the pair plays more than one game from the initial position.
+    #[must_use]
+    pub fn pairs_replaying_copies(&self, determinism: &[Determinism]) -> Vec<(String, String)> {
+        let mut from_start = std::collections::BTreeMap::<(u32, u32), u32>::new();
+        for j in self.jobs.iter().filter(|j| j.opening.is_none()) {
+            *from_start.entry((j.white, j.black)).or_default() += 1;
+        }
+        let det = |i: u32| {
+            determinism
+                .get(i as usize)
+                .copied()
+                .unwrap_or(Determinism::Randomised)
+        };
+        from_start
+            .into_iter()
+            .filter(|&((w, b), games)| games > 1 && Determinism::pair_cannot_vary(det(w), det(b)))
+            .map(|((w, b), _)| {
+                (
+                    self.players[w as usize].clone(),
+                    self.players[b as usize].clone(),
+                )
+            })
+            .collect()
+    }
+
     /// The settings it was made from.
     #[must_use]
     pub fn config(&self) -> &TournamentConfig {
@@ -302,6 +388,103 @@ fn canonical_players(specs: &[String]) -> Result<Vec<String>, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three players: `a` and `b` play by a fixed rule, `c` at random.
+    fn fixed_pairs_config(game: GameKind) -> TournamentConfig {
+        let mut c = TournamentConfig::new("fixed", game, vec!["a".into(), "b".into(), "c".into()]);
+        c.games_per_pair = 3;
+        c.seed = 11;
+        c.random_openings = Some(4);
+        c.openings_for = OpeningsFor::FixedPairs;
+        c
+    }
+
+    const FIXED_AB: [Determinism; 3] = [
+        Determinism::Deterministic,
+        Determinism::Diluted(64),
+        Determinism::Randomised,
+    ];
+
+    #[test]
+    fn fixed_pairs_alone_keep_their_openings_each_with_both_colours() {
+        let plan = Plan::new(&fixed_pairs_config(GameKind::Chess))
+            .expect("plan")
+            .with_openings_policy(&FIXED_AB)
+            .expect("policy");
+        for j in plan.jobs() {
+            let fixed = j.white < 2 && j.black < 2;
+            assert_eq!(j.opening.is_some(), fixed, "{j:?}");
+        }
+        // a–b round k and b–a round k start from the same opening; rounds differ.
+        let opening = |w, b, r| {
+            plan.jobs()
+                .iter()
+                .find(|j| (j.white, j.black, j.round) == (w, b, r))
+                .and_then(|j| j.opening)
+        };
+        for r in 0..3 {
+            assert_eq!(opening(0, 1, r), opening(1, 0, r));
+        }
+        assert_ne!(opening(0, 1, 0), opening(0, 1, 1));
+        // The pairs that vary are seeded as a plan without openings seeds them, so the
+        // games a store already holds of them are the same jobs.
+        let mut bare = fixed_pairs_config(GameKind::Chess);
+        bare.random_openings = None;
+        let bare = Plan::new(&bare).expect("plan");
+        for (j, b) in plan.jobs().iter().zip(bare.jobs()) {
+            assert_eq!(j.seed == b.seed, j.opening.is_none(), "{j:?} {b:?}");
+        }
+        assert!(plan.pairs_replaying_copies(&FIXED_AB).is_empty());
+        assert_eq!(
+            bare.pairs_replaying_copies(&FIXED_AB),
+            vec![
+                ("a".to_owned(), "b".to_owned()),
+                ("b".to_owned(), "a".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn openings_for_all_gives_every_pair_its_openings() {
+        let mut c = fixed_pairs_config(GameKind::Chess);
+        c.openings_for = OpeningsFor::All;
+        let plan = Plan::new(&c)
+            .expect("plan")
+            .with_openings_policy(&FIXED_AB)
+            .expect("policy");
+        assert!(plan.jobs().iter().all(|j| j.opening.is_some()));
+        assert!(plan.with_openings_policy(&FIXED_AB[..2]).is_err());
+    }
+
+    #[test]
+    fn random_openings_are_distinct_replayable_positions_of_each_game() {
+        for game in [GameKind::Chess, GameKind::Squava, GameKind::Go] {
+            let c = fixed_pairs_config(game);
+            let a = Plan::new(&c).expect("plan");
+            let b = Plan::new(&c).expect("plan");
+            assert_eq!(a.openings(), b.openings(), "{game}: the seed decides");
+            assert_eq!(a.openings().len(), crate::config::DEFAULT_RANDOM_OPENINGS);
+            let distinct: std::collections::HashSet<&String> = a.openings().iter().collect();
+            assert_eq!(distinct.len(), a.openings().len(), "{game}");
+            let mut other = c.clone();
+            other.seed = 12;
+            assert_ne!(Plan::new(&other).expect("plan").openings(), a.openings());
+        }
+        // Go: four random plies put four stones (or passes) on the board, Black to move.
+        let go = Plan::new(&fixed_pairs_config(GameKind::Go)).expect("plan");
+        let g = <eloworld_games::Go as eloworld_games::Game>::from_position(
+            &go.openings()[0],
+            eloworld_games::GoRules::default(),
+        )
+        .expect("a Go position");
+        assert_eq!(
+            eloworld_games::Game::side_to_move(&g),
+            eloworld_games::Side::First
+        );
+        let mut both = fixed_pairs_config(GameKind::Chess);
+        both.openings = Some("book.epd".into());
+        assert!(Plan::new(&both).is_err(), "openings and random_openings");
+    }
 
     #[test]
     fn all_ordered_pairs_times_games() {

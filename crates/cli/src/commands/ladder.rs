@@ -1,12 +1,10 @@
-//! `eloworld ladder`: build a ladder file from a results database, list the shipped ones.
+//! `eloworld ladder`: build a ladder file from a results database, list the shipped ones
+//! (the building and refitting are `eloworld_app::ladders`'s; this file prints).
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use eloworld_app::ladders;
-use eloworld_players::engine::{builtin_definitions, read_definitions, EngineDef, Session};
-use eloworld_players::PlayerSpec;
-use eloworld_ratings::ladder::{EngineVersion, Ladder};
-use eloworld_ratings::mle::MleConfig;
-use eloworld_tournament::{open_store, TournamentConfig};
+use eloworld_ratings::ladder::Ladder;
+use eloworld_tournament::TournamentConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -90,15 +88,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Refit { ladder, out } => {
-            let old = ladders::load(&ladder)?;
-            let mut new = Ladder::from_games(&old.name, &old.game, &old.game_list())
+            let new = ladders::refit(&ladders::load(&ladder)?)
                 .with_context(|| format!("refitting ladder {ladder}"))?;
-            new.draw_rules.clone_from(&old.draw_rules);
-            new.max_plies = old.max_plies;
-            new.openings.clone_from(&old.openings);
-            new.command.clone_from(&old.command);
-            new.note.clone_from(&old.note);
-            new.engines.clone_from(&old.engines);
             new.write(&out)
                 .with_context(|| format!("writing the ladder {}", out.display()))?;
             eprintln!(
@@ -119,66 +110,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
-    let store = open_store(&args.db, false)?;
-    let rows = store.results(args.tournament.as_deref())?;
-    if rows.is_empty() {
-        bail!(
-            "{}: no finished games{}",
-            args.db,
-            args.tournament
-                .as_ref()
-                .map(|t| format!(" in tournament {t:?}"))
-                .unwrap_or_default()
-        );
-    }
-    let mut games = eloworld_ratings::Games::case_sensitive();
-    eloworld_tournament::add_results(&mut games, &rows);
-    let tournaments: Vec<_> = store
-        .tournaments()?
-        .into_iter()
-        .filter(|t| args.tournament.as_ref().is_none_or(|n| *n == t.name))
-        .filter(|t| t.done > 0)
-        .collect();
-    let first = tournaments
-        .first()
-        .context("the database holds no tournament with finished games")?;
-    let settings = TournamentConfig::from_toml(&first.config)
-        .map_err(|m| anyhow::anyhow!("stored settings of {:?}: {m}", first.name))?;
-    for t in &tournaments[1..] {
-        if let Ok(c) = TournamentConfig::from_toml(&t.config) {
-            if c.draw_rules != settings.draw_rules
-                || c.openings != settings.openings
-                || c.setup() != settings.setup()
-            {
-                eprintln!(
-                    "note: tournament {:?} was played under other rules than {:?}; the ladder records {:?}'s",
-                    t.name, first.name, first.name
-                );
-            }
-        }
-    }
-    let mut config = MleConfig::new();
-    if let Some((name, elo)) = &args.anchor {
-        let id = games
-            .find(name)
-            .with_context(|| format!("--anchor {name}: not a player of the games"))?;
-        config.anchor = Some((id.index(), *elo));
-    }
     let name = args.name.clone().unwrap_or_else(|| {
         args.out
             .file_stem()
             .map_or("ladder".to_owned(), |s| s.to_string_lossy().into_owned())
     });
-    let mut ladder = Ladder::from_games_with(&name, first.game.name(), &games, &config)?;
-    let left_out = games.player_count() - ladder.rungs.len();
-    if left_out > 0 {
-        eprintln!("note: {left_out} players have no games linking them to the largest group; they are not rungs");
-    }
-    ladder.draw_rules = settings.draw_rules.name().to_owned();
-    ladder.max_plies = Some(settings.max_plies);
-    ladder.openings = settings.openings.map(|p| p.display().to_string());
-    ladder.size = settings.size;
-    ladder.komi = settings.komi;
     let mut command = format!("eloworld ladder build --db {}", args.db);
     if let Some(t) = &args.tournament {
         command.push_str(&format!(" --tournament {t:?}"));
@@ -187,9 +123,28 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         command.push_str(&format!(" --anchor {n}={e}"));
     }
     command.push_str(&format!(" --out {}", args.out.display()));
-    ladder.command = command;
-    ladder.note = args.note.clone().unwrap_or_default();
-    ladder.engines = engine_versions(&ladder, args.engines.as_deref())?;
+    let built = ladders::build(&ladders::BuildRequest {
+        db: &args.db,
+        tournament: args.tournament.as_deref(),
+        name: &name,
+        anchor: args.anchor.as_ref().map(|(n, e)| (n.as_str(), *e)),
+        engines: args.engines.as_deref(),
+        note: args.note.as_deref().unwrap_or_default(),
+        command,
+    })?;
+    for t in &built.other_rules {
+        eprintln!(
+            "note: tournament {t:?} was played under other rules than {:?}; the ladder records {:?}'s",
+            built.rules_of, built.rules_of
+        );
+    }
+    if built.left_out > 0 {
+        eprintln!(
+            "note: {} players have no games linking them to the largest group; they are not rungs",
+            built.left_out
+        );
+    }
+    let ladder = &built.ladder;
     ladder
         .write(&args.out)
         .with_context(|| format!("writing the ladder {}", args.out.display()))?;
@@ -217,6 +172,9 @@ pub fn play_and_report(
         Mode::Play
     };
     let run = play_ladder(session, config, mode)?;
+    if let Some(warning) = &run.warning {
+        eprintln!("warning: {warning}");
+    }
     if let Some((batch, not_here)) = &run.stored_batch {
         for note in not_here {
             eprintln!("note: {note}; only workers that have it will play its games");
@@ -257,45 +215,4 @@ pub fn play_and_report(
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Returns the engine definition a rung's player runs on, if it is an engine.
-fn definition_of(player: &str, defs: &[EngineDef]) -> Option<EngineDef> {
-    let spec: PlayerSpec = player.parse().ok()?;
-    let name = match spec.name.as_str() {
-        "worstfish" => "stockfish0",
-        n if n.starts_with("stockfish") && (n.ends_with('k') || n.ends_with('m')) => "stockfish",
-        n => n,
-    };
-    defs.iter().rev().find(|d| d.name == name).cloned()
-}
-
-/// Asks every engine the rungs run on for its name and version (one handshake per program).
-fn engine_versions(
-    ladder: &Ladder,
-    engines: Option<&std::path::Path>,
-) -> anyhow::Result<Vec<EngineVersion>> {
-    let mut defs = builtin_definitions();
-    if let Some(path) = engines {
-        defs.extend(read_definitions(path)?);
-    }
-    let mut versions: Vec<EngineVersion> = Vec::new();
-    for rung in &ladder.rungs {
-        let Some(def) = definition_of(&rung.player, &defs) else {
-            continue;
-        };
-        if versions.iter().any(|v| v.command == def.command) {
-            continue;
-        }
-        let version = match Session::start(&def) {
-            Ok(s) if !s.id_name().is_empty() => s.id_name().to_owned(),
-            Ok(_) => "(the engine did not name itself)".to_owned(),
-            Err(e) => format!("(not runnable here: {e})"),
-        };
-        versions.push(EngineVersion {
-            command: def.command.clone(),
-            version,
-        });
-    }
-    Ok(versions)
 }

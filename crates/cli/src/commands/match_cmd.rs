@@ -2,7 +2,7 @@
 //! have, an SPRT that stops the match when it is decided, and results in the store.
 
 use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder, TournamentKind};
-use crate::standings::Standings;
+use crate::standings::{Standings, StandingsText};
 use anyhow::bail;
 use eloworld_app::matches::{
     reason, run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally,
@@ -109,6 +109,7 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         ponder: e.ponder.unwrap_or(false),
         book: e.book.clone(),
         book_depth: e.book_depth,
+        deterministic: None,
         base_dir: None,
         kept_lines: KeptLines::Nothing,
         check_mate_pvs: false,

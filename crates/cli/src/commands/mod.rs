@@ -22,5 +22,6 @@ pub mod status;
 pub mod suite;
 pub mod synth;
 pub mod tournament;
+#[cfg(feature = "train-blind")]
 pub mod train_blind;
 pub mod worker;

@@ -63,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ladder = ladders::load(&args.ladder)?;
     if let Some(game) = args.game {
         anyhow::ensure!(
-            ladder.game == game.name(),
+            ladder.game.name() == game.name(),
             "--game {game}: ladder {} is a {} ladder",
             ladder.name,
             ladder.game

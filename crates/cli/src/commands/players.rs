@@ -22,7 +22,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let reg = G::builtin_players();
             let w = reg.infos().map(|i| i.name.len()).max().unwrap_or(10);
             for info in reg.infos() {
-                let flags = info.flags.words();
+                // `det` as the player plays: an engine's budget and options decide it.
+                let mut flags = info.flags;
+                if let Ok(spec) = info.name.parse::<eloworld_players::PlayerSpec>() {
+                    if let Ok(d) = reg.determinism(&spec) {
+                        flags.deterministic = d == eloworld_players::Determinism::Deterministic;
+                    }
+                }
+                let flags = flags.words();
                 let flags = if flags.is_empty() { String::new() } else { format!(" [{flags}]") };
                 println!("  {:<w$}  {}{}", info.name, info.description, flags);
                 for p in &info.params {
@@ -32,5 +39,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     println!("\nAny player can be diluted with random moves: NAME_rN plays randomly with chance N/65536.");
+    println!("det: the same position always gives the same move, so two such players replay one game from one start; their pairs need openings (openings_for = \"fixed-pairs\").");
     Ok(ExitCode::SUCCESS)
 }

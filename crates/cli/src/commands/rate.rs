@@ -2,31 +2,22 @@
 //! database, a PGN file or a CSV file. The ratings come from `eloworld_ratings::rate` /
 //! `rate_all`; this file only chooses, loads and renders.
 
-use crate::rating_input;
 use crate::rating_table::{Cell, Table};
 use anyhow::{bail, Context};
+use eloworld_app::rating::{
+    self, Choice, ConsistencyCheck, FamilyPlaces, LosMatrix, Period, RateSettings, RatingReport,
+    Source, TruthError,
+};
 use eloworld_ratings::{
-    consistency::consistency,
-    elo_world::{EloWorldConfig, EloWorldRatings},
-    interpolate,
-    mle::{Advantage, DrawModel, MleConfig, MleRatings, Unbounded},
-    rate, rate_all,
+    elo_world::EloWorldConfig,
+    mle::{Advantage, DrawModel, MleConfig},
     rollason::RollasonRatings,
-    uscf::{UscfConfig, UscfRatings},
-    Anchor, Detail, Flag, Games, Method, Options, PairCounts, RatingError, Ratings,
+    uscf::UscfConfig,
+    Anchor, Flag, Method, Options, Ratings,
 };
 use eloworld_tournament::ResultRow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Every method side by side, or one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// Every method side by side.
-    All,
-    /// One method in detail.
-    One(Method),
-}
 
 fn parse_choice(s: &str) -> Result<Choice, String> {
     if s == "all" {
@@ -144,39 +135,22 @@ pub(crate) fn parse_anchor(s: &str) -> Result<(String, f64), String> {
     Ok((name.trim().to_owned(), elo))
 }
 
-/// What to compute and show.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    choice: Choice,
-    options: Options,
-    consistency: bool,
-    los: bool,
-    family: Option<String>,
-}
-
-impl Settings {
-    /// Returns the defaults: every method, no extras.
-    pub fn new() -> Settings {
-        Settings {
-            choice: Choice::All,
-            options: Options::default(),
-            consistency: false,
-            los: false,
-            family: None,
-        }
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (games, unfinished) = match &args.ladder {
         Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0),
-        None => rating_input::Source::from_args(
-            args.db.as_deref(),
-            args.tournament.as_deref(),
-            args.pgn.as_deref(),
-            args.csv.as_deref(),
-        )?
-        .load(args.case_sensitive)?,
+        None => {
+            let source = match (&args.pgn, &args.csv, &args.db) {
+                (Some(p), _, _) => Source::Pgn(p),
+                (None, Some(c), _) => Source::Csv(c),
+                (None, None, Some(db)) => Source::Db {
+                    db,
+                    tournament: args.tournament.as_deref(),
+                },
+                (None, None, None) => bail!("give --db, --pgn or --csv"),
+            };
+            let read = source.load(args.case_sensitive)?;
+            (read.games, read.unfinished)
+        }
     };
     let advantage = match args.white_advantage.as_str() {
         "fit" => Advantage::Fit,
@@ -210,23 +184,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .anchor
             .clone()
             .map(|(player, rating)| Anchor { player, rating }),
-        ..Options::new(match args.method {
-            Choice::All => Method::Mle,
-            Choice::One(m) => m,
-        })
+        ..Options::new(args.method.ranked_by())
     };
     if let Some(a) = &options.anchor {
         if games.find(&a.player).is_none() {
             bail!("--anchor: no player {:?} in the games", a.player);
         }
     }
-    let settings = Settings {
-        choice: args.method,
-        options,
-        consistency: args.consistency,
-        los: args.los,
-        family: args.family.clone(),
-    };
     for (kept, merged) in games.merged_spellings() {
         eprintln!(
             "note: {:?} is taken as {:?} (names differing only in case are one player; --case-sensitive keeps them apart)",
@@ -240,26 +204,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if unfinished == 1 { "game" } else { "games" }
         );
     }
-    let truth = match &args.truth {
-        Some(path) => Some(rating_input::read_truth(path)?),
-        None => None,
+    let settings = RateSettings {
+        choice: args.method,
+        options,
+        consistency: args.consistency,
+        los: args.los,
+        family: args.family.clone(),
+        truth: match &args.truth {
+            Some(path) => Some(rating::read_truth(path)?),
+            None => None,
+        },
     };
-    let mut periods: Vec<(String, Games)> = vec![(String::new(), games.clone())];
-    if args.by_year {
-        periods[0].0 = "all games".to_owned();
-        let mut years = games.periods();
-        years.sort_by(|a, b| b.cmp(a));
-        for year in years {
-            let title = year.map_or_else(|| "no date".to_owned(), |y| y.to_string());
-            periods.push((title, games.period(year)));
-        }
-    }
     let mut documents = Vec::new();
-    for (k, (title, games)) in periods.iter().enumerate() {
-        let (mut tables, rated) = rate_games(games, &settings)?;
-        if let Some(truth) = &truth {
-            tables.push(truth_table(games, &rated, truth));
-        }
+    for (k, (period, report)) in rating::rate_periods(&games, args.by_year, &settings)?
+        .iter()
+        .enumerate()
+    {
+        let title = match period {
+            Period::Whole => String::new(),
+            Period::AllYears => "all games".to_owned(),
+            Period::Year(y) => y.to_string(),
+            Period::Undated => "no date".to_owned(),
+        };
+        let tables = tables(report);
         match args.format {
             Format::Table => {
                 if k > 0 {
@@ -310,70 +277,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Returns the side-by-side ratings of stored results (what a tournament prints at its end).
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
-    let games = eloworld_tournament::games_to_rate(rows);
-    let (tables, _) = rate_games(&games, &Settings::new())?;
-    Ok(tables
+    let report = rating::rate_results(rows)?;
+    Ok(tables(&report)
         .iter()
         .map(Table::text)
         .collect::<Vec<_>>()
         .join("\n"))
-}
-
-/// Everything computed for one set of games.
-struct Rated {
-    counts: PairCounts,
-    totals: Vec<[u64; 3]>,
-    results: Vec<(Method, Result<Ratings, RatingError>)>,
-}
-
-impl Rated {
-    fn get(&self, method: Method) -> Option<&Ratings> {
-        self.results
-            .iter()
-            .find(|(m, _)| *m == method)
-            .and_then(|(_, r)| r.as_ref().ok())
-    }
-    fn mle(&self) -> Option<&MleRatings> {
-        match &self.get(Method::Mle)?.detail {
-            Detail::Mle(m) => Some(m),
-            _ => None,
-        }
-    }
-    fn uscf(&self) -> Option<&UscfRatings> {
-        match &self.get(Method::Uscf)?.detail {
-            Detail::Uscf(u) => Some(u),
-            _ => None,
-        }
-    }
-    fn elo_world(&self) -> Option<&EloWorldRatings> {
-        match &self.get(Method::EloWorld)?.detail {
-            Detail::EloWorld(e) => Some(e),
-            _ => None,
-        }
-    }
-    fn rollason(&self) -> Option<&RollasonRatings> {
-        match &self.get(Method::Rollason)?.detail {
-            Detail::Rollason(r) => Some(r),
-            _ => None,
-        }
-    }
-    fn markov(&self) -> Option<&Ratings> {
-        self.get(Method::Markov)
-    }
-}
-
-fn compute(games: &Games, s: &Settings) -> Rated {
-    let counts = games.counts();
-    let totals = counts.totals();
-    let results = match s.choice {
-        Choice::All => rate_all(games, &s.options),
-        Choice::One(m) => vec![(m, rate(games, &s.options.with_method(m)))],
-    };
-    Rated {
-        counts,
-        totals,
-        results,
-    }
 }
 
 /// Returns the flag's word, or an empty cell.
@@ -381,95 +290,66 @@ fn flag_cell(flag: Option<Flag>) -> Cell {
     Cell::Text(flag.map_or_else(String::new, |f| f.name().to_owned()))
 }
 
-fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)> {
-    let r = compute(games, s);
-    let names = games.names();
-    let n = names.len();
-    let score = |p: usize| {
-        let [l, d, w] = r.totals[p];
-        let g = l + d + w;
-        (
-            g,
-            if g > 0 {
-                100.0 * (w as f64 + 0.5 * d as f64) / g as f64
-            } else {
-                f64::NAN
-            },
-        )
+/// Returns the report's tables: the ranking, then the extras asked for.
+fn tables(r: &RatingReport) -> Vec<Table> {
+    let mut main = ranking_table(r);
+    main.notes.clone_from(&r.notes);
+    let mut tables = vec![main];
+    if let Some(los) = &r.los {
+        tables.push(los_table(los, r));
+    }
+    if let Some(c) = &r.consistency {
+        tables.push(consistency_table(c, &r.names));
+    }
+    if let Some(f) = &r.family {
+        tables.push(family_table(f, &r.names));
+    }
+    if let Some(t) = &r.truth {
+        tables.push(truth_table(t));
+    }
+    tables
+}
+
+/// Returns the ranking: every method's column side by side, or one method's in detail.
+fn ranking_table(r: &RatingReport) -> Table {
+    let names = &r.names;
+    // The rank, the player, and (but for Rollason's) games and score.
+    let lead = |rank: usize, p: usize| {
+        let wdl = r.totals[p];
+        vec![
+            Cell::Int(rank as u64 + 1),
+            Cell::Text(names[p].clone()),
+            Cell::Int(wdl.games()),
+            Cell::num(wdl.score_pct(), 1),
+        ]
+    };
+    let lead_columns = ["rank", "player", "games", "score%"];
+    let rows = |columns: &[&str], cells: &dyn Fn(usize) -> Vec<Cell>| {
+        let mut t = Table::new("", &[&lead_columns[..], columns].concat());
+        for (rank, &p) in r.order.iter().enumerate() {
+            let mut row = lead(rank, p);
+            row.extend(cells(p));
+            t.rows.push(row);
+        }
+        t
     };
     let mle = r.mle();
     let elo_world = r.elo_world();
-    let markov = r.markov();
-    let shown = match s.choice {
-        Choice::All => Method::Mle,
-        Choice::One(m) => m,
-    };
-    // Rank by the method shown (mle when all), then by score.
-    let key: Vec<f64> = (0..n)
-        .map(|p| r.get(shown).and_then(|x| x.value(p)).unwrap_or(f64::NAN))
-        .collect();
-    let mut order: Vec<usize> = (0..n).filter(|&p| score(p).0 > 0).collect();
-    order.sort_by(|&a, &b| {
-        let (ka, kb) = (key[a], key[b]);
-        match (ka.is_nan(), kb.is_nan()) {
-            (false, false) => kb.total_cmp(&ka),
-            (true, false) => std::cmp::Ordering::Greater,
-            (false, true) => std::cmp::Ordering::Less,
-            (true, true) => score(b).1.total_cmp(&score(a).1),
-        }
-        .then(a.cmp(&b))
-    });
-    let mut notes = Vec::new();
-    if r.counts.self_play() > 0 {
-        notes.push(format!(
-            "{} games of a player against itself are left out",
-            r.counts.self_play()
-        ));
-    }
-    for (m, result) in &r.results {
-        match result {
-            Err(e) => notes.push(format!("{m}: not computed: {e}")),
-            Ok(x) => notes.extend(x.notes.iter().cloned()),
-        }
-    }
-    if let Some(m) = mle {
-        mle_notes(m, names, &order, &mut notes);
-    }
-    let elo_world_note = |e: &EloWorldRatings| {
-        format!(
-            "elo-world: n = {} games per cell of {} cells, {} passes, median of {} runs",
-            e.games_per_cell, e.cells, s.options.elo_world.passes, s.options.elo_world.repetitions
-        )
-    };
-    let mut tables = Vec::new();
-    let mut main = match s.choice {
-        Choice::All => {
-            let mut t = Table::new(
-                "",
-                &[
-                    "rank",
-                    "player",
-                    "games",
-                    "score%",
-                    "mle",
-                    "±95%",
-                    "uscf",
-                    "elo-world",
-                    "ew-q25",
-                    "ew-q75",
-                    "rollason",
-                    "p(champion)",
-                    "flag",
-                ],
-            );
-            let mle_flag = r.get(Method::Mle);
-            for (rank, &p) in order.iter().enumerate() {
-                let (g, pct) = score(p);
-                t.rows.push(vec![
-                    Cell::Int(rank as u64 + 1),
-                    Cell::Text(names[p].clone()),
-                    Cell::Int(g),
-                    Cell::num(pct, 1),
+    match r.choice {
+        Choice::All => rows(
+            &[
+                "mle",
+                "±95%",
+                "uscf",
+                "elo-world",
+                "ew-q25",
+                "ew-q75",
+                "rollason",
+                "p(champion)",
+                "flag",
+            ],
+            &|p| {
+                vec![
                     Cell::opt(mle.map(|m| m.ratings[p]), 1),
                     Cell::opt(mle.map(|m| (m.high[p] - m.low[p]) / 2.0), 1),
                     Cell::opt(r.uscf().map(|u| u.ratings[p]), 1),
@@ -477,86 +357,49 @@ fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)
                     Cell::opt(elo_world.map(|e| e.q25[p]), 1),
                     Cell::opt(elo_world.map(|e| e.q75[p]), 1),
                     Cell::opt(r.rollason().map(|x| x.ratings[p]), 0),
-                    Cell::opt(markov.and_then(|m| m.value(p)), 8),
-                    flag_cell(mle_flag.and_then(|m| m.flag(p))),
-                ]);
-            }
-            if let Some(e) = elo_world {
-                notes.push(elo_world_note(e));
-            }
-            t
-        }
-        Choice::One(Method::Mle) => {
-            let mut t = Table::new(
+                    Cell::opt(r.markov().and_then(|m| m.value(p)), 8),
+                    flag_cell(r.get(Method::Mle).and_then(|m| m.flag(p))),
+                ]
+            },
+        ),
+        Choice::One(Method::Mle) => match (mle, r.get(Method::Mle)) {
+            (Some(m), Some(x)) => rows(&["elo", "error", "low95", "high95", "flag"], &|p| {
+                vec![
+                    Cell::num(m.ratings[p], 1),
+                    Cell::num(m.errors[p], 1),
+                    Cell::num(m.low[p], 1),
+                    Cell::num(m.high[p], 1),
+                    flag_cell(x.flag(p)),
+                ]
+            }),
+            _ => Table::new(
                 "",
                 &[
                     "rank", "player", "games", "score%", "elo", "error", "low95", "high95", "flag",
                 ],
-            );
-            if let (Some(m), Some(x)) = (mle, r.get(Method::Mle)) {
-                for (rank, &p) in order.iter().enumerate() {
-                    let (g, pct) = score(p);
-                    t.rows.push(vec![
-                        Cell::Int(rank as u64 + 1),
-                        Cell::Text(names[p].clone()),
-                        Cell::Int(g),
-                        Cell::num(pct, 1),
-                        Cell::num(m.ratings[p], 1),
-                        Cell::num(m.errors[p], 1),
-                        Cell::num(m.low[p], 1),
-                        Cell::num(m.high[p], 1),
-                        flag_cell(x.flag(p)),
-                    ]);
-                }
-            }
-            t
-        }
-        Choice::One(Method::Uscf) => {
-            let mut t = Table::new("", &["rank", "player", "games", "score%", "elo"]);
-            if let Some(u) = r.uscf() {
-                for (rank, &p) in order.iter().enumerate() {
-                    let (g, pct) = score(p);
-                    t.rows.push(vec![
-                        Cell::Int(rank as u64 + 1),
-                        Cell::Text(names[p].clone()),
-                        Cell::Int(g),
-                        Cell::num(pct, 1),
-                        Cell::num(u.ratings[p], 1),
-                    ]);
-                }
-                notes.push(format!(
-                    "uscf: K = 800/N, initial {} from {} effective games, games in order",
-                    s.options.uscf.initial_rating, s.options.uscf.prior_games
-                ));
-            }
-            t
-        }
-        Choice::One(Method::EloWorld) => {
-            let mut t = Table::new(
+            ),
+        },
+        Choice::One(Method::Uscf) => match r.uscf() {
+            Some(u) => rows(&["elo"], &|p| vec![Cell::num(u.ratings[p], 1)]),
+            None => Table::new("", &["rank", "player", "games", "score%", "elo"]),
+        },
+        Choice::One(Method::EloWorld) => match elo_world {
+            Some(e) => rows(&["elo", "q25", "q75"], &|p| {
+                vec![
+                    Cell::num(e.median[p], 2),
+                    Cell::num(e.q25[p], 2),
+                    Cell::num(e.q75[p], 2),
+                ]
+            }),
+            None => Table::new(
                 "",
                 &["rank", "player", "games", "score%", "elo", "q25", "q75"],
-            );
-            if let Some(e) = elo_world {
-                for (rank, &p) in order.iter().enumerate() {
-                    let (g, pct) = score(p);
-                    t.rows.push(vec![
-                        Cell::Int(rank as u64 + 1),
-                        Cell::Text(names[p].clone()),
-                        Cell::Int(g),
-                        Cell::num(pct, 1),
-                        Cell::num(e.median[p], 2),
-                        Cell::num(e.q25[p], 2),
-                        Cell::num(e.q75[p], 2),
-                    ]);
-                }
-                notes.push(elo_world_note(e));
-            }
-            t
-        }
+            ),
+        },
         Choice::One(Method::Rollason) => {
             let mut t = Table::new("", &["rank", "player", "rating", "points", "bar", "flag"]);
             if let (Some(x), Some(rated)) = (r.rollason(), r.get(Method::Rollason)) {
-                for (rank, &p) in order.iter().enumerate() {
+                for (rank, &p) in r.order.iter().enumerate() {
                     t.rows.push(vec![
                         Cell::Int(rank as u64 + 1),
                         Cell::Text(names[p].clone()),
@@ -566,45 +409,15 @@ fn rate_games(games: &Games, s: &Settings) -> anyhow::Result<(Vec<Table>, Rated)
                         flag_cell(rated.flag(p)),
                     ]);
                 }
-                t.custom_text = Some(rollason_text(&order, names, x, rated));
+                t.custom_text = Some(rollason_text(&r.order, names, x, rated));
             }
             t
         }
-        Choice::One(Method::Markov) => {
-            let mut t = Table::new("", &["rank", "player", "games", "score%", "p(champion)"]);
-            if let Some(m) = markov {
-                for (rank, &p) in order.iter().enumerate() {
-                    let (g, pct) = score(p);
-                    t.rows.push(vec![
-                        Cell::Int(rank as u64 + 1),
-                        Cell::Text(names[p].clone()),
-                        Cell::Int(g),
-                        Cell::num(pct, 1),
-                        Cell::opt(m.value(p), 8),
-                    ]);
-                }
-            }
-            t
-        }
-    };
-    main.notes = notes;
-    tables.push(main);
-    if s.los {
-        if let Some(m) = mle {
-            tables.push(los_table(m, names, &order));
-        }
+        Choice::One(Method::Markov) => match r.markov() {
+            Some(m) => rows(&["p(champion)"], &|p| vec![Cell::opt(m.value(p), 8)]),
+            None => Table::new("", &["rank", "player", "games", "score%", "p(champion)"]),
+        },
     }
-    let chosen = chosen_ratings(&r, s.choice);
-    if s.consistency {
-        let (label, ratings) = chosen.clone().context("--consistency needs a rating method (mle, uscf, elo-world or rollason) that could be computed")?;
-        tables.push(consistency_table(&r.counts, &ratings, names, &label));
-    }
-    if let Some(base) = &s.family {
-        let (label, ratings) =
-            chosen.context("--family needs a rating method that could be computed")?;
-        tables.push(family_table(base, names, &ratings, &label)?);
-    }
-    Ok((tables, r))
 }
 
 /// Renders Rollason's table as his computer-Go ratings page prints it.
@@ -641,116 +454,26 @@ fn rollason_text(
     out
 }
 
-/// Returns the ratings the extras use: the chosen method's, or mle's when all are shown.
-fn chosen_ratings(r: &Rated, choice: Choice) -> Option<(String, Vec<f64>)> {
-    let method = match choice {
-        Choice::All => Method::Mle,
-        Choice::One(Method::Markov) => return None,
-        Choice::One(m) => m,
-    };
-    r.get(method)
-        .map(|x| (method.name().to_owned(), x.values.clone()))
-}
-
-fn mle_notes(m: &MleRatings, names: &[String], order: &[usize], notes: &mut Vec<String>) {
-    let advantage = |(a, se): (f64, f64)| {
-        // Shown to 0.1 Elo: a value that rounds to zero is +0.0, never -0.0.
-        let a = if a.abs() < 0.05 { 0.0 } else { a };
-        if se > 0.0 {
-            format!("{a:+.1} ± {:.1} Elo (fitted)", 1.96 * se)
-        } else {
-            format!("{a:+.1} Elo (fixed)")
-        }
-    };
-    let groups = m.group_count();
-    if groups > 1 {
-        for (g, &a) in m.group_advantages.iter().enumerate() {
-            notes.push(format!(
-                "mle: first-move advantage in group {}: {}",
-                g + 1,
-                advantage(a)
-            ));
-        }
-    } else if m.advantage.1 > 0.0 || m.advantage.0 != 0.0 {
-        notes.push(format!(
-            "mle: first-move advantage {}",
-            advantage(m.advantage)
-        ));
-    }
-    if let Some(nu) = m.draw_nu {
-        notes.push(format!("mle: Davidson draw parameter ν = {nu:.4}"));
-    }
-    notes.push(format!(
-        "mle: 95% intervals from {}",
-        if m.bootstrapped {
-            "bootstrap percentiles"
-        } else {
-            "the covariance (±1.96σ)"
-        }
-    ));
-    for (side, word, bound) in [
-        (Unbounded::Above, "unbounded-above", "a lower bound"),
-        (Unbounded::Below, "unbounded-below", "an upper bound"),
-    ] {
-        let players: Vec<_> = order
-            .iter()
-            .filter(|&&p| m.unbounded[p] == Some(side))
-            .map(|&p| eloworld_ratings::shown_name(&names[p]))
-            .collect();
-        if !players.is_empty() {
-            notes.push(format!(
-                "mle: no finite maximum for {} ({word}: {} the rest); each is shown at the rating it would have if one of its games had been a draw, {bound}, as Ordo does; the others are rated with it held there",
-                players.join(", "),
-                if side == Unbounded::Above {
-                    "never conceded a point to"
-                } else {
-                    "never scored against"
-                }
-            ));
-        }
-    }
-    if groups > 1 {
-        for g in 1..groups {
-            let members: Vec<_> = order
-                .iter()
-                .filter(|&&p| m.group[p] == g)
-                .map(|&p| eloworld_ratings::shown_name(&names[p]))
-                .collect();
-            notes.push(format!(
-                "mle: group {} ({}; flag separate-group) never played the main group: its ratings are on their own scale and not comparable",
-                g + 1,
-                members.join(", "),
-            ));
-        }
-    }
-}
-
-fn los_table(m: &MleRatings, names: &[String], order: &[usize]) -> Table {
+fn los_table(los: &LosMatrix, r: &RatingReport) -> Table {
     let mut columns: Vec<String> = vec!["LOS%".to_owned()];
-    columns.extend(order.iter().map(|&p| names[p].clone()));
+    columns.extend(r.order.iter().map(|&p| r.names[p].clone()));
     let mut t = Table {
         title: "likelihood of superiority (row over column, %)".to_owned(),
         columns,
         ..Table::default()
     };
-    for &p in order {
-        let mut row = vec![Cell::Text(names[p].clone())];
-        row.extend(order.iter().map(|&q| {
-            if p == q {
-                Cell::Missing
-            } else {
-                Cell::num(100.0 * m.los(p, q), 0)
-            }
-        }));
+    for (&p, chances) in r.order.iter().zip(&los.chance) {
+        let mut row = vec![Cell::Text(r.names[p].clone())];
+        row.extend(chances.iter().map(|c| Cell::opt(c.map(|c| 100.0 * c), 0)));
         t.rows.push(row);
     }
     t
 }
 
-fn consistency_table(counts: &PairCounts, ratings: &[f64], names: &[String], label: &str) -> Table {
-    let c = consistency(counts, ratings);
+fn consistency_table(check: &ConsistencyCheck, names: &[String]) -> Table {
+    let c = &check.table;
     let mut t = Table::new(
-        format!("consistency with {label} ratings (the Squava article's check): observed R_P/Q = s/(1−s) against 10^(D/400)"),
+        format!("consistency with {} ratings (the Squava article's check): observed R_P/Q = s/(1−s) against 10^(D/400)", check.method.name()),
         &["P", "Q", "games", "P score", "R_P/Q", "D", "10^(D/400)", "observed%", "expected%"],
     );
     for row in &c.pairs {
@@ -773,26 +496,15 @@ fn consistency_table(counts: &PairCounts, ratings: &[f64], names: &[String], lab
     t
 }
 
-fn family_table(
-    base: &str,
-    names: &[String],
-    ratings: &[f64],
-    label: &str,
-) -> anyhow::Result<Table> {
-    let placements = interpolate::place(base, names, ratings);
-    if !names
-        .iter()
-        .any(|n| interpolate::dilution(base, n).is_some())
-    {
-        bail!("--family {base}: no player is named {base} or {base}_rN");
-    }
+fn family_table(f: &FamilyPlaces, names: &[String]) -> Table {
+    let base = &f.base;
     let mut t = Table::new(
-        format!("comparable interpolated player: the {base} family by {label} rating (dilution = chance of a random move)"),
+        format!("comparable interpolated player: the {base} family by {} rating (dilution = chance of a random move)", f.method.name()),
         &["player", "rating", "between", "and", "dilution"],
     );
     let describe =
         |m: Option<(usize, u32)>| m.map_or(Cell::Missing, |(i, _)| Cell::Text(names[i].clone()));
-    for pl in placements {
+    for (pl, rating) in &f.places {
         let pct = |m: Option<(usize, u32)>| m.map(|(_, d)| 100.0 * f64::from(d) / 65536.0);
         let dilution = match (pct(pl.stronger), pct(pl.weaker)) {
             (Some(a), Some(b)) => format!("{a:.3}–{b:.3}%"),
@@ -802,44 +514,25 @@ fn family_table(
         };
         t.rows.push(vec![
             Cell::Text(names[pl.player].clone()),
-            Cell::num(ratings[pl.player], 1),
+            Cell::num(*rating, 1),
             describe(pl.weaker),
             describe(pl.stronger),
             Cell::Text(dilution),
         ]);
     }
-    Ok(t)
+    t
 }
 
-/// Compares each computed method with true strengths: RMS error after removing the mean
-/// difference (the scales' origins are arbitrary).
-fn truth_table(games: &Games, r: &Rated, truth: &[(String, f64)]) -> Table {
+fn truth_table(errors: &[TruthError]) -> Table {
     let mut t = Table::new(
         "error against the true strengths",
         &["method", "players", "rms error"],
     );
-    let candidates: Vec<(&str, Vec<f64>)> = [Method::Mle, Method::Uscf, Method::EloWorld]
-        .into_iter()
-        .filter_map(|m| r.get(m).map(|x| (m.name(), x.values.clone())))
-        .collect();
-    for (label, ratings) in candidates {
-        let pairs: Vec<(f64, f64)> = truth
-            .iter()
-            .filter_map(|(name, x)| games.find(name).map(|id| (ratings[id.index()], *x)))
-            .filter(|(r, _)| r.is_finite())
-            .collect();
-        let k = pairs.len() as f64;
-        let mean = pairs.iter().map(|(r, x)| r - x).sum::<f64>() / k;
-        let rms = (pairs
-            .iter()
-            .map(|(r, x)| (r - x - mean).powi(2))
-            .sum::<f64>()
-            / k)
-            .sqrt();
+    for e in errors {
         t.rows.push(vec![
-            Cell::Text(label.to_owned()),
-            Cell::Int(pairs.len() as u64),
-            Cell::num(rms, 2),
+            Cell::Text(e.method.name().to_owned()),
+            Cell::Int(e.players as u64),
+            Cell::num(e.rms, 2),
         ]);
     }
     t

@@ -1,4 +1,4 @@
-use crate::standings::Standings;
+use crate::standings::{Standings, StandingsText};
 use eloworld_app::standing::{ending, match_tests};
 use eloworld_tournament::open_store;
 use std::process::ExitCode;
@@ -42,11 +42,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print!("{}", standings.pair_table());
     println!();
     print!("{}", standings.table());
-    let (w, d, l) = crate::standings::colour_split(&rows);
-    let n = (w + d + l).max(1) as f64;
+    let first = eloworld_app::standing::colour_split(&rows);
     println!(
-        "\nfirst side (White): {w} wins, {d} draws, {l} losses ({:.1}% score)",
-        100.0 * (w as f64 + 0.5 * d as f64) / n
+        "\nfirst side (White): {} wins, {} draws, {} losses ({:.1}% score)",
+        first.wins,
+        first.draws,
+        first.losses,
+        first.score_pct()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,4 @@
-use crate::standings::Standings;
+use crate::standings::{Standings, StandingsText};
 use anyhow::Context;
 use eloworld_app::tournament;
 use eloworld_games::{DrawRules, GameKind};
@@ -124,19 +124,19 @@ pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config_from(&args)?;
+    let session = crate::session::start(None)
+        .threads(config.threads)
+        .engines(args.engines.clone())
+        .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
     if config.schedule == eloworld_tournament::Schedule::Ladder {
-        let session = crate::session::start(None)
-            .threads(config.threads)
-            .engines(args.engines.clone())
-            .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
         let session = crate::session::with_display(session, args.quiet);
         return super::ladder::play_and_report(&session, &config, args.plan_only);
     }
-    let plan = Plan::new(&config)?;
-    let session = crate::session::start(None)
-        .threads(plan.config().threads)
-        .engines(args.engines.clone())
-        .lease(std::time::Duration::from_secs_f64(args.lease.max(1.0)));
+    let planned = eloworld_app::independent::independent(&session, Plan::new(&config)?)?;
+    if let Some(warning) = planned.warning() {
+        eprintln!("warning: {warning}");
+    }
+    let plan = planned.plan;
     if args.plan_only {
         let stored = tournament::store_plan(&session, &plan)?;
         for note in &stored.not_here {

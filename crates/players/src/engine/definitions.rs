@@ -205,6 +205,10 @@ pub struct EngineDef {
     /// Full moves of the game played from the book at most (cutechess's `bookdepth=`).
     #[serde(default)]
     pub book_depth: Option<u32>,
+    /// Whether the engine gives the same move from the same position every time (`true`)
+    /// or varies (`false`); none: judged from the definition ([`EngineDef::determinism`]).
+    #[serde(default)]
+    pub deterministic: Option<bool>,
     /// The directory of the file it came from, for relative commands.
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
@@ -219,6 +223,40 @@ pub struct EngineDef {
 }
 
 impl EngineDef {
+    /// Whether the engine replays its moves: as the definition says (`deterministic =`), else
+    /// deterministic when it searches a node or depth budget alone (no clock, no movetime, no
+    /// pondering) on one thread, without a book, a Stockfish skill level below 20 (which picks
+    /// among its best moves at random) or `UCI_LimitStrength`. A GTP program is taken not to
+    /// vary unless its definition says so: GNU Go seeds its few random choices from the
+    /// clock, but most of its moves in a position are the same every time.
+    #[must_use]
+    pub fn determinism(&self) -> crate::Determinism {
+        let fixed = self.deterministic.unwrap_or_else(|| {
+            let budget = self.effective_budget();
+            let int = |key: &str| match self.options.get(key) {
+                Some(OptionValue::Int(v)) => Some(*v),
+                _ => None,
+            };
+            let limited_strength = matches!(
+                self.options.get("UCI_LimitStrength"),
+                Some(OptionValue::Bool(true))
+            );
+            self.time_control.is_none()
+                && budget.movetime.is_none()
+                && (budget.nodes.is_some() || budget.depth.is_some())
+                && !self.ponder
+                && self.book.is_none()
+                && int("Threads").is_none_or(|t| t <= 1)
+                && int("Skill Level").is_none_or(|s| s >= 20)
+                && !limited_strength
+        });
+        if fixed {
+            crate::Determinism::Deterministic
+        } else {
+            crate::Determinism::Randomised
+        }
+    }
+
     /// The `info` lines the engine's reader keeps: those the PGN asks for, and at least
     /// the mate scores when they are checked.
     #[must_use]
@@ -402,6 +440,47 @@ pub fn builtin_definitions() -> Vec<EngineDef> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_engine_is_deterministic_at_a_node_or_depth_budget_alone() {
+        use crate::Determinism::{Deterministic, Randomised};
+        let defs = builtin_definitions();
+        let def = |name: &str| defs.iter().find(|d| d.name == name).cloned().expect(name);
+        // Full skill at depth 10, and a node budget: the same move every time.
+        assert_eq!(def("stockfish20").determinism(), Deterministic);
+        assert_eq!(def("stockfish1m").determinism(), Deterministic);
+        // A skill level below 20 picks among the best moves at random.
+        assert_eq!(def("stockfish5").determinism(), Randomised);
+        let mut timed = def("stockfish1m");
+        timed.budget = Budget {
+            nodes: None,
+            depth: None,
+            movetime: Some(50),
+        };
+        assert_eq!(timed.determinism(), Randomised, "a time budget varies");
+        let mut threads = def("stockfish1m");
+        threads
+            .options
+            .insert("Threads".into(), OptionValue::Int(4));
+        assert_eq!(threads.determinism(), Randomised, "several threads vary");
+        let mut said = threads.clone();
+        said.deterministic = Some(true);
+        assert_eq!(
+            said.determinism(),
+            Deterministic,
+            "the definition's word wins"
+        );
+        let file = "[[engine]]\nname = \"g\"\ncommand = \"gnugo\"\nprotocol = \"gtp\"\n";
+        let gtp = parse_definitions(file, "f.toml", None).expect("gtp");
+        assert_eq!(
+            gtp[0].determinism(),
+            Deterministic,
+            "GTP programs are fixed unless told"
+        );
+        let file = "[[engine]]\nname = \"g\"\ncommand = \"gnugo\"\nprotocol = \"gtp\"\ndeterministic = false\n";
+        let gtp = parse_definitions(file, "f.toml", None).expect("gtp");
+        assert_eq!(gtp[0].determinism(), Randomised);
+    }
 
     #[test]
     fn builtin_file_parses() {

@@ -215,6 +215,10 @@ impl PlayerFactory<Go> for GtpFactory {
             started: false,
         }))
     }
+
+    fn determinism(&self) -> Option<crate::Determinism> {
+        Some(self.setup.def.determinism())
+    }
 }
 
 /// A Go player that asks a GTP program for each move.
@@ -418,6 +422,8 @@ fn pachi_entry() -> FactoryFn<Go> {
             "threads=1,pass_all_alive".to_owned(),
         ];
         let mut def = base_def(&spec.name, "pachi", "pachi (the Go program)", args);
+        // Monte-Carlo playouts from a generator Pachi seeds from the clock: every game differs.
+        def.deterministic = Some(false);
         apply_common(&mut def, spec)?;
         factory(spec, def)
     })

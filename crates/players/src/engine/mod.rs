@@ -403,6 +403,10 @@ impl PlayerFactory<Chess> for EngineFactory {
     fn create(&self, worker: &mut Worker) -> Result<Box<dyn Player<Chess>>, PlayerError> {
         Ok(Box::new(self.create_engine(worker)?))
     }
+
+    fn determinism(&self) -> Option<crate::Determinism> {
+        Some(self.setup.def.determinism())
+    }
 }
 
 /// A chess player that asks an external engine for each move.

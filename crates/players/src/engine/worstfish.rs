@@ -115,6 +115,14 @@ impl PlayerFactory<Chess> for WorstfishFactory {
             buffer: String::new(),
         }))
     }
+
+    /// Worstfish reads Stockfish's scores, which its skill level does not randomise (that
+    /// only picks the reported best move): it varies only as its evaluator's budget does.
+    fn determinism(&self) -> Option<crate::Determinism> {
+        let mut evaluator = self.setup.def.clone();
+        evaluator.options.remove("Skill Level");
+        Some(evaluator.determinism())
+    }
 }
 
 /// The search per evaluation: worstfish searches once per legal move, so it searches less

@@ -4,7 +4,7 @@
 //! loss). The trained weights are exported into a [`BlindModel`], whose plain-Rust forward
 //! pass the players run.
 
-use anyhow::Context;
+use crate::{TrainError, TrainResult};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Module, Optimizer, ParamsAdamW};
 use eloworld_players::blind::dataset::Sample;
@@ -63,7 +63,10 @@ pub struct Net {
 impl Net {
     /// A network of the given widths (64 in, [`OUTPUTS`] out), weights uniform in
     /// ±1/√inputs as is usual for dense layers.
-    pub fn new(hidden: &[usize], seed: u64) -> anyhow::Result<Net> {
+    ///
+    /// # Errors
+    /// candle's, when a layer cannot be made.
+    pub fn new(hidden: &[usize], seed: u64) -> TrainResult<Net> {
         let widths: Vec<usize> = std::iter::once(INPUTS)
             .chain(hidden.iter().copied())
             .chain(std::iter::once(OUTPUTS))
@@ -86,6 +89,9 @@ impl Net {
     }
 
     /// Candle's forward pass: `[batch, 64]` occupancy bits to `[batch, OUTPUTS]` logits.
+    ///
+    /// # Errors
+    /// candle's, when `x` is not `[batch, 64]`.
     pub fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         let mut x = x.clone();
         for (i, (w, b)) in self.layers.iter().enumerate() {
@@ -99,7 +105,10 @@ impl Net {
     }
 
     /// The trained weights as a model file's network (weights turned input-major).
-    pub fn export(&self) -> anyhow::Result<BlindModel> {
+    ///
+    /// # Errors
+    /// candle's, or layers that do not fit together.
+    pub fn export(&self) -> TrainResult<BlindModel> {
         let mut layers = Vec::new();
         for (w, b) in &self.layers {
             let t = w.as_tensor().t()?.contiguous()?;
@@ -108,7 +117,7 @@ impl Net {
             let bias: Vec<f32> = b.as_tensor().to_vec1()?;
             layers.push(Dense::new(inputs, weights, bias)?);
         }
-        BlindModel::mlp(self.positions, layers).context("the trained network")
+        Ok(BlindModel::mlp(self.positions, layers)?)
     }
 }
 
@@ -184,12 +193,18 @@ fn loss(net: &Net, e: &Encoded, rows: &[usize]) -> candle_core::Result<Tensor> {
 }
 
 /// Trains a network on `train` and returns it; `report` hears a line per epoch.
-pub fn train(train: &[&Sample], t: &Training, mut report: impl FnMut(&str)) -> anyhow::Result<Net> {
-    anyhow::ensure!(!train.is_empty(), "no training position");
-    anyhow::ensure!(
-        t.batch > 0 && t.epochs > 0,
-        "--batch and --epochs must be positive"
-    );
+///
+/// # Errors
+/// No training position, a batch or epochs of 0, or a failure of candle's.
+pub fn train(train: &[&Sample], t: &Training, mut report: impl FnMut(&str)) -> TrainResult<Net> {
+    if train.is_empty() {
+        return Err(TrainError::Invalid("no training position".into()));
+    }
+    if t.batch == 0 || t.epochs == 0 {
+        return Err(TrainError::Invalid(
+            "--batch and --epochs must be positive".into(),
+        ));
+    }
     let mut net = Net::new(&t.hidden, t.seed)?;
     net.positions = u32::try_from(train.len()).unwrap_or(u32::MAX);
     let e = encode(train);
