@@ -91,13 +91,13 @@ impl Params {
 /// A parsed player spec: the player's identity in the store and in every rating table.
 ///
 /// ```
-/// use eloworld_players::PlayerSpec;
+/// use eloworld_players_core::PlayerSpec;
 /// let s: PlayerSpec = "stockfish1m_r32768".parse()?;
 /// assert_eq!(s.name, "stockfish1m");
 /// assert_eq!(s.dilution, Some(32768));
 /// let s: PlayerSpec = "mcts_uct:playouts=20000,c=1.4".parse()?;
 /// assert_eq!(s.to_string(), "mcts_uct:c=1.4,playouts=20000");
-/// # Ok::<_, eloworld_players::SpecError>(())
+/// # Ok::<_, eloworld_players_core::SpecError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PlayerSpec {
@@ -116,7 +116,7 @@ impl PlayerSpec {
     ///
     /// # Examples
     /// ```
-    /// use eloworld_players::PlayerSpec;
+    /// use eloworld_players_core::PlayerSpec;
     /// assert_eq!(
     ///     PlayerSpec::split_list("random_move,stockfish:nodes=1000,hash=16,first_move"),
     ///     ["random_move", "stockfish:nodes=1000,hash=16", "first_move"]

@@ -466,6 +466,81 @@ pub enum Unbounded {
     Below,
 }
 
+/// The strongly connected components of the "scored against" relation among a group's
+/// players (Ford 1957), and which of them is the core that [`Mle::solve`] fits.
+struct Components {
+    /// Each player's component.
+    component: Vec<usize>,
+    /// How many components there are.
+    count: usize,
+    /// The core's component.
+    core: usize,
+    /// Each component's side of the core (above or below it).
+    sides: Vec<Unbounded>,
+}
+
+impl Components {
+    /// The components of the `m` players of `cells`; the core is the anchor's component if
+    /// it has more than one player, else the largest.
+    fn of(m: usize, cells: &[Cell], anchor: Option<usize>) -> Components {
+        let mut scored = vec![false; m * m];
+        for c in cells {
+            let [l, d, w] = c.wdl;
+            if d + w > 0.0 {
+                scored[c.first * m + c.second] = true;
+            }
+            if d + l > 0.0 {
+                scored[c.second * m + c.first] = true;
+            }
+        }
+        let (component, count) = components(&scored, m);
+        let mut size = vec![0usize; count];
+        for &c in &component {
+            size[c] += 1;
+        }
+        // The core: the anchor's component if it has more than one player, else the largest;
+        // among equals one that both took and conceded points (in the middle of the field),
+        // then the first in player order.
+        let mut took = vec![false; count];
+        let mut conceded = vec![false; count];
+        for a in 0..m {
+            for b in 0..m {
+                if scored[a * m + b] && component[a] != component[b] {
+                    took[component[a]] = true;
+                    conceded[component[b]] = true;
+                }
+            }
+        }
+        let core_component = anchor
+            .map(|k| component[k])
+            .filter(|&c| size[c] > 1 || count == 1)
+            .unwrap_or_else(|| {
+                let key = |p: usize| {
+                    let c = component[p];
+                    (size[c], took[c] && conceded[c], std::cmp::Reverse(p))
+                };
+                (0..m).max_by_key(|&p| key(p)).map_or(0, |p| component[p])
+            });
+        let sides = component_sides(&scored, &component, count, core_component);
+        Components {
+            component,
+            count,
+            core: core_component,
+            sides,
+        }
+    }
+}
+
+/// The components held at their bounds, from [`Mle::held_components`].
+struct Held {
+    /// Each player's rating relative to the others of its component (mean 0).
+    relative: Vec<f64>,
+    /// The members of each held component.
+    members: Vec<Vec<usize>>,
+    /// Whether every component's fit converged.
+    converged: bool,
+}
+
 /// The group's players rated: values on the fit's internal scale (the core's reference at 0).
 struct Solution {
     values: Vec<f64>,
@@ -605,45 +680,8 @@ impl Mle {
         anchor: Option<usize>,
     ) -> Result<Solution, RatingError> {
         let cfg = &self.config;
-        let mut scored = vec![false; m * m];
-        for c in cells {
-            let [l, d, w] = c.wdl;
-            if d + w > 0.0 {
-                scored[c.first * m + c.second] = true;
-            }
-            if d + l > 0.0 {
-                scored[c.second * m + c.first] = true;
-            }
-        }
-        let (component, count) = components(&scored, m);
-        let mut size = vec![0usize; count];
-        for &c in &component {
-            size[c] += 1;
-        }
-        // The core: the anchor's component if it has more than one player, else the largest;
-        // among equals one that both took and conceded points (in the middle of the field),
-        // then the first in player order.
-        let mut took = vec![false; count];
-        let mut conceded = vec![false; count];
-        for a in 0..m {
-            for b in 0..m {
-                if scored[a * m + b] && component[a] != component[b] {
-                    took[component[a]] = true;
-                    conceded[component[b]] = true;
-                }
-            }
-        }
-        let core_component = anchor
-            .map(|k| component[k])
-            .filter(|&c| size[c] > 1 || count == 1)
-            .unwrap_or_else(|| {
-                let key = |p: usize| {
-                    let c = component[p];
-                    (size[c], took[c] && conceded[c], std::cmp::Reverse(p))
-                };
-                (0..m).max_by_key(|&p| key(p)).map_or(0, |p| component[p])
-            });
-        let sides = component_sides(&scored, &component, count, core_component);
+        let parts = Components::of(m, cells, anchor);
+        let (component, core_component, sides) = (&parts.component, parts.core, &parts.sides);
         let core: Vec<usize> = (0..m).filter(|&p| component[p] == core_component).collect();
         let peeled: Vec<usize> = (0..m).filter(|&p| component[p] != core_component).collect();
         let m_core = core.len();
@@ -733,53 +771,12 @@ impl Mle {
             theta.truncate(layout.len());
             let advantage = |layout: &Layout, _: &[f64]| layout.fixed_advantage;
             let nu = |layout: &Layout, _: &[f64]| layout.fixed_eta.map(f64::exp);
-            // Each held component's ratings relative to one another (it is strongly
-            // connected, so its own maximum is finite).
-            let mut relative = vec![0.0; m];
-            let mut held: Vec<Vec<usize>> = Vec::new();
-            for c in (0..count).filter(|&c| c != core_component) {
-                let members: Vec<usize> = (0..m).filter(|&p| component[p] == c).collect();
-                for &p in &members {
-                    side[p] = Some(sides[c]);
-                }
-                if members.len() > 1 {
-                    let mut local = vec![usize::MAX; m];
-                    for (k, &p) in members.iter().enumerate() {
-                        local[p] = k;
-                    }
-                    let own: Vec<Cell> = cells
-                        .iter()
-                        .filter(|c| local[c.first] != usize::MAX && local[c.second] != usize::MAX)
-                        .map(|c| Cell {
-                            first: local[c.first],
-                            second: local[c.second],
-                            ..*c
-                        })
-                        .collect();
-                    let own_layout = Layout {
-                        m: members.len(),
-                        reference: members.len() - 1,
-                        fit_advantage: false,
-                        fixed_advantage: advantage(&layout, &theta),
-                        davidson: false,
-                        fixed_eta: layout.fixed_eta,
-                        fixed: Vec::new(),
-                    };
-                    let (t, _, c) = maximise(
-                        &own_layout,
-                        &own,
-                        vec![0.0; own_layout.len()],
-                        cfg.newton_steps,
-                    )?;
-                    converged &= c;
-                    let r = own_layout.ratings(&t);
-                    let mean = r.iter().sum::<f64>() / r.len() as f64;
-                    for (k, &p) in members.iter().enumerate() {
-                        relative[p] = r[k] - mean;
-                    }
-                }
-                held.push(members);
-            }
+            let Held {
+                relative,
+                members: held,
+                converged: held_converged,
+            } = self.held_components(cells, &parts, &layout, &mut side)?;
+            converged &= held_converged;
             // Place the held components next to the players already placed, nearest first.
             let mut placed: Vec<bool> = (0..m).map(|p| component[p] == core_component).collect();
             let mut left: Vec<usize> = (0..held.len()).collect();
@@ -860,6 +857,71 @@ impl Mle {
             information,
             advantage: advantage_fit,
             draw_nu: eta.map(f64::exp),
+            converged,
+        })
+    }
+
+    /// Each held component's ratings relative to one another (it is strongly connected, so
+    /// its own maximum is finite), with the advantage and ν of `layout` held; the held
+    /// components' members, each marked in `side`; and whether every fit converged.
+    fn held_components(
+        &self,
+        cells: &[Cell],
+        parts: &Components,
+        layout: &Layout,
+        side: &mut [Option<Unbounded>],
+    ) -> Result<Held, RatingError> {
+        let cfg = &self.config;
+        let m = parts.component.len();
+        let mut relative = vec![0.0; m];
+        let mut converged = true;
+        let mut held: Vec<Vec<usize>> = Vec::new();
+        for c in (0..parts.count).filter(|&c| c != parts.core) {
+            let members: Vec<usize> = (0..m).filter(|&p| parts.component[p] == c).collect();
+            for &p in &members {
+                side[p] = Some(parts.sides[c]);
+            }
+            if members.len() > 1 {
+                let mut local = vec![usize::MAX; m];
+                for (k, &p) in members.iter().enumerate() {
+                    local[p] = k;
+                }
+                let own: Vec<Cell> = cells
+                    .iter()
+                    .filter(|c| local[c.first] != usize::MAX && local[c.second] != usize::MAX)
+                    .map(|c| Cell {
+                        first: local[c.first],
+                        second: local[c.second],
+                        ..*c
+                    })
+                    .collect();
+                let own_layout = Layout {
+                    m: members.len(),
+                    reference: members.len() - 1,
+                    fit_advantage: false,
+                    fixed_advantage: layout.fixed_advantage,
+                    davidson: false,
+                    fixed_eta: layout.fixed_eta,
+                    fixed: Vec::new(),
+                };
+                let (t, _, c) = maximise(
+                    &own_layout,
+                    &own,
+                    vec![0.0; own_layout.len()],
+                    cfg.newton_steps,
+                )?;
+                converged &= c;
+                let r = own_layout.ratings(&t);
+                let mean = r.iter().sum::<f64>() / r.len() as f64;
+                for (k, &p) in members.iter().enumerate() {
+                    relative[p] = r[k] - mean;
+                }
+            }
+            held.push(members);
+        }
+        Ok(Held {
+            relative,
+            members: held,
             converged,
         })
     }

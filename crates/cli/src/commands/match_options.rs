@@ -600,6 +600,20 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             _ => bail!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -tournament, -seeds, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -crc32, -variant, -recover, -ratinginterval, -outcomeinterval, -srand, -noswap, -reverse, -wait, -debug, -site, -event, plus -db)"),
         }
     }
+    checked(m, engines, &each, crc32)
+}
+
+/// Completes the options read by [`parse`] (the `-each` settings, the engines' names, the
+/// PGN check) and checks what the options say together.
+///
+/// # Errors
+/// The first setting that contradicts another, or an engine without a program or a limit.
+fn checked(
+    mut m: MatchOptions,
+    engines: Vec<EngineOptions>,
+    each: &EngineOptions,
+    crc32: bool,
+) -> anyhow::Result<MatchOptions> {
     if let Some(p) = &mut m.pgn_out {
         p.crc32 |= crc32;
     } else if crc32 {
@@ -638,7 +652,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
     if m.rounds == 0 {
         bail!("-rounds 0: play at least one round");
     }
-    m.engines = engines.into_iter().map(|e| e.or(&each)).collect();
+    m.engines = engines.into_iter().map(|e| e.or(each)).collect();
     for (i, e) in m.engines.iter_mut().enumerate() {
         if e.cmd.is_none() {
             bail!("engine {}: no cmd= (the program to run)", i + 1);
