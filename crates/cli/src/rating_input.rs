@@ -1,9 +1,10 @@
 //! Where the games to rate come from: a tournament database, a PGN file or a CSV file. The
 //! readers are `eloworld_ratings::io`'s and the store's one conversion
-//! (`eloworld_tournament::add_results`); this file only opens and names the source.
+//! (`eloworld_tournament::add_results_with`); this file only opens and names the source.
 
 use anyhow::{bail, Context};
 use eloworld_ratings::{io, Games, NameCase};
+use eloworld_tournament::{add_results_with, Copies, CopyRule, Distinct};
 use std::path::Path;
 
 /// A source of games to rate.
@@ -37,10 +38,17 @@ impl<'a> Source<'a> {
         })
     }
 
-    /// Reads the games, and the number of unfinished games skipped.
+    /// Reads the games, the number of unfinished games skipped, and, from a database, the
+    /// copies it holds (a copy counts once under [`CopyRule::CountOnce`]; PGN and CSV input
+    /// is taken game by game as it is).
     ///
     /// A source without a game to rate is an error naming it and what it holds.
-    pub fn load(&self, case_sensitive: bool) -> anyhow::Result<(Games, u64)> {
+    pub fn load(
+        &self,
+        case_sensitive: bool,
+        copy_rule: CopyRule,
+    ) -> anyhow::Result<(Games, u64, Option<Copies>)> {
+        let mut copies = None;
         let names = if case_sensitive {
             NameCase::Exact
         } else {
@@ -74,14 +82,15 @@ impl<'a> Source<'a> {
                     );
                 }
                 let mut games = Games::with_names(names);
-                eloworld_tournament::add_results(&mut games, &rows);
+                add_results_with(&mut games, &rows, &mut Distinct::new(copy_rule));
+                copies = Some(Copies::of(&rows));
                 io::ReadGames {
                     games,
                     unfinished: 0,
                 }
             }
         };
-        Ok((read.games, read.unfinished))
+        Ok((read.games, read.unfinished, copies))
     }
 }
 

@@ -131,8 +131,16 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_default()
         );
     }
+    // A copy of an earlier game of the same ordered pair is counted once.
     let mut games = eloworld_ratings::Games::case_sensitive();
     eloworld_tournament::add_results(&mut games, &rows);
+    let copies = eloworld_tournament::Copies::of(&rows);
+    if let Some(note) = copies.note(
+        eloworld_tournament::CopyRule::CountOnce,
+        eloworld_app::report::COPY_PAIRS_SHOWN,
+    ) {
+        eprintln!("note: {note}");
+    }
     let tournaments: Vec<_> = store
         .tournaments()?
         .into_iter()

@@ -5,6 +5,7 @@
 use crate::rating_input;
 use crate::rating_table::{Cell, Table};
 use anyhow::{bail, Context};
+use eloworld_app::report::COPY_PAIRS_SHOWN;
 use eloworld_ratings::{
     consistency::consistency,
     elo_world::{EloWorldConfig, EloWorldRatings},
@@ -15,7 +16,7 @@ use eloworld_ratings::{
     uscf::{UscfConfig, UscfRatings},
     Anchor, Detail, Flag, Games, Method, Options, PairCounts, RatingError, Ratings,
 };
-use eloworld_tournament::ResultRow;
+use eloworld_tournament::{Copies, CopyRule, ResultRow};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -126,6 +127,10 @@ pub struct Args {
     /// Keep names that differ only in case apart (default: one player, first spelling kept).
     #[arg(long)]
     case_sensitive: bool,
+    /// Count every stored copy of a game (default: a game that repeats an earlier game of
+    /// the same ordered pair from the same start, move for move, counts once).
+    #[arg(long, requires = "db")]
+    keep_copies: bool,
     /// A CSV of true strengths (name,strength), e.g. from `eloworld synth`: print each
     /// method's RMS error against it.
     #[arg(long)]
@@ -168,16 +173,27 @@ impl Settings {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (games, unfinished) = match &args.ladder {
-        Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0),
+    let copy_rule = if args.keep_copies {
+        CopyRule::CountEach
+    } else {
+        CopyRule::CountOnce
+    };
+    let (games, unfinished, copies) = match &args.ladder {
+        Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0, None),
         None => rating_input::Source::from_args(
             args.db.as_deref(),
             args.tournament.as_deref(),
             args.pgn.as_deref(),
             args.csv.as_deref(),
         )?
-        .load(args.case_sensitive)?,
+        .load(args.case_sensitive, copy_rule)?,
     };
+    if let Some(note) = copies
+        .as_ref()
+        .and_then(|c| c.note(copy_rule, COPY_PAIRS_SHOWN))
+    {
+        eprintln!("note: {note}");
+    }
     let advantage = match args.white_advantage.as_str() {
         "fit" => Advantage::Fit,
         v => Advantage::Fixed(
@@ -293,7 +309,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
                 let tables: Vec<serde_json::Value> = tables.iter().map(Table::json).collect();
-                documents.push(serde_json::json!({ "period": title, "tables": tables }));
+                let mut document = serde_json::json!({ "period": title, "tables": tables });
+                if let (Some(copies), false) = (&copies, args.by_year) {
+                    document["copies"] = serde_json::to_value(copies)?;
+                }
+                documents.push(document);
             }
         }
     }
@@ -308,15 +328,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Returns the side-by-side ratings of stored results (what a tournament prints at its end).
+/// Returns the side-by-side ratings of stored results (what a tournament prints at its end),
+/// a copy of an earlier game counted once, with a note naming the copies.
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
     let games = eloworld_tournament::games_to_rate(rows);
     let (tables, _) = rate_games(&games, &Settings::new())?;
-    Ok(tables
+    let mut text = tables
         .iter()
         .map(Table::text)
         .collect::<Vec<_>>()
-        .join("\n"))
+        .join("\n");
+    if let Some(note) = Copies::of(rows).note(CopyRule::CountOnce, COPY_PAIRS_SHOWN) {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    Ok(text)
 }
 
 /// Everything computed for one set of games.
