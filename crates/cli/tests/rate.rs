@@ -764,7 +764,7 @@ fn a_store_with_copies_is_rated_on_distinct_games_and_says_which_pairs() {
             "--players",
             "first_move,alphabetical",
             "--games-per-pair",
-            "6",
+            "3",
             "--db",
             "d.sqlite",
             "--quiet",
@@ -780,7 +780,7 @@ fn a_store_with_copies_is_rated_on_distinct_games_and_says_which_pairs() {
     );
     assert!(
         notes.contains("the games hold 4 copies of earlier games (6 games, 2 distinct")
-            && notes.contains("each counted once: alphabetical–first_move 3 games, 1 distinct; first_move–alphabetical 3 games, 1 distinct"),
+            && notes.contains("the ratings count each once: alphabetical–first_move 3 games, 1 distinct; first_move–alphabetical 3 games, 1 distinct"),
         "{notes}"
     );
     assert_eq!(
@@ -790,6 +790,30 @@ fn a_store_with_copies_is_rated_on_distinct_games_and_says_which_pairs() {
             ("first_move".to_owned(), 2.0)
         ]
     );
+    // Every game is drawn, so both are rated 1000, with the standard error of n drawn games
+    // at half points: each game's Fisher information on the difference D is
+    // p(1 − p)·c² = c²/4 (c = ln 10 / 400), and each rating is D/2 from the average, so
+    // σ = 1 / (c·√n): 122.8 for the two distinct games, 70.9 for all six.
+    let sigma = |n: f64| 400.0 / (std::f64::consts::LN_10 * n.sqrt());
+    let errors = |doc: &serde_json::Value| -> Vec<(f64, f64)> {
+        doc["tables"][0]["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| {
+                (
+                    r["elo"].as_f64().expect("elo"),
+                    r["error"].as_f64().expect("error"),
+                )
+            })
+            .collect()
+    };
+    for (elo, error) in errors(&doc) {
+        assert!(
+            (elo - 1000.0).abs() < 1e-6 && (error - sigma(2.0)).abs() < 0.05,
+            "{doc}"
+        );
+    }
     // The same fit as the two distinct games given as they are.
     let rows = common::rows(
         &dir.path().join("d.sqlite"),
@@ -846,13 +870,21 @@ fn a_store_with_copies_is_rated_on_distinct_games_and_says_which_pairs() {
             ("first_move".to_owned(), 6.0)
         ]
     );
+    for (elo, error) in errors(&kept) {
+        assert!(
+            (elo - 1000.0).abs() < 1e-6 && (error - sigma(6.0)).abs() < 0.05,
+            "{kept}"
+        );
+    }
     assert!(
-        notes.contains("every copy counted (--keep-copies)"),
+        notes.contains("the ratings count every copy (--keep-copies)"),
         "{notes}"
     );
-    let err = fails(
-        dir.path(),
-        &["rate", "--csv", "distinct.csv", "--keep-copies"],
-    );
-    assert!(err.contains("--keep-copies"), "{err}");
+    for other in [["--csv", "distinct.csv"], ["--pgn", "none.pgn"]] {
+        let err = fails(dir.path(), &["rate", other[0], other[1], "--keep-copies"]);
+        assert!(
+            err.contains("--keep-copies") && err.contains("--db"),
+            "{err}"
+        );
+    }
 }

@@ -154,7 +154,7 @@ impl Rater {
         let copies = self.fed - games.games().len();
         if copies > 0 {
             rated.notes.push(format!(
-                "the games hold {copies} {} of earlier games ({} games, {} distinct per ordered pair, start and moves); each counted once",
+                "the games hold {copies} {} of earlier games ({} games, {} distinct per ordered pair, start and moves); the ratings count each once",
                 if copies == 1 { "copy" } else { "copies" },
                 self.fed,
                 games.games().len()

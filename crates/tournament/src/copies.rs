@@ -198,8 +198,8 @@ impl Copies {
             self.games,
             self.distinct,
             match rule {
-                CopyRule::CountOnce => "each counted once",
-                CopyRule::CountEach => "every copy counted (--keep-copies)",
+                CopyRule::CountOnce => "the ratings count each once",
+                CopyRule::CountEach => "the ratings count every copy (--keep-copies)",
             }
         );
         let shown: Vec<String> = self

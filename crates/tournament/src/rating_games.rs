@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(copies.copies(), 2);
         assert_eq!(
             copies.note(CopyRule::CountOnce, 3).as_deref(),
-            Some("the games hold 2 copies of earlier games (5 games, 3 distinct per ordered pair, start and moves); each counted once: A–B 4 games, 2 distinct")
+            Some("the games hold 2 copies of earlier games (5 games, 3 distinct per ordered pair, start and moves); the ratings count each once: A–B 4 games, 2 distinct")
         );
         assert_eq!(
             Copies::of(&with_copies()[2..3]).note(CopyRule::CountOnce, 3),

@@ -173,6 +173,9 @@ impl Settings {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.keep_copies && args.db.is_none() {
+        bail!("--keep-copies: copies are found in a database (--db) only; --pgn, --csv and --ladder take every game as given");
+    }
     let copy_rule = if args.keep_copies {
         CopyRule::CountEach
     } else {

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The standings count every stored game; the ratings (`rate`) count a copy once.
     let copies = Copies::of(&rows);
     if let Some(note) = copies.note(CopyRule::CountOnce, COPY_PAIRS_SHOWN) {
-        eprintln!("note: {note} by `eloworld rate`; the standings below count every copy");
+        eprintln!("note: {note}; the standings below count every stored game");
     }
     let standings = Standings::from_rows(&order, &rows);
     println!();
