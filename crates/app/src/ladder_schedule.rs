@@ -201,3 +201,47 @@ pub fn play_ladder(
         count(&mut counts, &mut played, &mut distinct, &players, &run.rows);
     }
 }
+
+#[cfg(test)]
+mod copy_tests {
+    use super::*;
+    use eloworld_games::{GameKind, GameResult, Side, Termination};
+    use eloworld_tournament::GameIdentity;
+
+    fn row(white: &str, black: &str, moves: &str) -> ResultRow {
+        ResultRow {
+            tournament: "t".to_owned(),
+            white: white.to_owned(),
+            black: black.to_owned(),
+            result: GameResult::Win(Side::First),
+            termination: Termination::Checkmate,
+            plies: 2,
+            date: String::new(),
+            identity: GameIdentity::of_codes(GameKind::Chess, None, moves),
+        }
+    }
+
+    #[test]
+    fn the_fit_counts_a_copy_once_and_the_schedule_counts_every_game() {
+        let players = ["a".to_owned(), "b".to_owned()];
+        let mut counts = PairCounts::new(2);
+        let mut played = vec![0u32; 4];
+        let mut distinct = Distinct::new(CopyRule::CountOnce);
+        // Two batches: a copy in the first, and a copy of the first batch's game in the second.
+        let first = [row("a", "b", "e2e4 e7e5"), row("a", "b", "e2e4 e7e5")];
+        let second = [
+            row("a", "b", "e2e4 e7e5"),
+            row("a", "b", "d2d4 d7d5"),
+            row("b", "a", "e2e4 e7e5"),
+        ];
+        count(&mut counts, &mut played, &mut distinct, &players, &first);
+        count(&mut counts, &mut played, &mut distinct, &players, &second);
+        assert_eq!(played, [0, 4, 1, 0], "every game played, by ordered pair");
+        assert_eq!(
+            counts.coloured(0, 1).iter().sum::<u32>(),
+            2,
+            "a–b: two distinct games"
+        );
+        assert_eq!(counts.coloured(1, 0).iter().sum::<u32>(), 1);
+    }
+}
