@@ -20,8 +20,11 @@ use std::hash::{DefaultHasher, Hasher};
 /// the same identity are the same game. It is never stored: it only has to agree within
 /// one process, so `std`'s fixed-key SipHash does (64 bits: two different games of one pair
 /// share it with a probability near `n² / 2⁶⁵`, about 10⁻⁸ for a million games).
+///
+/// A game without stored moves (a forfeit before the first move, a store written without
+/// moves) has no identity: it is never taken for a copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameIdentity(u64);
+pub struct GameIdentity(Option<u64>);
 
 impl GameIdentity {
     /// The identity of a game from `start` (`None`: the game's standard start) with these
@@ -39,6 +42,9 @@ impl GameIdentity {
     }
 
     fn hashed(start: Option<&str>, form: u8, moves: &[u8]) -> GameIdentity {
+        if moves.iter().all(u8::is_ascii_whitespace) && (form == 1 || moves.is_empty()) {
+            return GameIdentity(None);
+        }
         let mut h = DefaultHasher::new();
         match start {
             None => h.write_u8(0),
@@ -50,7 +56,7 @@ impl GameIdentity {
         }
         h.write_u8(form);
         h.write(moves);
-        GameIdentity(h.finish())
+        GameIdentity(Some(h.finish()))
     }
 
     /// The identity of a game stored with its moves as text (`e2e4 e7e5`): the same as
@@ -102,7 +108,7 @@ impl Distinct {
     /// Returns whether this game counts: always under [`CopyRule::CountEach`], else only the
     /// first time this ordered pair is seen playing this game.
     pub fn admit(&mut self, white: &str, black: &str, identity: GameIdentity) -> bool {
-        if self.rule == CopyRule::CountEach {
+        if self.rule == CopyRule::CountEach || identity.0.is_none() {
             return true;
         }
         let (w, b) = (self.number(white), self.number(black));
@@ -147,18 +153,24 @@ impl Copies {
     /// Counts the copies among `rows`.
     #[must_use]
     pub fn of<G: RatedGame>(rows: &[G]) -> Copies {
-        let mut pairs: HashMap<(&str, &str), (u64, HashSet<GameIdentity>)> = HashMap::new();
+        // Per pair: games, and the identities seen (a game without one counts as distinct).
+        let mut pairs: HashMap<(&str, &str), (u64, u64, HashSet<GameIdentity>)> = HashMap::new();
         for r in rows {
-            let (games, seen) = pairs.entry((r.white(), r.black())).or_default();
+            let (games, unknown, seen) = pairs.entry((r.white(), r.black())).or_default();
             *games += 1;
-            seen.insert(r.identity());
+            let identity = r.identity();
+            if identity.0.is_none() {
+                *unknown += 1;
+            } else {
+                seen.insert(identity);
+            }
         }
         let mut copies = Copies {
             games: rows.len() as u64,
             ..Copies::default()
         };
-        for ((white, black), (games, seen)) in pairs {
-            let distinct = seen.len() as u64;
+        for ((white, black), (games, unknown, seen)) in pairs {
+            let distinct = seen.len() as u64 + unknown;
             copies.distinct += distinct;
             if distinct < games {
                 copies.pairs.push(PairCopies {

@@ -225,5 +225,13 @@ mod tests {
             GameIdentity::of_codes(chess, None, "e2e4"),
             GameIdentity::of_codes(chess, None, "e2e4 e7e5")
         );
+        // Games without stored moves are never copies of one another.
+        let forfeit = |result| ResultRow {
+            identity: GameIdentity::of_codes(chess, None, ""),
+            ..row("A", "B", result, "")
+        };
+        let rows = [forfeit(GameResult::Draw), forfeit(GameResult::Draw)];
+        assert_eq!(games_to_rate(&rows).games().len(), 2);
+        assert_eq!(Copies::of(&rows).copies(), 0);
     }
 }
