@@ -14,7 +14,9 @@ use crate::tournament::{run_tournament, store_plan};
 use crate::with_game;
 use eloworld_ratings::adaptive::{next_batch, status, Status};
 use eloworld_ratings::{PairCounts, PlayerId};
-use eloworld_tournament::{ladder_batch_name, score, Plan, ResultRow, TournamentConfig};
+use eloworld_tournament::{
+    ladder_batch_name, score, CopyRule, Distinct, Plan, ResultRow, TournamentConfig,
+};
 
 /// The precision a ladder schedule aims at when the file gives none (Elo, 95% half-width).
 pub const DEFAULT_PRECISION: f64 = 50.0;
@@ -64,20 +66,30 @@ impl LadderRun {
     }
 }
 
-/// Adds a batch's results to the counts (players by their index in `players`).
-fn count(counts: &mut PairCounts, played: &mut [u32], players: &[String], rows: &[ResultRow]) {
+/// Adds a batch's results to the counts (players by their index in `players`): `played`
+/// counts every game, `counts` (what the fit rates) only those `distinct` admits, so a copy
+/// of an earlier game of the pair is counted once (docs/ratings.md, "Copies").
+fn count(
+    counts: &mut PairCounts,
+    played: &mut [u32],
+    distinct: &mut Distinct,
+    players: &[String],
+    rows: &[ResultRow],
+) {
     let n = players.len();
     let index = |spec: &str| players.iter().position(|p| p == spec);
     for r in rows {
         if let (Some(w), Some(b)) = (index(&r.white), index(&r.black)) {
-            counts.add(
-                PlayerId(w as u32),
-                PlayerId(b as u32),
-                score(r.result),
-                true,
-                1,
-            );
             played[w * n + b] += 1;
+            if distinct.admit(&r.white, &r.black, r.identity) {
+                counts.add(
+                    PlayerId(w as u32),
+                    PlayerId(b as u32),
+                    score(r.result),
+                    true,
+                    1,
+                );
+            }
         }
     }
 }
@@ -133,6 +145,7 @@ pub fn play_ladder(
     let location = config.db_path();
     let mut counts = PairCounts::new(n);
     let mut played = vec![0u32; n * n];
+    let mut distinct = Distinct::new(CopyRule::CountOnce);
     let mut games = 0u64;
     let mut stored = 0u64;
     let mut batch = 0u32;
@@ -161,7 +174,7 @@ pub fn play_ladder(
             // A finished batch is read back as stored, whatever chose it.
             let rows = session.open_store(&location)?.results(Some(&done.name))?;
             games += rows.len() as u64;
-            count(&mut counts, &mut played, &players, &rows);
+            count(&mut counts, &mut played, &mut distinct, &players, &rows);
             continue;
         }
         let pairs: Vec<(u32, u32)> = if let Some(begun) = begun {
@@ -198,11 +211,61 @@ pub fn play_ladder(
         stored += run.summary.stored;
         if run.summary.interrupted || run.games_left() > 0 {
             let mut partial = counts.clone();
-            count(&mut partial, &mut played, &players, &run.rows);
+            count(
+                &mut partial,
+                &mut played,
+                &mut distinct,
+                &players,
+                &run.rows,
+            );
             let games = games + run.rows.len() as u64;
             return Ok(end(batch, games, stored, status(&partial), true, None));
         }
         games += run.rows.len() as u64;
-        count(&mut counts, &mut played, &players, &run.rows);
+        count(&mut counts, &mut played, &mut distinct, &players, &run.rows);
+    }
+}
+
+#[cfg(test)]
+mod copy_tests {
+    use super::*;
+    use eloworld_games::{GameKind, GameResult, Side, Termination};
+    use eloworld_tournament::GameIdentity;
+
+    fn row(white: &str, black: &str, moves: &str) -> ResultRow {
+        ResultRow {
+            tournament: "t".to_owned(),
+            white: white.to_owned(),
+            black: black.to_owned(),
+            result: GameResult::Win(Side::First),
+            termination: Termination::Checkmate,
+            plies: 2,
+            date: String::new(),
+            identity: GameIdentity::of_codes(GameKind::Chess, None, moves),
+        }
+    }
+
+    #[test]
+    fn the_fit_counts_a_copy_once_and_the_schedule_counts_every_game() {
+        let players = ["a".to_owned(), "b".to_owned()];
+        let mut counts = PairCounts::new(2);
+        let mut played = vec![0u32; 4];
+        let mut distinct = Distinct::new(CopyRule::CountOnce);
+        // Two batches: a copy in the first, and a copy of the first batch's game in the second.
+        let first = [row("a", "b", "e2e4 e7e5"), row("a", "b", "e2e4 e7e5")];
+        let second = [
+            row("a", "b", "e2e4 e7e5"),
+            row("a", "b", "d2d4 d7d5"),
+            row("b", "a", "e2e4 e7e5"),
+        ];
+        count(&mut counts, &mut played, &mut distinct, &players, &first);
+        count(&mut counts, &mut played, &mut distinct, &players, &second);
+        assert_eq!(played, [0, 4, 1, 0], "every game played, by ordered pair");
+        assert_eq!(
+            counts.coloured(0, 1).iter().sum::<u32>(),
+            2,
+            "a–b: two distinct games"
+        );
+        assert_eq!(counts.coloured(1, 0).iter().sum::<u32>(), 1);
     }
 }

@@ -113,6 +113,8 @@ pub struct BuiltLadder {
     pub other_rules: Vec<String>,
     /// Players without games linking them to the largest group: not rungs.
     pub left_out: usize,
+    /// The copies of earlier games the store holds, each counted once in the fit.
+    pub copies: eloworld_tournament::Copies,
 }
 
 /// Builds a ladder from stored results: maximum-likelihood ratings with 95% intervals,
@@ -196,6 +198,7 @@ pub fn build(req: &BuildRequest<'_>) -> AppResult<BuiltLadder> {
         rules_of: first.name.clone(),
         other_rules,
         left_out,
+        copies: eloworld_tournament::Copies::of(&rows),
     })
 }
 

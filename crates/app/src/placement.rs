@@ -21,7 +21,7 @@ use eloworld_ratings::placement::{
     combined, next_rung, place, scoville, start_estimate, Combined, Placed, RungGames, Scoville,
     StoppingRule,
 };
-use eloworld_tournament::{OpeningsFor, Plan, TournamentConfig};
+use eloworld_tournament::{Copies, CopyRule, Distinct, OpeningsFor, Plan, TournamentConfig};
 use std::path::PathBuf;
 
 /// How to place a player.
@@ -57,6 +57,9 @@ pub struct Placement {
     pub skipped: Vec<String>,
     /// True when the run was stopped before the placement was done.
     pub interrupted: bool,
+    /// The copies among its games: a repeat of an earlier game against the same rung with
+    /// the same colours is counted once in `placed` and `rungs` (docs/ratings.md, "Copies").
+    pub copies: Copies,
 }
 
 /// One batch played, for a front end's progress line.
@@ -139,8 +142,16 @@ fn place_as<G: AppGame>(
     let mut estimate = start_estimate(&ratings, &usable);
     let stopping = StoppingRule::new(settings.precision, settings.max_games, 2 * settings.batch);
     let mut interrupted = false;
+    // Every game read, copies included: the budget counts the games played, the fit only
+    // the distinct ones.
+    let mut rows = Vec::new();
+    let mut distinct = Distinct::new(CopyRule::CountOnce);
     loop {
-        if stopping.done(&place(&games, ladder.advantage)) {
+        let played_in_all = u32::try_from(rows.len()).unwrap_or(u32::MAX);
+        if stopping.done(&Placed {
+            games: played_in_all,
+            ..place(&games, ladder.advantage)
+        }) {
             break;
         }
         let Some(k) = next_rung(&ratings, &played, &usable, estimate) else {
@@ -166,14 +177,17 @@ fn place_as<G: AppGame>(
             break;
         }
         for row in store.results(Some(&config.name))? {
-            // The placed player's points, counted with its colour.
-            let white_points = row.result.first_score();
-            if row.white == spec {
-                games[k].as_white.add(white_points);
-            } else {
-                games[k].as_black.add(1.0 - white_points);
-            }
             played[k] += 1;
+            if distinct.admit(&row.white, &row.black, row.identity) {
+                // The placed player's points, counted with its colour.
+                let white_points = row.result.first_score();
+                if row.white == spec {
+                    games[k].as_white.add(white_points);
+                } else {
+                    games[k].as_black.add(1.0 - white_points);
+                }
+            }
+            rows.push(row);
         }
         batches[k] += 1;
         let now = place(&games, ladder.advantage);
@@ -198,6 +212,7 @@ fn place_as<G: AppGame>(
         rungs: games,
         skipped,
         interrupted,
+        copies: Copies::of(&rows),
     })
 }
 

@@ -6,6 +6,7 @@
 //! `eloworld_ratings::rate` / `rate_all`'s.
 
 use crate::error::{AppResult, Context};
+use eloworld_tournament::{Copies, CopyRule, Distinct};
 use eloworld_ratings::{
     consistency::{consistency, Consistency},
     elo_world::EloWorldRatings,
@@ -552,6 +553,9 @@ pub struct SourceGames {
     pub games: Games,
     /// Games without a result, or with a player skipped.
     pub unfinished: u64,
+    /// From a database, the copies of earlier games it holds (a copy counts once under
+    /// [`CopyRule::CountOnce`]); PGN and CSV input is taken game by game as it is.
+    pub copies: Option<Copies>,
 }
 
 impl Source<'_> {
@@ -560,7 +564,8 @@ impl Source<'_> {
     /// # Errors
     /// A file that cannot be read or parsed, a database without the tournament asked for,
     /// or a source without a game to rate (naming it and what it holds).
-    pub fn load(&self, case_sensitive: bool) -> AppResult<SourceGames> {
+    pub fn load(&self, case_sensitive: bool, copy_rule: CopyRule) -> AppResult<SourceGames> {
+        let mut copies = None;
         let names = if case_sensitive {
             NameCase::Exact
         } else {
@@ -594,7 +599,12 @@ impl Source<'_> {
                     );
                 }
                 let mut games = Games::with_names(names);
-                eloworld_tournament::add_results(&mut games, &rows);
+                eloworld_tournament::add_results_with(
+                    &mut games,
+                    &rows,
+                    &mut Distinct::new(copy_rule),
+                );
+                copies = Some(Copies::of(&rows));
                 io::ReadGames {
                     games,
                     unfinished: 0,
@@ -604,6 +614,7 @@ impl Source<'_> {
         Ok(SourceGames {
             games: read.games,
             unfinished: read.unfinished,
+            copies,
         })
     }
 }

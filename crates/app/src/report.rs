@@ -11,7 +11,7 @@ use eloworld_report::{
     ConsistencyRow, Diagram, HtmlReport, ImageFormat, OutcomeTable, RatingColumn, RatingHistory,
     RatingValue, SampleGame,
 };
-use eloworld_tournament::{open_store, GameRow, ResultRow, TournamentRow};
+use eloworld_tournament::{open_store, Copies, CopyRule, GameRow, ResultRow, TournamentRow};
 use std::collections::BTreeMap;
 
 /// What a method's column shows: the method's source, and what its bar means.
@@ -212,14 +212,20 @@ pub fn go_sgf(g: &GameRow) -> AppResult<String> {
     Ok(game_to_sgf(&header, rules, &moves, Some(outcome))?)
 }
 
+/// How many pairs a note on copies names (the pairs with the most copies).
+pub const COPY_PAIRS_SHOWN: usize = 5;
+
 /// Stored results of the selected tournaments.
 pub struct StoredResults {
     /// The tournaments.
     pub tournaments: Vec<TournamentRow>,
     /// Their results, in the order they were stored.
     pub rows: Vec<ResultRow>,
-    /// W/D/L per ordered pair, in the order of the tournaments' players (those who played).
+    /// W/D/L per ordered pair, in the order of the tournaments' players (those who played):
+    /// every stored game, copies included (the ratings count a copy once).
     pub table: OutcomeTable,
+    /// The copies among the rows.
+    pub copies: Copies,
 }
 
 /// Reads the results of the tournaments of `db` (one, or all combined).
@@ -269,6 +275,7 @@ pub fn load_results(db: &str, tournament: Option<&str>) -> AppResult<StoredResul
         keep_players(&table, &played)?
     };
     Ok(StoredResults {
+        copies: Copies::of(&rows),
         tournaments,
         rows,
         table,
@@ -288,7 +295,8 @@ fn keep_players(table: &OutcomeTable, keep: &[usize]) -> AppResult<OutcomeTable>
 }
 
 /// Returns the games as the ratings crate takes them: players in the table's order (so ids
-/// are table indices), games in finish order, dated by the year they finished.
+/// are table indices), games in finish order, dated by the year they finished, a copy of an
+/// earlier game counted once.
 #[must_use]
 pub fn game_list(table: &OutcomeTable, rows: &[ResultRow]) -> Games {
     let mut list = Games::case_sensitive();
@@ -409,11 +417,12 @@ pub struct HtmlSettings {
 }
 
 /// Assembles the HTML report of stored results: settings, every method's ratings, the
-/// crosstable, the rating histories, the consistency table and sample games.
+/// crosstable, the rating histories, the consistency table and sample games; with the
+/// copies the results hold (the ratings count each once, and the report says so).
 ///
 /// # Errors
 /// The store cannot be read or holds no games.
-pub fn assemble_html(s: &HtmlSettings) -> AppResult<HtmlReport> {
+pub fn assemble_html(s: &HtmlSettings) -> AppResult<(HtmlReport, Copies)> {
     let db = &s.db;
     let tournament = s.tournament.as_deref();
     let results = load_results(db, tournament)?;
@@ -428,7 +437,11 @@ pub fn assemble_html(s: &HtmlSettings) -> AppResult<HtmlReport> {
         });
         let table = &results.table;
         let list = results.games();
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = results
+            .copies
+            .note(CopyRule::CountOnce, COPY_PAIRS_SHOWN)
+            .into_iter()
+            .collect();
         let ratings = rating_columns(&list, &mut notes);
         let uscf = rate(&list, &Options::new(Method::Uscf))
             .map(|r| r.values)
@@ -474,6 +487,15 @@ pub fn assemble_html(s: &HtmlSettings) -> AppResult<HtmlReport> {
         results.table.total_games().to_string(),
     ));
     settings.push((
+        "distinct games (the ratings count a copy of an earlier game once)".to_owned(),
+        format!(
+            "{} of {} ({} copies)",
+            results.copies.distinct,
+            results.copies.games,
+            results.copies.copies()
+        ),
+    ));
+    settings.push((
         "report written by".to_owned(),
         format!("eloworld {}", env!("CARGO_PKG_VERSION")),
     ));
@@ -487,7 +509,7 @@ pub fn assemble_html(s: &HtmlSettings) -> AppResult<HtmlReport> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    Ok(HtmlReport {
+    let report = HtmlReport {
         title,
         settings,
         config,
@@ -499,7 +521,8 @@ pub fn assemble_html(s: &HtmlSettings) -> AppResult<HtmlReport> {
         samples,
         notes,
         picture_format: s.pictures,
-    })
+    };
+    Ok((report, results.copies))
 }
 
 #[cfg(test)]

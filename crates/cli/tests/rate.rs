@@ -721,3 +721,170 @@ fn methods_have_one_spelling_with_elo_world_as_an_alias() {
         "{err}"
     );
 }
+
+/// Runs `eloworld rate --db d.sqlite ARGS --format json` and returns the document and the
+/// notes.
+fn rate_json(dir: &std::path::Path, args: &[&str]) -> (serde_json::Value, String) {
+    let mut all = vec!["rate", "--db", "d.sqlite", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = eloworld(dir, &all);
+    let (out, err) = common::text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    (serde_json::from_str(&out).expect("json"), err)
+}
+
+/// Each player's `games` in a rating table of `doc`.
+fn games_per_player(doc: &serde_json::Value) -> Vec<(String, f64)> {
+    let mut games: Vec<(String, f64)> = doc["tables"][0]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str().expect("player").to_owned(),
+                r["games"].as_f64().expect("games"),
+            )
+        })
+        .collect();
+    games.sort_by(|a, b| a.0.cmp(&b.0));
+    games
+}
+
+#[test]
+fn a_store_with_copies_is_rated_on_distinct_games_and_says_which_pairs() {
+    // Two deterministic players from the standard start: each colour order plays one game
+    // again and again.
+    let dir = tempfile::tempdir().expect("tmp");
+    ok(
+        dir.path(),
+        &[
+            "tournament",
+            "--name",
+            "det",
+            "--players",
+            "first_move,alphabetical",
+            "--games-per-pair",
+            "3",
+            "--db",
+            "d.sqlite",
+            "--quiet",
+        ],
+    );
+    let (doc, notes) = rate_json(dir.path(), &["--method", "mle", "--white-advantage", "0"]);
+    assert_eq!(
+        doc["copies"],
+        serde_json::json!({"games": 6, "distinct": 2, "pairs": [
+            {"white": "alphabetical", "black": "first_move", "games": 3, "distinct": 1},
+            {"white": "first_move", "black": "alphabetical", "games": 3, "distinct": 1},
+        ]})
+    );
+    assert!(
+        notes.contains("the games hold 4 copies of earlier games (6 games, 2 distinct")
+            && notes.contains("the ratings count each once: alphabetical–first_move 3 games, 1 distinct; first_move–alphabetical 3 games, 1 distinct"),
+        "{notes}"
+    );
+    assert_eq!(
+        games_per_player(&doc),
+        [
+            ("alphabetical".to_owned(), 2.0),
+            ("first_move".to_owned(), 2.0)
+        ]
+    );
+    // Every game is drawn, so both are rated 1000, with the standard error of n drawn games
+    // at half points: each game's Fisher information on the difference D is
+    // p(1 − p)·c² = c²/4 (c = ln 10 / 400), and each rating is D/2 from the average, so
+    // σ = 1 / (c·√n): 122.8 for the two distinct games, 70.9 for all six.
+    let sigma = |n: f64| 400.0 / (std::f64::consts::LN_10 * n.sqrt());
+    let errors = |doc: &serde_json::Value| -> Vec<(f64, f64)> {
+        doc["tables"][0]["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| {
+                (
+                    r["elo"].as_f64().expect("elo"),
+                    r["error"].as_f64().expect("error"),
+                )
+            })
+            .collect()
+    };
+    for (elo, error) in errors(&doc) {
+        assert!(
+            (elo - 1000.0).abs() < 1e-6 && (error - sigma(2.0)).abs() < 0.05,
+            "{doc}"
+        );
+    }
+    // The same fit as the two distinct games given as they are.
+    let rows = common::rows(
+        &dir.path().join("d.sqlite"),
+        "SELECT pw.spec, pb.spec, g.result FROM games g JOIN jobs j ON j.id = g.job_id \
+         JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
+         JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black",
+        [],
+        |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        },
+    );
+    let mut csv = String::from("white,black,result\n");
+    for pair in [
+        ("first_move", "alphabetical"),
+        ("alphabetical", "first_move"),
+    ] {
+        let (w, b, r) = rows
+            .iter()
+            .find(|(w, b, _)| (w.as_str(), b.as_str()) == pair)
+            .expect("a game of the pair");
+        csv.push_str(&format!("{w},{b},{r}\n"));
+    }
+    common::write(dir.path(), "distinct.csv", &csv);
+    let distinct = ok(
+        dir.path(),
+        &[
+            "rate",
+            "--csv",
+            "distinct.csv",
+            "--case-sensitive",
+            "--method",
+            "mle",
+            "--white-advantage",
+            "0",
+            "--format",
+            "json",
+        ],
+    );
+    let distinct: serde_json::Value = serde_json::from_str(&distinct).expect("json");
+    assert_eq!(doc["tables"], distinct["tables"]);
+    // --keep-copies counts every stored game, and says so.
+    let (kept, notes) = rate_json(
+        dir.path(),
+        &["--method", "mle", "--white-advantage", "0", "--keep-copies"],
+    );
+    assert_eq!(
+        games_per_player(&kept),
+        [
+            ("alphabetical".to_owned(), 6.0),
+            ("first_move".to_owned(), 6.0)
+        ]
+    );
+    for (elo, error) in errors(&kept) {
+        assert!(
+            (elo - 1000.0).abs() < 1e-6 && (error - sigma(6.0)).abs() < 0.05,
+            "{kept}"
+        );
+    }
+    assert!(
+        notes.contains("the ratings count every copy (--keep-copies)"),
+        "{notes}"
+    );
+    for other in [["--csv", "distinct.csv"], ["--pgn", "none.pgn"]] {
+        let err = fails(dir.path(), &["rate", other[0], other[1], "--keep-copies"]);
+        assert!(
+            err.contains("--keep-copies") && err.contains("--db"),
+            "{err}"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 use eloworld_app::standing::{ending, Ending, MatchTest};
 use eloworld_games::GameResult;
 use eloworld_report::{OutcomeTable, Wdl};
-use eloworld_tournament::{JobInFlight, ResultEntry, TournamentRow};
+use eloworld_tournament::{GameIdentity, JobInFlight, ResultEntry, TournamentRow};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How many of the latest games a page lists.
@@ -13,12 +13,14 @@ pub(crate) const LATEST: usize = 20;
 /// The window over which rates are measured (milliseconds).
 pub(crate) const RATE_WINDOW_MS: i64 = 60_000;
 
-/// A game as the ratings need it: White's and Black's player indices and the result.
+/// A game as the ratings need it: White's and Black's player indices, the result and what
+/// was played (to count a copy of an earlier game once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Played {
     pub white: u32,
     pub black: u32,
     pub result: GameResult,
+    pub identity: GameIdentity,
 }
 
 /// What one worker did, from the games it stored.
@@ -176,6 +178,7 @@ impl Live {
             white: e.white,
             black: e.black,
             result: e.result,
+            identity: e.identity,
         });
         self.plies += u64::from(e.plies);
         *self
@@ -315,6 +318,7 @@ mod tests {
             wall_ms: 1.0,
             finished_ms: ms,
             worker: Some("w1".to_owned()),
+            identity: GameIdentity::of(None, &seq.to_le_bytes()),
         }
     }
 

@@ -12,7 +12,7 @@ use eloworld_app::report::{rating_column, uscf_histories};
 use eloworld_games::GameResult;
 use eloworld_ratings::{rate, Detail, Games, Method, Options, Ratings};
 use eloworld_report::{RatingColumn, RatingHistory};
-use eloworld_tournament::{add_results, RatedGame};
+use eloworld_tournament::{add_results_with, Distinct, GameIdentity, RatedGame};
 use std::time::{Duration, Instant};
 
 /// A method waits this many times its last duration before running again on new games.
@@ -46,20 +46,26 @@ pub(crate) struct Rated {
     pub notes: Vec<String>,
 }
 
-/// Rates one tournament, feeding the ratings crate only the games not seen yet.
+/// Rates one tournament, feeding the ratings crate only the games not seen yet, and a copy
+/// of an earlier game of the same ordered pair not at all (docs/ratings.md, "Copies").
 #[derive(Debug, Default)]
 pub(crate) struct Rater {
     games: Option<Games>,
+    /// The games fed so far, copies included.
+    fed: usize,
+    /// The games of each ordered pair seen so far.
+    distinct: Distinct,
     computed: Vec<Computed>,
     pictures: Option<(Instant, usize)>,
 }
 
-/// A stored result as the one conversion of stored games ([`add_results`]) takes it: the
+/// A stored result as the one conversion of stored games ([`add_results_with`]) takes it: the
 /// live reader keeps player indices, not names, and no date (dates only split by year).
 struct NamedResult<'a> {
     white: &'a str,
     black: &'a str,
     result: GameResult,
+    identity: GameIdentity,
 }
 
 impl RatedGame for NamedResult<'_> {
@@ -75,6 +81,9 @@ impl RatedGame for NamedResult<'_> {
     fn date(&self) -> &str {
         ""
     }
+    fn identity(&self) -> GameIdentity {
+        self.identity
+    }
 }
 
 impl Rater {
@@ -82,15 +91,17 @@ impl Rater {
     pub fn rate(&mut self, live: &Live) -> Rated {
         let games = self.games.get_or_insert_with(Games::case_sensitive);
         let players = &live.row.players;
-        let new: Vec<NamedResult<'_>> = live.played[games.games().len()..]
+        let new: Vec<NamedResult<'_>> = live.played[self.fed..]
             .iter()
             .map(|p| NamedResult {
                 white: &players[p.white as usize],
                 black: &players[p.black as usize],
                 result: p.result,
+                identity: p.identity,
             })
             .collect();
-        add_results(games, &new);
+        self.fed = live.played.len();
+        add_results_with(games, &new, &mut self.distinct);
         let n = games.games().len();
         let finished = live.finished();
         for method in Method::CLASSIC {
@@ -140,6 +151,15 @@ impl Rater {
         let Some(games) = &self.games else {
             return rated;
         };
+        let copies = self.fed - games.games().len();
+        if copies > 0 {
+            rated.notes.push(format!(
+                "the games hold {copies} {} of earlier games ({} games, {} distinct per ordered pair, start and moves); the ratings count each once",
+                if copies == 1 { "copy" } else { "copies" },
+                self.fed,
+                games.games().len()
+            ));
+        }
         // Player index in the tournament → id in the rated games (absent: no game yet).
         let ids: Vec<Option<usize>> = live
             .row

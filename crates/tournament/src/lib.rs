@@ -7,6 +7,7 @@
 
 pub mod adjudication;
 mod config;
+pub mod copies;
 mod error;
 mod events;
 pub mod openings;
@@ -25,12 +26,13 @@ pub use config::{
     GameSetup, OpeningsFor, Schedule, SprtSettings, TournamentConfig, DEFAULT_MAX_PLIES,
     DEFAULT_RANDOM_OPENINGS,
 };
+pub use copies::{Copies, CopyRule, Distinct, GameIdentity, PairCopies};
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use openings::random_openings;
 pub use plan::{ladder_batch_name, Plan};
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
-pub use rating_games::{add_results, games_to_rate, score, RatedGame};
+pub use rating_games::{add_results, add_results_with, games_to_rate, score, RatedGame};
 pub use runner::{
     drive, play_stored, run, thread_cpu, RunCpu, RunOptions, RunSummary, StoredTournament, Until,
 };

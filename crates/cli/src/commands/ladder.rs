@@ -132,6 +132,12 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         note: args.note.as_deref().unwrap_or_default(),
         command,
     })?;
+    if let Some(note) = built.copies.note(
+        eloworld_tournament::CopyRule::CountOnce,
+        eloworld_app::report::COPY_PAIRS_SHOWN,
+    ) {
+        eprintln!("note: {note}");
+    }
     for t in &built.other_rules {
         eprintln!(
             "note: tournament {t:?} was played under other rules than {:?}; the ladder records {:?}'s",

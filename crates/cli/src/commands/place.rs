@@ -98,6 +98,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for note in &placement.skipped {
         eprintln!("note: {note}");
     }
+    if let Some(note) = placement.copies.note(
+        eloworld_tournament::CopyRule::CountOnce,
+        eloworld_app::report::COPY_PAIRS_SHOWN,
+    ) {
+        eprintln!("note: {note}");
+    }
     if placement.interrupted {
         eprintln!(
             "interrupted after {} games: run the same command again to go on (stored games are reused)",
@@ -221,5 +227,6 @@ fn json(ladder: &Ladder, o: &Placement) -> serde_json::Value {
             "text": s.describe(),
         })).collect::<Vec<_>>(),
         "nearest": {"below": rung(below), "above": rung(above)},
+        "copies": o.copies,
     })
 }

@@ -8,6 +8,7 @@ use eloworld_app::rating::{
     self, Choice, ConsistencyCheck, FamilyPlaces, LosMatrix, Period, RateSettings, RatingReport,
     Source, TruthError,
 };
+use eloworld_app::report::COPY_PAIRS_SHOWN;
 use eloworld_ratings::{
     elo_world::EloWorldConfig,
     mle::{Advantage, DrawModel, MleConfig},
@@ -15,7 +16,7 @@ use eloworld_ratings::{
     uscf::UscfConfig,
     Anchor, Detail, Flag, Games, Method, Options, Ratings,
 };
-use eloworld_tournament::ResultRow;
+use eloworld_tournament::{Copies, CopyRule, ResultRow};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -118,6 +119,10 @@ pub struct Args {
     /// Keep names that differ only in case apart (default: one player, first spelling kept).
     #[arg(long)]
     case_sensitive: bool,
+    /// Count every stored copy of a game (default: a game that repeats an earlier game of
+    /// the same ordered pair from the same start, move for move, counts once).
+    #[arg(long, requires = "db")]
+    keep_copies: bool,
     /// A CSV of true strengths (name,strength), e.g. from `eloworld synth`: print each
     /// method's RMS error against it.
     #[arg(long)]
@@ -142,8 +147,16 @@ pub(crate) fn parse_anchor(s: &str) -> Result<(String, f64), String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (games, unfinished) = match &args.ladder {
-        Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0),
+    if args.keep_copies && args.db.is_none() {
+        bail!("--keep-copies: copies are found in a database (--db) only; --pgn, --csv and --ladder take every game as given");
+    }
+    let copy_rule = if args.keep_copies {
+        CopyRule::CountEach
+    } else {
+        CopyRule::CountOnce
+    };
+    let (games, unfinished, copies) = match &args.ladder {
+        Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0, None),
         None => {
             let source = match (&args.pgn, &args.csv, &args.db) {
                 (Some(p), _, _) => Source::Pgn(p),
@@ -154,10 +167,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 },
                 (None, None, None) => bail!("give --db, --pgn or --csv"),
             };
-            let read = source.load(args.case_sensitive)?;
-            (read.games, read.unfinished)
+            let read = source.load(args.case_sensitive, copy_rule)?;
+            (read.games, read.unfinished, read.copies)
         }
     };
+    if let Some(note) = copies
+        .as_ref()
+        .and_then(|c| c.note(copy_rule, COPY_PAIRS_SHOWN))
+    {
+        eprintln!("note: {note}");
+    }
     if let Some(k) = args.predict {
         return predict(&games, &args, k);
     }
@@ -269,7 +288,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
                 let tables: Vec<serde_json::Value> = tables.iter().map(Table::json).collect();
-                documents.push(serde_json::json!({ "period": title, "tables": tables }));
+                let mut document = serde_json::json!({ "period": title, "tables": tables });
+                if let (Some(copies), false) = (&copies, args.by_year) {
+                    document["copies"] = serde_json::to_value(copies)?;
+                }
+                documents.push(document);
             }
         }
     }
@@ -349,14 +372,19 @@ fn predict(games: &Games, args: &Args, folds: u64) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Returns the side-by-side ratings of stored results (what a tournament prints at its end).
+/// Returns the side-by-side ratings of stored results (what a tournament prints at its end),
+/// a copy of an earlier game counted once, with a note naming the copies.
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
     let report = rating::rate_results(rows)?;
-    Ok(tables(&report)
+    let mut text = tables(&report)
         .iter()
         .map(Table::text)
         .collect::<Vec<_>>()
-        .join("\n"))
+        .join("\n");
+    if let Some(note) = Copies::of(rows).note(CopyRule::CountOnce, COPY_PAIRS_SHOWN) {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    Ok(text)
 }
 
 /// Returns the flag's word, or an empty cell.

@@ -185,6 +185,17 @@ fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
         .with_context(|| format!("{}: give a file ending in .png or .svg", out.display()))
 }
 
+/// Says on standard error how many copies of earlier games the results hold (the ratings
+/// count each once; the outcome tables count every stored game).
+fn note_copies(copies: &eloworld_tournament::Copies) {
+    if let Some(note) = copies.note(
+        eloworld_tournament::CopyRule::CountOnce,
+        eloworld_app::report::COPY_PAIRS_SHOWN,
+    ) {
+        eprintln!("note: {note}");
+    }
+}
+
 fn write(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))
 }
@@ -192,6 +203,7 @@ fn write(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     let format = picture_format(&args.out)?;
     let results = load_results(&args.source.db, args.source.tournament.as_deref())?;
+    note_copies(&results.copies);
     let table = &results.table;
     let list = results.games();
     let (keys, sorted_by) = match rate(args.by, &list) {
@@ -248,6 +260,7 @@ fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
     let mut runs: Vec<(String, Vec<ResultRow>)> = Vec::new();
     for db in &args.db {
         let results = load_results(db, args.tournament.as_deref())?;
+        note_copies(&results.copies);
         for t in &results.tournaments {
             let rows: Vec<ResultRow> = results
                 .rows
@@ -327,6 +340,7 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
         floor: args.floor,
     };
     let results = load_results(&args.source.db, args.source.tournament.as_deref())?;
+    note_copies(&results.copies);
     let mut text = String::new();
     if args.by_year {
         let list = results.games();
@@ -376,13 +390,14 @@ fn html(args: &HtmlArgs) -> anyhow::Result<ExitCode> {
         "png" => ImageFormat::Png,
         other => bail!("--pictures {other:?}: expected svg or png"),
     };
-    let report = assemble_html(&HtmlSettings {
+    let (report, copies) = assemble_html(&HtmlSettings {
         db: args.source.db.clone(),
         tournament: args.source.tournament.clone(),
         samples_per_pair: args.samples_per_pair,
         max_samples: args.max_samples,
         pictures,
     })?;
+    note_copies(&copies);
     let page = html_report(&report)?;
     write(&args.out, page.as_bytes())?;
     eprintln!(

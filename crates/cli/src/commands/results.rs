@@ -1,7 +1,8 @@
 use crate::standings::{Standings, StandingsText};
+use eloworld_app::report::COPY_PAIRS_SHOWN;
 use eloworld_app::standing::{ending, match_tests};
 use eloworld_games::GameKind;
-use eloworld_tournament::open_store;
+use eloworld_tournament::{open_store, Copies, CopyRule};
 use std::process::ExitCode;
 
 /// Show stored results.
@@ -38,6 +39,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let rows = store.results(args.tournament.as_deref())?;
+    // The standings count every stored game; the ratings (`rate`) count a copy once.
+    let copies = Copies::of(&rows);
+    if let Some(note) = copies.note(CopyRule::CountOnce, COPY_PAIRS_SHOWN) {
+        eprintln!("note: {note}; the standings below count every stored game");
+    }
     let standings = Standings::from_rows(&order, &rows);
     println!();
     print!("{}", standings.pair_table());

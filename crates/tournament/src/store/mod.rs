@@ -17,6 +17,7 @@ pub use location::redact;
 pub use postgres::{tap_connection_notes, PgStore};
 pub use sqlite::SqliteStore;
 
+use crate::copies::GameIdentity;
 use crate::{GameSetup, MoveNote, Plan, StoreError};
 use eloworld_games::GameKind;
 use eloworld_games::{GameResult, MoveRecord, Termination};
@@ -116,6 +117,9 @@ pub struct ResultRow {
     pub plies: u32,
     /// The day it finished, `YYYY.MM.DD` (PGN date form).
     pub date: String,
+    /// What was played (start and moves), read with the row: two rows of one ordered pair
+    /// with the same identity are copies ([`crate::copies`]).
+    pub identity: GameIdentity,
 }
 
 /// A stored game in full.
@@ -253,6 +257,8 @@ pub struct ResultEntry {
     pub finished_ms: i64,
     /// The worker that played it, if known.
     pub worker: Option<String>,
+    /// What was played (start and moves), as [`ResultRow::identity`].
+    pub identity: GameIdentity,
 }
 
 /// A job claimed by a worker and not finished yet.

@@ -18,6 +18,7 @@ use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
     TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,
 };
+use crate::copies::GameIdentity;
 use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::GameResult;
 use postgres::{Client, Row};
@@ -717,7 +718,7 @@ impl Store for PgStore {
     fn results(&self, tournament: Option<&str>) -> Result<Vec<ResultRow>, StoreError> {
         let id = self.tournament_id(tournament)?;
         let sql = "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies, \
-             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD') FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+             to_char(to_timestamp(g.finished_ms / 1000.0) AT TIME ZONE 'utc', 'YYYY.MM.DD'), t.game, j.opening, g.moves FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
              JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
              JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
              WHERE $1::bigint IS NULL OR g.tournament_id = $1 ORDER BY g.seq";
@@ -732,6 +733,7 @@ impl Store for PgStore {
                     termination: parse_termination(r.get(4)),
                     plies: r.get::<_, i32>(5) as u32,
                     date: r.get(6),
+                    identity: identity(r, 7, 8, 9),
                 })
                 .collect())
         })
@@ -871,7 +873,19 @@ fn game_row(r: &Row, setups: &HashMap<String, GameSetup>) -> Result<GameRow, Sto
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.
 const RESULT_ENTRY: &str = "SELECT g.seq, g.job_id, g.tournament_id, j.white, j.black, g.result, \
-     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round FROM games g JOIN jobs j ON j.id = g.job_id";
+     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round, t.game, j.opening, g.moves \
+     FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id";
+
+/// Reads a game's identity from its game's name, its opening and its moves' text (this
+/// store keeps moves as text), in columns `game`, `opening` and `moves`.
+fn identity(r: &Row, game: usize, opening: usize, moves: usize) -> GameIdentity {
+    let opening: Option<&str> = r.get(opening);
+    let text: &str = r.get(moves);
+    match r.get::<_, &str>(game).parse() {
+        Ok(kind) => GameIdentity::of_codes(kind, opening, text),
+        Err(_) => GameIdentity::of_text(opening, text),
+    }
+}
 
 fn result_entry(r: &Row) -> ResultEntry {
     ResultEntry {
@@ -887,5 +901,6 @@ fn result_entry(r: &Row) -> ResultEntry {
         finished_ms: r.get(9),
         worker: r.get(10),
         round: r.get::<_, i32>(11) as u32,
+        identity: identity(r, 12, 13, 14),
     }
 }

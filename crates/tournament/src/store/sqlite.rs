@@ -5,6 +5,7 @@ use super::{
     ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow, Store,
     TournamentRow, TournamentStatus, WorkerStatus,
 };
+use crate::copies::GameIdentity;
 use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::{GameKind, GameResult, MoveRecord};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
@@ -867,7 +868,7 @@ impl Store for SqliteStore {
             .conn
             .prepare(
                 "SELECT t.name, pw.spec, pb.spec, g.result, g.termination, g.plies, \
-                 strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch') FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
+                 strftime('%Y.%m.%d', g.finished_ms / 1000, 'unixepoch'), t.game, j.opening, g.moves FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id \
                  JOIN players pw ON pw.tournament_id = j.tournament_id AND pw.idx = j.white \
                  JOIN players pb ON pb.tournament_id = j.tournament_id AND pb.idx = j.black \
                  WHERE ?1 IS NULL OR g.tournament_id = ?1 ORDER BY g.seq",
@@ -885,6 +886,7 @@ impl Store for SqliteStore {
                     date: r
                         .get::<_, Option<String>>(6)?
                         .unwrap_or_else(|| "????.??.??".to_owned()),
+                    identity: identity(r, 7, 8, 9)?,
                 })
             })
             .map_err(|e| self.sql(e))?;
@@ -1217,7 +1219,35 @@ fn game_row(
 
 /// The columns of a [`ResultEntry`], read by `result_entry`.
 const RESULT_ENTRY: &str = "SELECT g.seq, g.job_id, g.tournament_id, j.white, j.black, g.result, \
-     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round FROM games g JOIN jobs j ON j.id = g.job_id";
+     g.termination, g.plies, g.wall_ms, g.finished_ms, g.worker, j.round, t.game, j.opening, g.moves \
+     FROM games g JOIN jobs j ON j.id = g.job_id JOIN tournaments t ON t.id = g.tournament_id";
+
+/// Reads a game's identity from columns `game` (its game's name), `opening` and `moves`
+/// without copying them: the move words as stored, or the text that files written before
+/// them hold, read into words (a text that does not read is hashed as it is).
+fn identity(
+    r: &rusqlite::Row<'_>,
+    game: usize,
+    opening: usize,
+    moves: usize,
+) -> rusqlite::Result<GameIdentity> {
+    use rusqlite::types::ValueRef;
+    let opening = match r.get_ref(opening)? {
+        ValueRef::Text(t) => Some(std::str::from_utf8(t).unwrap_or_default()),
+        _ => None,
+    };
+    Ok(match r.get_ref(moves)? {
+        ValueRef::Blob(words) => GameIdentity::of(opening, words),
+        ValueRef::Text(text) => {
+            let text = String::from_utf8_lossy(text);
+            match r.get_ref(game)?.as_str().ok().and_then(|g| g.parse().ok()) {
+                Some(kind) => GameIdentity::of_codes(kind, opening, &text),
+                None => GameIdentity::of_text(opening, &text),
+            }
+        }
+        _ => GameIdentity::of_text(opening, ""),
+    })
+}
 
 fn result_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResultEntry> {
     Ok(ResultEntry {
@@ -1233,6 +1263,7 @@ fn result_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResultEntry> {
         finished_ms: r.get(9)?,
         worker: r.get(10)?,
         round: r.get(11)?,
+        identity: identity(r, 12, 13, 14)?,
     })
 }
 
@@ -1310,6 +1341,49 @@ mod tests {
             })
             .expect("check");
         assert_eq!(orphans, 0);
+    }
+
+    #[test]
+    fn a_rows_identity_is_its_start_and_moves_in_either_stored_form() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut store = fresh(&dir, "identity.sqlite");
+        let id = store.begin(&plan("copies")).expect("begin");
+        let jobs = store.claim(id, "w", 3, None).expect("claim");
+        let games: Vec<FinishedGame> = jobs.iter().map(finished).collect();
+        assert_eq!(store.complete("w", &games).expect("complete").accepted, 3);
+        let identities = |store: &SqliteStore| {
+            let rows = store.results(None).expect("results");
+            let live = store.results_since(0, 10).expect("since");
+            assert_eq!(
+                rows.iter().map(|r| r.identity).collect::<Vec<_>>(),
+                live.iter().map(|r| r.identity).collect::<Vec<_>>()
+            );
+            rows.iter().map(|r| r.identity).collect::<Vec<_>>()
+        };
+        let same = identities(&store);
+        assert!(same.iter().all(|&i| i == same[0]), "one game, three times");
+        // The same moves kept as text (a file written before the records) are the same game;
+        // other moves, or the same moves from another start, are another.
+        let set = |sql: &str, job: i64| {
+            store.conn.execute(sql, [job]).expect(sql);
+        };
+        set(
+            "UPDATE games SET moves = 'e2e4 e7e5' WHERE job_id = ?1",
+            jobs[0].id,
+        );
+        set(
+            "UPDATE games SET moves = 'd2d4 d7d5' WHERE job_id = ?1",
+            jobs[1].id,
+        );
+        set(
+            "UPDATE jobs SET opening = '8/8/8/8/8/8/8/K1k5 w - - 0 1' WHERE id = ?1",
+            jobs[2].id,
+        );
+        let changed = identities(&store);
+        assert_eq!(changed[0], same[0]);
+        assert_ne!(changed[1], same[0]);
+        assert_ne!(changed[2], same[0]);
+        assert_ne!(changed[1], changed[2]);
     }
 
     #[test]
