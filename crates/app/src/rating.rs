@@ -6,7 +6,6 @@
 //! `eloworld_ratings::rate` / `rate_all`'s.
 
 use crate::error::{AppResult, Context};
-use eloworld_tournament::{Copies, CopyRule, Distinct};
 use eloworld_ratings::{
     consistency::{consistency, Consistency},
     elo_world::EloWorldRatings,
@@ -19,6 +18,7 @@ use eloworld_ratings::{
     Detail, Games, Method, NameCase, Options, PairCounts, RatingError, Ratings, Wdl,
 };
 use eloworld_tournament::ResultRow;
+use eloworld_tournament::{Copies, CopyRule, Distinct};
 use std::path::Path;
 
 /// Every method side by side, or one in detail.
