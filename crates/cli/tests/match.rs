@@ -861,3 +861,29 @@ fn a_changed_engine_option_is_a_new_match_not_a_resume() {
         .expect("config");
     assert!(config.contains("option.Hash=8"), "{config}");
 }
+
+#[test]
+fn a_match_of_fixed_engines_without_openings_warns_of_copies() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // Two engines at node budgets replay one game per colour from the initial position.
+    let line = "-engine cmd=stockfish name=a nodes=200 -engine cmd=stockfish name=b nodes=100 \
+                -each proto=uci -games 2 -rounds 2 -repeat -concurrency 1 -db m.sqlite";
+    let (o, out, err) = run_line(dir.path(), line);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("warning: 2 ordered pairs of players that play by a fixed rule")
+            && err.contains("a–b")
+            && err.contains("-openings"),
+        "{err}"
+    );
+    // From a book, every game starts elsewhere: no warning.
+    let line = format!(
+        "-engine cmd=stockfish name=a nodes=200 -engine cmd=stockfish name=b nodes=100 \
+         -each proto=uci -games 2 -rounds 2 -repeat -concurrency 1 -db m2.sqlite \
+         -openings file={} format=epd order=random",
+        book()
+    );
+    let (o, out, err) = run_line(dir.path(), &line);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(!err.contains("copies"), "{err}");
+}

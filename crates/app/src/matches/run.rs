@@ -46,6 +46,12 @@ pub enum MatchEvent<'a> {
         /// The score so far.
         tally: &'a MatchTally,
     },
+    /// Engines that play by a fixed rule meet more than once from one start: their games
+    /// after the first would be copies (give `-openings`).
+    Copies {
+        /// What to say, naming the pairs.
+        warning: &'a str,
+    },
     /// The store holds a match of the asked name with another plan (fishtest's SPSA batches
     /// rerun one `-event` with new openings and option values): this run plays a new match,
     /// `name`, in the same store.
@@ -138,6 +144,15 @@ pub fn run_match(
         }
     }
     let plan = match_plan(m, &names)?;
+    // Engines at a node or depth budget replay one game from one start: say so before playing.
+    let determinism: Vec<_> = m.engines.iter().map(|d| d.determinism()).collect();
+    let copies = crate::independent::IndependentPlan {
+        copies: plan.pairs_replaying_copies(&determinism),
+        plan: plan.clone(),
+    };
+    if let Some(warning) = copies.warning() {
+        on(MatchEvent::Copies { warning: &warning });
+    }
     let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
     let plan = begin_under_free_name(&mut *store, plan, &location, on)?;

@@ -371,6 +371,10 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
             );
             return;
         }
+        if let MatchEvent::Copies { warning } = event {
+            eprintln!("warning: {warning} (eloworld match: -openings file=… order=random)");
+            return;
+        }
         if m.quiet {
             return;
         }
@@ -412,7 +416,7 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
                     print!("{}", results_block(m, &names, tally, sprt.as_ref(), paired));
                 }
             }
-            MatchEvent::NewName { .. } => {}
+            MatchEvent::NewName { .. } | MatchEvent::Copies { .. } => {}
             MatchEvent::PgnWritten { path, crc32: crc } => {
                 if crc32 {
                     println!("File {} has CRC32: {crc:#x}", path.display());
