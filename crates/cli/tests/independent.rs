@@ -46,6 +46,27 @@ fn pairs(db: &Path) -> HashMap<(String, String), (usize, usize, usize)> {
         .collect()
 }
 
+/// Plays a round robin of `players`, two games per ordered pair, into `rr.sqlite`.
+fn round_robin(dir: &Path, players: &str) -> std::process::Output {
+    eloworld(
+        dir,
+        &[
+            "tournament",
+            "--name",
+            "rr",
+            "--players",
+            players,
+            "--games-per-pair",
+            "2",
+            "--seed",
+            "3",
+            "--db",
+            "rr.sqlite",
+            "--quiet",
+        ],
+    )
+}
+
 fn fixed(player: &str) -> bool {
     matches!(player, "first_move" | "alphabetical" | "cccp")
 }
@@ -128,21 +149,7 @@ fn a_ladder_of_fixed_players_without_openings_warns_of_copies() {
         "{err}"
     );
     // The same from a round robin that plays each fixed pair twice a colour.
-    let o = eloworld(
-        dir.path(),
-        &[
-            "tournament",
-            "--name",
-            "rr",
-            "--players",
-            "first_move,cccp,random_move",
-            "--games-per-pair",
-            "2",
-            "--db",
-            "rr.sqlite",
-            "--quiet",
-        ],
-    );
+    let o = round_robin(dir.path(), "first_move,cccp,random_move");
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     assert!(
@@ -158,23 +165,7 @@ fn a_ladder_of_fixed_players_without_openings_warns_of_copies() {
 #[test]
 fn a_placement_of_a_deterministic_player_plays_distinct_games() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = eloworld(
-        dir.path(),
-        &[
-            "tournament",
-            "--name",
-            "rr",
-            "--players",
-            "alphabetical,cccp,random_move,huddle",
-            "--games-per-pair",
-            "2",
-            "--seed",
-            "3",
-            "--db",
-            "rr.sqlite",
-            "--quiet",
-        ],
-    );
+    let o = round_robin(dir.path(), "alphabetical,cccp,random_move,huddle");
     assert!(o.status.success(), "{:?}", text(&o));
     let o = eloworld(
         dir.path(),
