@@ -45,28 +45,33 @@ pub struct IndependentPlan {
 }
 
 impl IndependentPlan {
-    /// A warning naming the pairs that would replay copies (at most five, then a count), and
-    /// what to write in the tournament file instead; none when every game can differ.
+    /// A warning naming the pairs that would replay copies; none when every game can differ.
     #[must_use]
     pub fn warning(&self) -> Option<String> {
-        if self.copies.is_empty() {
-            return None;
-        }
-        let mut names: Vec<String> = self
-            .copies
-            .iter()
-            .take(5)
-            .map(|(w, b)| format!("{w}–{b}"))
-            .collect();
-        if self.copies.len() > 5 {
-            names.push(format!("and {} more", self.copies.len() - 5));
-        }
-        Some(format!(
-            "{} ordered pairs of players that play by a fixed rule meet more than once from the initial position ({}): their games after the first are copies of it, not new evidence. Give them openings: `openings = \"FILE\"` or `random_openings = PLIES`, with `openings_for = \"fixed-pairs\"` to keep the initial position for the pairs that vary",
-            self.copies.len(),
-            names.join(", ")
-        ))
+        copies_warning(&self.copies)
     }
+}
+
+/// A warning naming `copies`, the ordered pairs that would replay copies (at most five, then a
+/// count), and what to write in the tournament file instead; none when there are none.
+#[must_use]
+pub fn copies_warning(copies: &[(String, String)]) -> Option<String> {
+    if copies.is_empty() {
+        return None;
+    }
+    let mut names: Vec<String> = copies
+        .iter()
+        .take(5)
+        .map(|(w, b)| format!("{w}–{b}"))
+        .collect();
+    if copies.len() > 5 {
+        names.push(format!("and {} more", copies.len() - 5));
+    }
+    Some(format!(
+        "{} ordered pairs of players that play by a fixed rule meet more than once from the initial position ({}): their games after the first are copies of it, not new evidence. Give them openings: `openings = \"FILE\"` or `random_openings = PLIES`, with `openings_for = \"fixed-pairs\"` to keep the initial position for the pairs that vary",
+        copies.len(),
+        names.join(", ")
+    ))
 }
 
 /// Applies `plan`'s openings policy with what its game's registry says of each player.

@@ -146,11 +146,8 @@ pub fn run_match(
     let plan = match_plan(m, &names)?;
     // Engines at a node or depth budget replay one game from one start: say so before playing.
     let determinism: Vec<_> = m.engines.iter().map(|d| d.determinism()).collect();
-    let copies = crate::independent::IndependentPlan {
-        copies: plan.pairs_replaying_copies(&determinism),
-        plan: plan.clone(),
-    };
-    if let Some(warning) = copies.warning() {
+    let copies = plan.pairs_replaying_copies(&determinism);
+    if let Some(warning) = crate::independent::copies_warning(&copies) {
         on(MatchEvent::Copies { warning: &warning });
     }
     let location = plan.config().db_path();

@@ -199,15 +199,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             newton_steps: args.newton_steps,
             ..MleConfig::new()
         },
-        uscf: UscfConfig {
-            initial_rating: args.initial_rating,
-            prior_games: args.prior_games,
-        },
-        elo_world: EloWorldConfig {
-            repetitions: args.repetitions,
-            seed: args.seed,
-            ..EloWorldConfig::new()
-        },
+        uscf: uscf_config(&args),
+        elo_world: elo_world_config(&args),
         anchor: args
             .anchor
             .clone()
@@ -307,18 +300,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The incremental Elo settings of the command line.
+fn uscf_config(args: &Args) -> UscfConfig {
+    UscfConfig {
+        initial_rating: args.initial_rating,
+        prior_games: args.prior_games,
+    }
+}
+
+/// Elo World's settings of the command line.
+fn elo_world_config(args: &Args) -> EloWorldConfig {
+    EloWorldConfig {
+        repetitions: args.repetitions,
+        seed: args.seed,
+        ..EloWorldConfig::new()
+    }
+}
+
 /// `rate --predict K`: the cross-validation table, best first.
 fn predict(games: &Games, args: &Args, folds: u64) -> anyhow::Result<ExitCode> {
     let options = Options {
-        uscf: UscfConfig {
-            initial_rating: args.initial_rating,
-            prior_games: args.prior_games,
-        },
-        elo_world: EloWorldConfig {
-            repetitions: args.repetitions,
-            seed: args.seed,
-            ..EloWorldConfig::new()
-        },
+        uscf: uscf_config(args),
+        elo_world: elo_world_config(args),
         ..Options::default()
     };
     let folds = usize::try_from(folds).context("--predict: too many folds")?;
