@@ -21,6 +21,7 @@ pub struct CecpSession {
     setboard: bool,
     ping: bool,
     depth_command: String,
+    fractional_st: bool,
     handshake: Duration,
     /// The game the engine's board holds: its start, and how many moves of it it has.
     start: Option<Option<String>>,
@@ -28,6 +29,16 @@ pub struct CecpSession {
     pings: u32,
     /// The time control of the game, sent with `level`.
     level: Option<TimeControl>,
+}
+
+/// The CECP `st` command for a movetime: whole seconds, rounded up, as the protocol says; in
+/// fractions of a second for engines that read them (Crafty's `st 0.1`).
+fn st_command(ms: u64, fractional: bool) -> String {
+    if fractional {
+        format!("st {}", ms as f64 / 1000.0)
+    } else {
+        format!("st {}", ms.div_ceil(1000).max(1))
+    }
 }
 
 fn feature_on(line: &str, key: &str) -> bool {
@@ -50,6 +61,7 @@ impl CecpSession {
             setboard: false,
             ping: false,
             depth_command: def.depth_command.clone().unwrap_or_else(|| "sd".to_owned()),
+            fractional_st: def.fractional_st,
             handshake,
             start: None,
             known: 0,
@@ -131,9 +143,7 @@ impl CecpSession {
             self.process.queue(&command);
         }
         if let Some(ms) = budget.movetime {
-            // `st` takes whole seconds.
-            self.process
-                .queue(&format!("st {}", ms.div_ceil(1000).max(1)));
+            self.process.queue(&st_command(ms, self.fractional_st));
         }
     }
 
@@ -285,5 +295,19 @@ impl CecpSession {
         // The engine played it on its own board.
         self.known += 1;
         Ok((mv.to_owned(), thinking))
+    }
+}
+
+#[cfg(test)]
+mod st_tests {
+    use super::st_command;
+
+    #[test]
+    fn st_is_whole_seconds_rounded_up_unless_the_engine_reads_fractions() {
+        assert_eq!(st_command(100, false), "st 1");
+        assert_eq!(st_command(1500, false), "st 2");
+        assert_eq!(st_command(3000, false), "st 3");
+        assert_eq!(st_command(100, true), "st 0.1");
+        assert_eq!(st_command(1500, true), "st 1.5");
     }
 }

@@ -164,6 +164,10 @@ pub struct EngineDef {
     /// The Debian package that provides the program, named when it is missing.
     #[serde(default)]
     pub package: Option<String>,
+    /// How to install the program where no Debian package carries it (`scripts/crafty`),
+    /// named when it is missing.
+    #[serde(default)]
+    pub install: Option<String>,
     /// Engine options, set after the handshake.
     #[serde(default)]
     pub options: BTreeMap<String, OptionValue>,
@@ -184,6 +188,10 @@ pub struct EngineDef {
     /// engine reads instead (`depth` for phalanx and gnuchess).
     #[serde(default)]
     pub depth_command: Option<String>,
+    /// Sends a CECP `st` in fractions of a second (`st 0.1` for 100 ms), for engines that
+    /// read it so (Crafty); the protocol's `st` is whole seconds, rounded up.
+    #[serde(default)]
+    pub fractional_st: bool,
     /// The time control (`tc = "40/60+0.6"`), when the engine plays on a clock; the budget
     /// then only adds limits (nodes, depth) to it.
     #[serde(default)]
@@ -287,6 +295,7 @@ impl EngineDef {
             engine: self.name.clone(),
             command: self.command.clone(),
             package: self.package.clone(),
+            install: self.install.clone(),
         };
         if self.command.contains('/') {
             let path = Path::new(&self.command);
@@ -354,7 +363,7 @@ pub enum EngineFileError {
         reason: String,
     },
     /// An engine's program is not installed.
-    #[error("engine {engine}: program {command:?} not found in PATH or /usr/games{}", install_hint(.package))]
+    #[error("engine {engine}: program {command:?} not found in PATH or /usr/games{}", install_hint(.package, .install))]
     Missing {
         /// The engine's name.
         engine: String,
@@ -362,13 +371,16 @@ pub enum EngineFileError {
         command: String,
         /// The Debian package that provides it.
         package: Option<String>,
+        /// How to install it otherwise.
+        install: Option<String>,
     },
 }
 
-fn install_hint(package: &Option<String>) -> String {
-    match package {
-        Some(p) => format!("; install the Debian package {p} (apt-get install {p})"),
-        None => String::new(),
+fn install_hint(package: &Option<String>, install: &Option<String>) -> String {
+    match (package, install) {
+        (Some(p), _) => format!("; install the Debian package {p} (apt-get install {p})"),
+        (None, Some(how)) => format!("; build and install it with {how}"),
+        (None, None) => String::new(),
     }
 }
 
