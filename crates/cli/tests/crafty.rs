@@ -51,14 +51,22 @@ fn crafty_tournament(dir: &Path, spec: &str, db: &str, path: Option<&str>) -> Ou
 #[test]
 fn a_missing_crafty_is_refused_naming_the_script_that_builds_it() {
     let dir = tempfile::tempdir().expect("tmp");
-    let o = crafty_tournament(dir.path(), "crafty:depth=3", "c.sqlite", Some("/nonexistent"));
+    let o = crafty_tournament(
+        dir.path(),
+        "crafty:depth=3",
+        "c.sqlite",
+        Some("/nonexistent"),
+    );
     let (out, err) = text(&o);
     if crafty_installed() && Path::new("/usr/games/crafty").exists() {
         eprintln!("skipped: crafty is installed in /usr/games, which is always searched");
         return;
     }
     assert_eq!(o.status.code(), Some(2), "{out}\n{err}");
-    assert!(err.contains("crafty") && err.contains("scripts/crafty"), "{err}");
+    assert!(
+        err.contains("crafty") && err.contains("scripts/crafty"),
+        "{err}"
+    );
     let db = dir.path().join("c.sqlite");
     assert!(
         !db.exists() || count(&db, "SELECT count(*) FROM games") == 0,
@@ -67,7 +75,7 @@ fn a_missing_crafty_is_refused_naming_the_script_that_builds_it() {
 }
 
 #[test]
-fn crafty_plays_whole_games_by_cecp_and_replays_them_at_a_fixed_depth() {
+fn crafty_plays_whole_games_by_cecp_and_leaves_no_files_behind() {
     if !crafty_installed() {
         eprintln!("skipped: Crafty 23.4 is not installed (scripts/crafty builds it)");
         return;
@@ -93,8 +101,9 @@ fn crafty_plays_whole_games_by_cecp_and_replays_them_at_a_fixed_depth() {
         );
         assert!(*plies > 10, "{result} {termination} after {plies} plies");
     }
-    // No book, no learning, one processor, a depth limit: the same games again.
-    assert_eq!(first, moves("b.sqlite"), "Crafty at a fixed depth replays its games");
+    // Crafty does not replay its games exactly even at a fixed depth (two of these four games
+    // diverged mid-game between two runs here), so it is not counted as deterministic: its
+    // pairs need no openings to give distinct games.
     // Nothing written into the working directory (no log.NNN, game.NNN, book learning).
     let mut left: Vec<String> = std::fs::read_dir(dir.path())
         .expect("dir")

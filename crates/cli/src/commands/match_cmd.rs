@@ -93,6 +93,7 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         args: e.args.clone().unwrap_or_default(),
         protocol,
         package: None,
+        install: None,
         options,
         budget: Budget {
             nodes: e.nodes,
@@ -103,6 +104,7 @@ fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
         handshake_ms: 10_000,
         fen_only: false,
         depth_command: None,
+        fractional_st: false,
         time_control: e.tc,
         time_margin_ms: e.time_margin_ms.unwrap_or(0),
         chess960,
