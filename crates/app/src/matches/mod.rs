@@ -4,12 +4,14 @@
 //! finish, and every game in the store (a killed match resumes, and the games stored
 //! before count towards the test).
 //!
-//! One job a file: [`settings`] (what the match is asked to play), [`plan`] (the schedule
+//! One job a file: [`options`] (the fastchess / cutechess-cli command line read into
+//! settings), [`settings`] (what the match is asked to play), [`plan`] (the schedule
 //! and openings it becomes), [`fingerprint`] (an engine's line in the plan's fingerprint),
 //! [`tally`] (the running score and its headline), [`run`] (playing it, watching the games)
 //! and [`pgn`] (the PGN file written as they finish).
 
 mod fingerprint;
+pub mod options;
 mod pgn;
 mod plan;
 mod run;
