@@ -129,6 +129,8 @@ pub enum TournamentKind {
     RoundRobin,
     /// The first `-seeds N` engines meet every other (`gauntlet`).
     Gauntlet,
+    /// A seeded bracket, the winner of each encounter going on (`knockout`).
+    Knockout,
 }
 
 /// Everything a match is asked to do.
@@ -555,8 +557,8 @@ pub fn parse(args: &[String]) -> AppResult<MatchOptions> {
                 m.tournament = match single(o, &values)? {
                     "roundrobin" | "round-robin" => TournamentKind::RoundRobin,
                     "gauntlet" => TournamentKind::Gauntlet,
-                    "knockout" => crate::invalid!("-tournament knockout: not played by eloworld match yet; use roundrobin or gauntlet"),
-                    other => crate::invalid!("-tournament {other}: expected roundrobin, round-robin or gauntlet"),
+                    "knockout" => TournamentKind::Knockout,
+                    other => crate::invalid!("-tournament {other}: expected roundrobin, round-robin, gauntlet or knockout"),
                 };
             }
             "seeds" => m.seeds = value(o, "", single(o, &values)?)?,
@@ -637,13 +639,16 @@ fn checked(
             engines.len()
         );
     }
+    if m.tournament == TournamentKind::Knockout && m.sprt.is_some() {
+        crate::invalid!("-sprt tests a match of two engines, not a knockout: drop -sprt or -tournament knockout");
+    }
     if engines.len() > 2 && m.sprt.is_some() {
         crate::invalid!(
             "-sprt tests two engines, not {}: drop -sprt or play a gauntlet of two",
             engines.len()
         );
     }
-    if engines.len() > 2 && (m.noswap || m.reverse) {
+    if (engines.len() > 2 || m.tournament == TournamentKind::Knockout) && (m.noswap || m.reverse) {
         crate::invalid!("-noswap and -reverse set the colours of a match of two engines; a tournament plays each pairing with both colours");
     }
     if m.tournament == TournamentKind::Gauntlet
@@ -797,6 +802,8 @@ impl MatchOptions {
     #[must_use]
     pub fn pairing(&self) -> Pairing {
         match (self.engines.len(), self.tournament) {
+            // A knockout of two engines is one encounter, with its tiebreaks.
+            (_, TournamentKind::Knockout) => Pairing::Knockout,
             (2, _) => Pairing::Match,
             (_, TournamentKind::RoundRobin) => Pairing::RoundRobin,
             (_, TournamentKind::Gauntlet) => Pairing::Gauntlet { seeds: self.seeds },
@@ -962,6 +969,26 @@ mod tests {
         let e = parse(&words(&format!("{base} -tournament gauntlet -seeds 2")))
             .expect_err("all seeded");
         assert!(e.to_string().contains("-seeds 2"), "{e}");
+    }
+
+    #[test]
+    fn a_knockout_is_read_and_its_contradictions_named() {
+        let five = "-engine cmd=a -engine cmd=b -engine cmd=c -engine cmd=d -engine cmd=e \
+                    -each nodes=5 -tournament knockout";
+        let m = parse(&words(five)).expect("valid");
+        assert_eq!(m.pairing(), Pairing::Knockout);
+        for (extra, named) in [
+            ("-sprt elo0=0 elo1=5", "-sprt tests a match of two engines"),
+            ("-noswap", "-noswap and -reverse"),
+        ] {
+            let e = parse(&words(&format!("{five} {extra}"))).expect_err(extra);
+            assert!(chain(&e).contains(named), "{extra}: {}", chain(&e));
+        }
+        let e = parse(&words(
+            "-engine cmd=a nodes=1 -engine cmd=b nodes=1 -tournament swiss",
+        ))
+        .expect_err("not a kind");
+        assert!(chain(&e).contains("gauntlet or knockout"), "{}", chain(&e));
     }
 
     #[test]

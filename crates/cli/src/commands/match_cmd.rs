@@ -41,7 +41,7 @@ eloworld match: two engines or more, with the options fastchess and cutechess-cl
           [option.NAME=VALUE …]                 (give -engine for each engine)
   -each   the same settings, for every engine
   -rounds N  -games N  -repeat  -concurrency N  -srand SEED  -noswap  -reverse  -wait MS
-  -tournament roundrobin|gauntlet [-seeds N]     (more than two engines)
+  -tournament roundrobin|gauntlet|knockout [-seeds N]   (more than two engines)
   -openings file=FILE format=epd|pgn order=sequential|random start=N plies=N
   -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic   (two engines)
   -resign movecount=N score=CP [twosided=true]   -draw movenumber=N movecount=N score=CP
@@ -279,6 +279,9 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
         );
     }
     let mut out = std::io::stdout().lock();
+    if let Some(bracket) = &run.bracket {
+        eprint!("{bracket}");
+    }
     if pairing == Pairing::Match {
         let block = results_block(m, &run.names, &run.tally, run.sprt.as_ref(), paired);
         let _ = out.write_all(block.as_bytes());
