@@ -304,7 +304,10 @@ fn a_knockout_of_five_plays_its_bracket_with_byes_and_tiebreaks() {
     for t in 1..=4 {
         assert_eq!(stage(&format!("ko/round-1/tiebreak-{t}")), 2, "{stages:?}");
     }
-    assert!(stage("ko/round-2") == 4 && stage("ko/round-3") >= 2, "{stages:?}");
+    assert!(
+        stage("ko/round-2") == 4 && stage("ko/round-3") >= 2,
+        "{stages:?}"
+    );
     let stored: i64 = stages.iter().map(|(_, g)| g).sum();
     // Only seeds 4 and 5 play round 1.
     let round_one = common::count(
