@@ -241,3 +241,63 @@ fn each_engine_is_started_once_and_told_to_quit() {
         );
     }
 }
+
+/// A knockout killed with `kill -9` in the middle resumes: rerun, the stages stored are kept
+/// (no stored game is played again: every game the store held at the kill is still there,
+/// once) and the games left are played; the PGN then holds exactly the stored games.
+#[test]
+fn a_killed_knockout_resumes_without_replaying_its_stored_games() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let line = "match -engine cmd=stockfish name=s1 nodes=900 -engine cmd=stockfish name=s2 \
+         nodes=600 -engine cmd=stockfish name=s3 nodes=400 -engine cmd=stockfish name=s4 \
+         nodes=200 -engine cmd=stockfish name=s5 nodes=100 -each option.Hash=8 \
+         -tournament knockout -games 4 -rounds 1 -concurrency 2 -maxmoves 40 \
+         -event ko -pgnout file=ko.pgn -db ko.sqlite";
+    let args: Vec<&str> = line.split_whitespace().collect();
+    let mut child = common::command()
+        .args(&args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the knockout");
+    let db = dir.path().join("ko.sqlite");
+    let t0 = Instant::now();
+    let stored_now = || {
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0)
+    };
+    // Into the second round: the first round's four games and some of the next.
+    while stored_now() < 6 {
+        assert!(t0.elapsed() < Duration::from_secs(180), "no games played");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let before = stored_keys(&db);
+    let o = common::eloworld(dir.path(), &args);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(err.contains("\nWinner: "), "{err}");
+    let after = stored_keys(&db);
+    for (key, n) in &before {
+        assert_eq!(after.get(key), Some(n), "{key:?} kept, once");
+    }
+    let kept: usize = before.values().sum();
+    let total: usize = after.values().sum();
+    assert!(
+        out.contains(&format!(
+            "{total} games stored in ko.sqlite ({} this run",
+            total - kept
+        )),
+        "{out}"
+    );
+    assert!(after.values().all(|&n| n == 1), "no game twice");
+    let pgn = std::fs::read_to_string(dir.path().join("ko.pgn")).expect("pgn");
+    assert_eq!(pgn_keys(&pgn), after, "{pgn}");
+}

@@ -246,3 +246,88 @@ fn chess960_pgn_has_a_variant_tag() {
     let std_pgn = std::fs::read_to_string(dir.path().join("std.pgn")).expect("pgn");
     assert!(!std_pgn.contains("[Variant"), "{std_pgn}");
 }
+
+/// Games stored per stage tournament, by name.
+fn games_per_stage(db: &Path) -> Vec<(String, i64)> {
+    let c = rusqlite::Connection::open(db).expect("open db");
+    let mut st = c
+        .prepare(
+            "SELECT t.name, COUNT(*) FROM games g JOIN jobs j ON j.id = g.job_id \
+             JOIN tournaments t ON t.id = j.tournament_id GROUP BY t.name ORDER BY t.name",
+        )
+        .expect("query");
+    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect()
+}
+
+/// A knockout of five engines, as cutechess-cli's `-tournament knockout`: a bracket of
+/// eight, so seeds 1–3 have byes and only seeds 4 and 5 play the first round. Those two
+/// are the same Stockfish at the same node budget, so each colour-swapped pair from one
+/// opening is level: four tiebreak pairs are played (a stage each in the store), then the
+/// higher seed goes on. Then two semi-finals and a final; the bracket is printed, the PGN
+/// holds exactly the stored games, and a rerun plays nothing again.
+#[test]
+fn a_knockout_of_five_plays_its_bracket_with_byes_and_tiebreaks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let line = format!(
+        "-engine cmd=stockfish name=sf4000 nodes=4000 -engine cmd=stockfish name=sf1000 nodes=1000 \
+         -engine cmd=stockfish name=sf300 nodes=300 -engine cmd=stockfish name=sfa nodes=60 \
+         -engine cmd=stockfish name=sfb nodes=60 -each proto=uci option.Hash=8 option.Threads=1 \
+         -tournament knockout -games 2 -rounds 1 -maxmoves 30 -concurrency 2 \
+         -openings file={} order=sequential -event ko -pgnout file=ko.pgn -db ko.sqlite",
+        book()
+    );
+    let (out, err) = ok(dir.path(), &line);
+    assert!(
+        err.contains(
+            "Round 1\n  sf4000 (1) bye\n  sfa (4) 5 - 5 sfb (5) (level after 4 tiebreak pairs: \
+             the higher seed goes on)\n  sf1000 (2) bye\n  sf300 (3) bye\nRound 2\n  sf4000 (1) "
+        ),
+        "{err}"
+    );
+    assert!(err.contains(" sfa (4)"), "{err}");
+    assert!(err.contains("\n  sf1000 (2) "), "{err}");
+    assert!(err.contains(" sf300 (3)"), "{err}");
+    assert!(err.contains("Round 3\n"), "{err}");
+    assert!(err.contains("\nWinner: "), "{err}");
+    let db = dir.path().join("ko.sqlite");
+    let stages = games_per_stage(&db);
+    let stage = |name: &str| {
+        stages
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, games)| *games)
+    };
+    assert_eq!(stage("ko/round-1"), 2, "{stages:?}");
+    for t in 1..=4 {
+        assert_eq!(stage(&format!("ko/round-1/tiebreak-{t}")), 2, "{stages:?}");
+    }
+    assert!(
+        stage("ko/round-2") == 4 && stage("ko/round-3") >= 2,
+        "{stages:?}"
+    );
+    let stored: i64 = stages.iter().map(|(_, g)| g).sum();
+    // Only seeds 4 and 5 play round 1.
+    let round_one = common::count(
+        &db,
+        "SELECT COUNT(*) FROM games g JOIN jobs j ON j.id = g.job_id \
+         JOIN tournaments t ON t.id = j.tournament_id \
+         JOIN players w ON w.tournament_id = j.tournament_id AND w.idx = j.white \
+         WHERE t.name LIKE 'ko/round-1%' AND w.spec NOT IN ('sfa', 'sfb')",
+    );
+    assert_eq!(round_one, 0);
+    let pgn = std::fs::read_to_string(dir.path().join("ko.pgn")).expect("the PGN");
+    assert_eq!(pgn.matches("[Event ").count() as i64, stored, "{out}");
+    // Resumed: every stage is stored, nothing is played again, the bracket is the same.
+    let (again, err_again) = ok(dir.path(), &line);
+    assert!(
+        again.contains(&format!("{stored} games stored in ko.sqlite (0 this run")),
+        "{again}"
+    );
+    let bracket = |text: &str| text[text.find("Round 1").expect("a bracket")..].to_owned();
+    assert_eq!(bracket(&err_again), bracket(&err));
+    let pgn_again = std::fs::read_to_string(dir.path().join("ko.pgn")).expect("the PGN");
+    assert_eq!(pgn_again, pgn);
+}

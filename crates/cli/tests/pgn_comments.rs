@@ -195,3 +195,135 @@ fn a_short_mating_line_is_warned_of_as_fastchess_does() {
     );
     assert!(next[3].starts_with("Moves;"), "{next:?}");
 }
+
+/// One game as read back: its `FEN` tag and its moves, each with its comments.
+#[derive(Default)]
+struct Replayed {
+    fen: Option<String>,
+    moves: Vec<(SanPlus, Vec<String>)>,
+}
+
+impl Replayed {
+    /// The position the game reaches, replayed from its start (its `FEN`, or the standard
+    /// position), every move checked legal.
+    fn end(&self) -> String {
+        use shakmaty::{fen::Fen, CastlingMode, Chess, EnPassantMode, Position};
+        let mut pos: Chess = match &self.fen {
+            Some(fen) => fen
+                .parse::<Fen>()
+                .expect("a FEN")
+                .into_position(CastlingMode::Standard)
+                .expect("a position"),
+            None => Chess::default(),
+        };
+        for (san, _) in &self.moves {
+            let mv = san.san.to_move(&pos).expect("a legal move");
+            pos.play_unchecked(mv);
+        }
+        Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+    }
+}
+
+struct ReadBack;
+
+impl Visitor for ReadBack {
+    type Tags = Replayed;
+    type Movetext = Replayed;
+    type Output = Replayed;
+
+    fn begin_tags(&mut self) -> ControlFlow<Replayed, Replayed> {
+        ControlFlow::Continue(Replayed::default())
+    }
+
+    fn tag(
+        &mut self,
+        game: &mut Replayed,
+        name: &[u8],
+        value: pgn_reader::RawTag<'_>,
+    ) -> ControlFlow<Replayed> {
+        if name == b"FEN" {
+            game.fen = Some(value.decode_utf8_lossy().into_owned());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, game: Replayed) -> ControlFlow<Replayed, Replayed> {
+        ControlFlow::Continue(game)
+    }
+
+    fn san(&mut self, game: &mut Replayed, san: SanPlus) -> ControlFlow<Replayed> {
+        game.moves.push((san, Vec::new()));
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, game: &mut Replayed, comment: RawComment<'_>) -> ControlFlow<Replayed> {
+        if let Some((_, comments)) = game.moves.last_mut() {
+            let text = String::from_utf8_lossy(comment.as_bytes());
+            comments.push(text.trim().to_owned());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: Replayed) -> Replayed {
+        game
+    }
+}
+
+fn read_back(path: &Path) -> Vec<Replayed> {
+    let file = std::fs::File::open(path).expect("the PGN");
+    let mut reader = Reader::new(file);
+    let mut out = Vec::new();
+    while let Some(g) = reader.read_game(&mut ReadBack).expect("PGN") {
+        out.push(g);
+    }
+    out
+}
+
+/// Openings from a PGN book are written as fastchess and cutechess-cli write them: from the
+/// book game's start, its moves each `{book}`, the game's own moves after them; read back
+/// with pgn-reader, each game replays from the standard position to the position the store's
+/// record (which starts from the opening's FEN) reaches.
+#[test]
+fn pgn_book_openings_are_written_as_book_moves_from_the_start() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("book.pgn"),
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n[Event \"b\"]\n\n1. d4 d5 2. c4 e6 *\n",
+    )
+    .expect("write");
+    run(
+        dir.path(),
+        &format!(
+            "{ENGINES} -openings file=book.pgn format=pgn plies=3 -games 2 -rounds 2 \
+             -maxmoves 20 -pgnout file=out.pgn -db m.sqlite"
+        ),
+    );
+    let games = read_back(&dir.path().join("out.pgn"));
+    assert_eq!(games.len(), 4);
+    let export = common::eloworld(
+        dir.path(),
+        &["export", "--db", "m.sqlite", "--pgn", "stored.pgn"],
+    );
+    assert!(export.status.success(), "{:?}", text(&export));
+    let stored = read_back(&dir.path().join("stored.pgn"));
+    assert_eq!(stored.len(), 4);
+    let firsts = [["e4", "e5", "Nf3"], ["d4", "d5", "c4"]];
+    for (i, (g, s)) in games.iter().zip(&stored).enumerate() {
+        assert_eq!(g.fen, None, "game {i} starts from the standard position");
+        let book: Vec<String> = g.moves[..3].iter().map(|(m, _)| m.to_string()).collect();
+        assert_eq!(book, firsts[i / 2], "game {i}");
+        for (m, comments) in &g.moves[..3] {
+            assert_eq!(comments, &["book"], "game {i}: {m}");
+        }
+        assert!(
+            g.moves.len() > 3 && g.moves[3].1.first().is_some_and(|c| c != "book"),
+            "game {i}: the game's own moves follow"
+        );
+        assert!(
+            s.fen.is_some(),
+            "the store's record starts from the opening"
+        );
+        assert_eq!(g.end(), s.end(), "game {i}");
+        assert_eq!(g.moves.len(), s.moves.len() + 3, "game {i}");
+    }
+}

@@ -263,15 +263,57 @@ fn pgn_openings(
     bytes: &[u8],
     max_plies: Option<u32>,
 ) -> Result<Vec<String>, ConfigError> {
+    Ok(pgn_book_lines(path, bytes, max_plies)?
+        .into_iter()
+        .map(|line| line.fen)
+        .collect())
+}
+
+/// An opening of a PGN book as its game gives it: where the game starts and the moves
+/// played from there, which a match's PGN writes from the start with `{book}` comments as
+/// fastchess and cutechess-cli do, and the position they reach, which the games start from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookLine {
+    /// The game's `FEN` tag (`None`: the standard start).
+    pub start: Option<String>,
+    /// The moves played from `start`, in SAN.
+    pub moves: Vec<String>,
+    /// The position they reach, as a plan's openings hold it.
+    pub fen: String,
+}
+
+/// Reads the games of a PGN book as [`BookLine`]s, each cut at `max_plies` plies as
+/// [`load_openings_cut`] cuts them.
+///
+/// # Errors
+/// As [`load_openings`].
+pub fn load_book_lines(path: &Path, max_plies: Option<u32>) -> Result<Vec<BookLine>, ConfigError> {
+    let bytes = std::fs::read(path).map_err(|e| ConfigError::Openings {
+        path: path.to_owned(),
+        line: 0,
+        message: format!("cannot read: {e}"),
+    })?;
+    pgn_book_lines(path, &bytes, max_plies)
+}
+
+fn pgn_book_lines(
+    path: &Path,
+    bytes: &[u8],
+    max_plies: Option<u32>,
+) -> Result<Vec<BookLine>, ConfigError> {
     let name = path.display().to_string();
     let max_plies = max_plies.map_or(usize::MAX, |n| n as usize);
     let mut out = Vec::new();
     for game in PgnReader::new(name.as_str(), bytes) {
         let game = game.map_err(|e| openings_error(path, e))?;
         let mut pos = game.start(&name).map_err(|e| openings_error(path, e))?;
+        let mut moves = Vec::new();
         for san in game.sans.iter().take(max_plies) {
             match san.to_move(&pos) {
-                Ok(mv) => pos.play_unchecked(mv),
+                Ok(mv) => {
+                    moves.push(san.to_string());
+                    pos.play_unchecked(mv);
+                }
                 Err(_) => {
                     let fen = Fen::from_position(&pos, EnPassantMode::Legal);
                     let e = game.error(&name, format!("illegal move {san} in {fen}"));
@@ -279,7 +321,11 @@ fn pgn_openings(
                 }
             }
         }
-        out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+        out.push(BookLine {
+            start: game.fen.clone(),
+            moves,
+            fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+        });
     }
     Ok(out)
 }
@@ -360,6 +406,27 @@ mod tests {
             shakmaty::fen::Fen::from_position(&shakmaty::Chess::default(), EnPassantMode::Legal)
                 .to_string()
         );
+    }
+
+    #[test]
+    fn book_lines_keep_the_moves_and_their_start() {
+        let f = file(
+            ".pgn",
+            "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n[SetUp \"1\"]\n\
+             [FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 *\n",
+        );
+        let lines = load_book_lines(f.path(), Some(3)).expect("lines");
+        assert_eq!(lines[0].start, None);
+        assert_eq!(lines[0].moves, ["e4", "e5", "Nf3"]);
+        assert_eq!(
+            lines[0].fen,
+            load_openings_cut(f.path(), GameKind::Chess, Some(3)).expect("openings")[0]
+        );
+        assert_eq!(
+            lines[1].start.as_deref(),
+            Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+        );
+        assert_eq!(lines[1].fen, "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
     }
 
     #[test]

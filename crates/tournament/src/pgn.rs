@@ -4,7 +4,7 @@ use crate::store::GameRow;
 use crate::MoveNote;
 use eloworld_games::Termination;
 use eloworld_players::engine::Score;
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 use std::fmt::Write;
@@ -195,6 +195,11 @@ pub struct PgnTags<'a> {
     pub chess960: bool,
     /// The words of the `Termination` tag.
     pub termination: TerminationWords,
+    /// The book line the game's opening came from (a PGN book's game): when its position is
+    /// the game's opening, the PGN starts from the book game's start and writes its moves,
+    /// each `{book}`, as fastchess and cutechess-cli write them; else it starts from the
+    /// opening's `FEN`.
+    pub book: Option<&'a crate::openings::BookLine>,
 }
 
 /// Whose words the PGN `Termination` tag uses.
@@ -254,11 +259,20 @@ pub fn game_to_pgn_annotated(
     notes: &[MoveNote],
 ) -> Result<String, String> {
     let time_control = tags.time_control;
-    let mut pos: Chess = match &g.opening {
+    // A book opening is written from its game's start, its moves marked `{book}`.
+    let book = tags
+        .book
+        .filter(|b| g.opening.as_deref() == Some(b.fen.as_str()));
+    let start = match book {
+        Some(b) => b.start.as_deref(),
+        None => g.opening.as_deref(),
+    };
+    let mut pos: Chess = match start {
         Some(fen) => eloworld_games::chess::parse_fen(fen)
             .map_err(|e| format!("game {}: opening: {e}", g.job_id))?,
         None => Chess::default(),
     };
+    let book_moves = book.map_or(&[][..], |b| b.moves.as_slice());
     let mut out = String::with_capacity(256 + g.moves.len() * 2);
     let tag = |out: &mut String, k: &str, v: &str| {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
@@ -276,11 +290,12 @@ pub fn game_to_pgn_annotated(
         TerminationWords::Fastchess => fastchess_termination(g.termination),
     };
     tag(&mut out, "Termination", termination);
-    tag(&mut out, "PlyCount", &g.plies.to_string());
+    let plies = g.plies as usize + book_moves.len();
+    tag(&mut out, "PlyCount", &plies.to_string());
     if let Some(tc) = time_control {
         tag(&mut out, "TimeControl", tc);
     }
-    if let Some(fen) = &g.opening {
+    if let Some(fen) = start {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", fen);
     }
@@ -302,6 +317,36 @@ pub fn game_to_pgn_annotated(
         out.push_str(token);
         line_len += token.len();
     };
+    let mut first = true;
+    let mut write_move =
+        |out: &mut String, pos: &mut Chess, mv: shakmaty::Move, comment: Option<String>| {
+            if pos.turn().is_white() || first {
+                let n = pos.fullmoves().get();
+                push(
+                    out,
+                    &if pos.turn().is_white() {
+                        format!("{n}.")
+                    } else {
+                        format!("{n}...")
+                    },
+                );
+            }
+            first = false;
+            let san = SanPlus::from_move_and_play_unchecked(pos, mv);
+            push(out, &san.to_string());
+            if let Some(comment) = comment {
+                push(out, &format!("{{{comment}}}"));
+            }
+        };
+    for (i, text) in book_moves.iter().enumerate() {
+        let mv = text
+            .parse::<San>()
+            .ok()
+            .and_then(|san| san.to_move(&pos).ok())
+            .ok_or_else(|| format!("game {}: book move {} {text:?} is illegal", g.job_id, i + 1))?;
+        let comment = (!tags.comments.none).then(|| "book".to_owned());
+        write_move(&mut out, &mut pos, mv, comment);
+    }
     for (i, code) in g.moves.split_whitespace().enumerate() {
         let uci: UciMove = code
             .parse()
@@ -309,25 +354,10 @@ pub fn game_to_pgn_annotated(
         let mv = uci
             .to_move(&pos)
             .map_err(|_| format!("game {}: move {} {code:?} is illegal", g.job_id, i + 1))?;
-        if pos.turn().is_white() || i == 0 {
-            let n = pos.fullmoves().get();
-            push(
-                &mut out,
-                &if pos.turn().is_white() {
-                    format!("{n}.")
-                } else {
-                    format!("{n}...")
-                },
-            );
-        }
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
-        push(&mut out, &san.to_string());
-        if let Some(comment) = notes
+        let comment = notes
             .get(i)
-            .and_then(|n| move_comment_with(n, &tags.comments))
-        {
-            push(&mut out, &format!("{{{comment}}}"));
-        }
+            .and_then(|n| move_comment_with(n, &tags.comments));
+        write_move(&mut out, &mut pos, mv, comment);
     }
     if let Some(d) = &g.detail {
         push(&mut out, &format!("{{{}}}", d.replace(['{', '}'], "")));

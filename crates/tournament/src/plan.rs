@@ -186,6 +186,38 @@ impl Plan {
         })
     }
 
+    /// One stage of a knockout (see [`schedule::knockout`]): `encounters` (indices into the
+    /// players of `config`, the higher seed first) each playing `pairs` colour-swapped game
+    /// pairs numbered from `first_round`, from `openings` as given.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for a bad game or player spec.
+    pub fn knockout_stage(
+        config: &TournamentConfig,
+        openings: Vec<String>,
+        encounters: &[(u32, u32)],
+        pairs: u32,
+        first_round: u32,
+    ) -> Result<Plan, ConfigError> {
+        let game = config.game_kind()?;
+        let players = canonical_players(&config.players)?;
+        let jobs = schedule::knockout::jobs(
+            &players,
+            encounters,
+            pairs,
+            first_round,
+            &openings,
+            config.seed,
+        );
+        Ok(Plan {
+            config: config.clone(),
+            game,
+            players,
+            openings,
+            jobs,
+        })
+    }
+
     /// Batch `batch` (1-based) of a `ladder` schedule: the tournament `NAME/batch-NNNN` in the
     /// store, playing `pairs` (White, Black; indices into the players) with rounds counted
     /// from `played` (games per ordered pair before it, row-major); see

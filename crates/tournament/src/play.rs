@@ -199,15 +199,36 @@ pub fn play_game_with<G: Game>(
                 _ => None,
             };
             if let Some(overrun) = flagged {
-                return forfeit(
-                    Termination::TimeForfeit,
-                    format!(
-                        "used {} ms with {} ms left: {} ms over",
-                        elapsed.as_millis(),
-                        had.as_millis(),
-                        overrun.as_millis()
-                    ),
+                let detail = format!(
+                    "used {} ms with {} ms left: {} ms over",
+                    elapsed.as_millis(),
+                    had.as_millis(),
+                    overrun.as_millis()
                 );
+                // The move that came too late is kept, unplayed on the board, as fastchess
+                // keeps it (`Match::playMove` adds its data before judging the clock): the
+                // record then ends with the flagging side's own move, and the PGN's detail
+                // follows that move rather than the opponent's.
+                if let Ok(mv) = answer {
+                    if game.is_legal(mv) {
+                        moves.push(mv);
+                        if let Some(notes) = notes.as_deref_mut() {
+                            notes.push(MoveNote {
+                                elapsed,
+                                book,
+                                report,
+                                time_left: Some(Duration::ZERO),
+                                lines,
+                            });
+                        }
+                        return Some(PlayedGame {
+                            outcome: Outcome::win(side.other(), Termination::TimeForfeit),
+                            plies: plies + 1,
+                            detail: Some(detail),
+                        });
+                    }
+                }
+                return forfeit(Termination::TimeForfeit, detail);
             }
         }
         match answer {
@@ -417,6 +438,55 @@ mod tests {
         fn observe(&mut self, _before: &Chess, _mv: shakmaty::Move) {
             self.seen += 1;
         }
+    }
+
+    /// A random mover on a 10 ms clock that takes 40 ms a move: it flags on its first.
+    struct Slow;
+
+    impl Player<Chess> for Slow {
+        fn choose(
+            &mut self,
+            game: &Chess,
+            rng: &mut GameRng,
+        ) -> Result<shakmaty::Move, PlayerError> {
+            std::thread::sleep(Duration::from_millis(40));
+            RandomMove.choose(game, rng)
+        }
+
+        fn time_control(&self) -> Option<(eloworld_players::engine::TimeControl, Duration)> {
+            Some(("0.01".parse().expect("a time control"), Duration::ZERO))
+        }
+    }
+
+    /// A move that comes too late ends the game on time, and is kept with its note (as
+    /// fastchess keeps it) so that the forfeit's detail follows the flagging side's move,
+    /// not the opponent's last one.
+    #[test]
+    fn a_late_move_is_kept_as_the_flagging_sides_last() {
+        let stop = AtomicBool::new(false);
+        let rules = GameRules {
+            max_plies: 200,
+            adjudication: None,
+            tablebases: None,
+        };
+        let mut g = Chess::new(DrawRules::Automatic);
+        let (mut moves, mut notes) = (Vec::new(), Vec::new());
+        let (w, b): (&mut dyn Player<Chess>, &mut dyn Player<Chess>) = (&mut RandomMove, &mut Slow);
+        let played = play_game_with(&mut g, w, b, 3, &rules, &stop, &mut moves, Some(&mut notes))
+            .expect("not stopped");
+        assert_eq!(
+            played.outcome,
+            Outcome::win(Side::First, Termination::TimeForfeit)
+        );
+        // White's move, then Black's late one: two plies, two notes, the detail last.
+        assert_eq!((played.plies, moves.len(), notes.len()), (2, 2, 2));
+        assert!(
+            notes[1].elapsed >= Duration::from_millis(40),
+            "{:?}",
+            notes[1]
+        );
+        let detail = played.detail.expect("a detail");
+        assert!(detail.contains("ms left"), "{detail}");
     }
 
     #[test]

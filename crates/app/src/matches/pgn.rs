@@ -20,7 +20,8 @@ impl Watcher<'_> {
         stored: &[GameRow],
     ) -> AppResult<(std::fs::File, crc32fast::Hasher)> {
         let resumed = !stored.is_empty();
-        let append = self.m.pgn_append || resumed;
+        // A knockout's later stages add to the file its first stage began.
+        let append = self.m.pgn_append || resumed || !self.stage.first;
         let context = || format!("opening {} for the PGN", path.display());
         if resumed {
             self.cut_back(path, stored).with_context(context)?;
@@ -146,6 +147,7 @@ impl Watcher<'_> {
             chess960: self.m.chess960,
             // In fastchess's words, which OpenBench's client reads for engine errors.
             termination: TerminationWords::Fastchess,
+            book: row.opening.as_ref().and_then(|fen| self.book.get(fen)),
         };
         let site = self.m.site.as_deref().unwrap_or("eloworld match");
         game_to_pgn_annotated(row, site, &tags, &row.notes)

@@ -90,6 +90,8 @@ pub struct MatchRun {
     pub location: String,
     /// Every game the store holds for the match, this run's and earlier runs'.
     pub rows: Vec<ResultRow>,
+    /// A knockout's bracket, as far as it was played.
+    pub bracket: Option<super::Bracket>,
 }
 
 impl MatchRun {
@@ -112,7 +114,7 @@ pub fn run_match(
     let names: Vec<String> = m.engines.iter().map(|d| d.name.clone()).collect();
     match m.pairing {
         Pairing::Match => crate::ensure!(names.len() == 2, "a match plays two engines"),
-        Pairing::RoundRobin | Pairing::Gauntlet { .. } => {
+        Pairing::RoundRobin | Pairing::Gauntlet { .. } | Pairing::Knockout => {
             crate::ensure!(names.len() >= 2, "a tournament plays two engines or more");
             crate::ensure!(
                 m.sprt.is_none(),
@@ -143,7 +145,10 @@ pub fn run_match(
             );
         }
     }
-    let plan = match_plan(m, &names)?;
+    if m.pairing == Pairing::Knockout {
+        return super::knockout::run_knockout(session, m, &names, &registry, on);
+    }
+    let (plan, book) = match_plan(m, &names)?;
     // Engines at a node or depth budget replay one game from one start: say so before playing.
     let determinism: Vec<_> = m.engines.iter().map(|d| d.determinism()).collect();
     let copies = plan.pairs_replaying_copies(&determinism);
@@ -153,7 +158,6 @@ pub fn run_match(
     let location = plan.config().db_path();
     let mut store = session.open_store(&location)?;
     let plan = begin_under_free_name(&mut *store, plan, &location, on)?;
-    let rules = <Chess as AppGame>::rules(plan.config().draw_rules);
     let sprt = m.sprt.map(Sprt::new).transpose()?;
     let paired = m.paired();
     // Games stored by an earlier run of the same match count towards the test.
@@ -175,7 +179,6 @@ pub fn run_match(
     if decided_before {
         session.stop_flag().store(true, Ordering::Relaxed);
     }
-    let (tx, rx) = crossbeam_channel::unbounded();
     let watcher = Watcher {
         m,
         plan: &plan,
@@ -184,27 +187,10 @@ pub fn run_match(
         paired,
         session: &session,
         stored: &stored,
+        book: &book,
+        stage: Stage::default(),
     };
-    let (summary, tally) = std::thread::scope(|scope| {
-        let handle = scope.spawn(|| watcher.watch(rx, tally, on));
-        let mut opts = session.run_options();
-        opts.events = Some(tx);
-        opts.record_games = m.pgn_out.is_some();
-        opts.pause_after_game = m.pause_after_game;
-        let summary =
-            eloworld_tournament::run::<Chess>(&plan, &registry, rules, &mut *store, &opts);
-        drop(opts);
-        (summary, handle.join())
-    });
-    // An engine that crashed and then could not be restarted stops the match the same way a
-    // broken one does before it.
-    let summary = crate::session::cannot_start(
-        summary.with_context(|| format!("match {:?} in {location}", plan.config().name))?,
-    )?;
-    let tally = match tally {
-        Ok(t) => t?,
-        Err(_) => crate::invalid!("the match's event watcher failed"),
-    };
+    let (summary, tally) = watcher.run(&registry, &mut *store, &location, tally, on)?;
     let decision = sprt.as_ref().map(|s| s.decide(tally.llr(s, paired)));
     let rows = store.results(Some(&plan.config().name))?;
     Ok(MatchRun {
@@ -216,6 +202,7 @@ pub fn run_match(
         decided_before,
         summary,
         location,
+        bracket: None,
     })
 }
 
@@ -224,7 +211,7 @@ pub fn run_match(
 /// plays a fresh match on every run, and fishtest's worker reruns one `-event` for each SPSA
 /// batch with other openings (`start=`) and option values, so a rerun with another plan is a
 /// new match, never a plan-mismatch error.
-fn begin_under_free_name(
+pub(super) fn begin_under_free_name(
     store: &mut dyn Store,
     plan: Plan,
     location: &str,
@@ -263,9 +250,69 @@ pub(super) struct Watcher<'a> {
     pub(super) session: &'a Session,
     /// The games stored before this run (the PGN file is cut back to them).
     pub(super) stored: &'a [GameRow],
+    /// A PGN book's lines, whose moves the PGN writes before each game's own.
+    pub(super) book: &'a super::plan::BookLines,
+    /// Which stage of a knockout this is (a match or a tournament is one stage).
+    pub(super) stage: Stage,
+}
+
+/// Where a plan stands among a knockout's stages: the games before it (its games are
+/// numbered on from them), and whether it is the first (only the first may start the PGN
+/// file anew).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stage {
+    pub(super) games_before: u32,
+    pub(super) first: bool,
+}
+
+impl Default for Stage {
+    fn default() -> Stage {
+        Stage {
+            games_before: 0,
+            first: true,
+        }
+    }
 }
 
 impl Watcher<'_> {
+    /// Plays the plan's games not yet stored, counting them from `tally` as they finish.
+    ///
+    /// # Errors
+    /// The store, an engine that cannot start (or restart), or writing the PGN.
+    pub(super) fn run(
+        &self,
+        registry: &eloworld_players::Registry<Chess>,
+        store: &mut dyn Store,
+        location: &str,
+        tally: MatchTally,
+        on: &mut (dyn FnMut(MatchEvent<'_>) + Send),
+    ) -> AppResult<(RunSummary, MatchTally)> {
+        let rules = <Chess as AppGame>::rules(self.plan.config().draw_rules);
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let (summary, tally) = std::thread::scope(|scope| {
+            let handle = scope.spawn(|| self.watch(rx, tally, on));
+            let mut opts = self.session.run_options();
+            opts.events = Some(tx);
+            opts.record_games = self.m.pgn_out.is_some();
+            opts.pause_after_game = self.m.pause_after_game;
+            let summary =
+                eloworld_tournament::run::<Chess>(self.plan, registry, rules, store, &opts);
+            drop(opts);
+            (summary, handle.join())
+        });
+        // An engine that crashed and then could not be restarted stops the match the same
+        // way a broken one does before it.
+        let summary = crate::session::cannot_start(
+            summary
+                .with_context(|| format!("match {:?} in {location}", self.plan.config().name))?,
+        )?;
+        let tally = match tally {
+            Ok(t) => t?,
+            Err(_) => crate::invalid!("the match's event watcher failed"),
+        };
+        Ok((summary, tally))
+    }
+
     /// Counts the games as they finish, tells `on`, writes the PGN, and stops the match
     /// when the SPRT is decided.
     fn watch(
@@ -279,11 +326,12 @@ impl Watcher<'_> {
             None => None,
         };
         let mut recorded: HashMap<u32, (String, Vec<MoveNote>, Option<String>)> = HashMap::new();
-        let total = self.plan.jobs().len();
+        let before = self.stage.games_before;
+        let total = before as usize + self.plan.jobs().len();
         for event in rx {
             match event {
                 Event::GameStarted { job, white, black } => on(MatchEvent::Started {
-                    game: job + 1,
+                    game: before + job + 1,
                     total,
                     white: &self.names[white as usize],
                     black: &self.names[black as usize],
@@ -328,7 +376,7 @@ impl Watcher<'_> {
                         written = Some(crc.clone().finalize());
                     }
                     on(MatchEvent::Finished {
-                        game: job + 1,
+                        game: before + job + 1,
                         white: &self.names[white as usize],
                         black: &self.names[black as usize],
                         result,

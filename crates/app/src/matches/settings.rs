@@ -35,6 +35,10 @@ pub enum Pairing {
         /// Engines under test, the first ones given.
         seeds: u32,
     },
+    /// A seeded bracket (cutechess-cli's `-tournament knockout`): each encounter a run of
+    /// colour-swapped game pairs, ties broken by extra pairs, the winner going on (see
+    /// [`super::knockout`]).
+    Knockout,
 }
 
 /// A match's settings.
@@ -91,6 +95,17 @@ pub struct MatchSettings {
 }
 
 impl MatchSettings {
+    /// The games each pairing plays, `-rounds × -games`.
+    ///
+    /// # Errors
+    /// [`crate::AppError::Invalid`] when the product does not fit.
+    pub fn games_per_pairing(&self) -> crate::AppResult<u32> {
+        match self.rounds.checked_mul(self.games) {
+            Some(total) => Ok(total),
+            None => crate::invalid!("-rounds × -games: too many games"),
+        }
+    }
+
     /// True when rounds are game pairs: the score is then counted in pentanomial pairs.
     #[must_use]
     pub fn paired(&self) -> bool {

@@ -1,16 +1,12 @@
 //! `eloworld match`: two engines, the command line fastchess and cutechess-cli users already
 //! have, an SPRT that stops the match when it is decided, and results in the store.
 
-use super::match_options::{self, EngineOptions, MatchOptions, OpeningOrder, TournamentKind};
 use super::match_words::{elo_line, reason};
 use crate::standings::{Standings, StandingsText};
-use anyhow::bail;
-use eloworld_app::matches::{
-    run_match, Colours, Headline, MatchEvent, MatchOpenings, MatchSettings, MatchTally, Pairing,
-};
-use eloworld_players::engine::{Budget, EngineDef, KeptLines, OptionValue, Protocol, PvWarning};
+use eloworld_app::matches::options::{self as match_options, EngineOptions, MatchOptions};
+use eloworld_app::matches::{run_match, Headline, MatchEvent, MatchTally, Pairing};
+use eloworld_players::engine::PvWarning;
 use eloworld_ratings::sprt::{Sprt, SprtDecision};
-use eloworld_tournament::adjudication::Adjudication;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -45,7 +41,7 @@ eloworld match: two engines or more, with the options fastchess and cutechess-cl
           [option.NAME=VALUE …]                 (give -engine for each engine)
   -each   the same settings, for every engine
   -rounds N  -games N  -repeat  -concurrency N  -srand SEED  -noswap  -reverse  -wait MS
-  -tournament roundrobin|gauntlet [-seeds N]     (more than two engines)
+  -tournament roundrobin|gauntlet|knockout [-seeds N]   (more than two engines)
   -openings file=FILE format=epd|pgn order=sequential|random start=N plies=N
   -sprt elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic   (two engines)
   -resign movecount=N score=CP [twosided=true]   -draw movenumber=N movecount=N score=CP
@@ -58,68 +54,6 @@ eloworld match: two engines or more, with the options fastchess and cutechess-cl
   -db FILE (eloworld's store; default: the match name .sqlite)
 ";
 
-/// Makes the engine definition of one `-engine`.
-fn engine_def(e: &EngineOptions, chess960: bool) -> anyhow::Result<EngineDef> {
-    let name = e.name.clone().unwrap_or_default();
-    let valid = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-        && !name.contains("_r");
-    if !valid {
-        bail!("engine name {name:?}: use letters, digits, '_', '-', '.' (and not \"_r\", which marks dilution)");
-    }
-    let cmd = e.cmd.clone().unwrap_or_default();
-    let command = match &e.dir {
-        Some(dir) if !cmd.starts_with('/') => dir.join(&cmd).display().to_string(),
-        _ => cmd,
-    };
-    let options = e
-        .options
-        .iter()
-        .map(|(k, v)| (k.clone(), OptionValue::Text(v.clone())))
-        .collect();
-    let protocol = e.proto.unwrap_or(Protocol::Uci);
-    if protocol == Protocol::Cecp && e.ponder == Some(true) {
-        bail!("engine {name}: ponder is played with UCI engines (go ponder / ponderhit), not xboard ones");
-    }
-    if protocol == Protocol::Cecp && e.nodes.is_some() {
-        bail!("engine {name}: an xboard engine takes tc=, st= or depth=, not nodes=");
-    }
-    let def = EngineDef {
-        name: name.clone(),
-        description: format!("{command} in eloworld match"),
-        command,
-        args: e.args.clone().unwrap_or_default(),
-        protocol,
-        package: None,
-        install: None,
-        options,
-        budget: Budget {
-            nodes: e.nodes,
-            depth: e.depth,
-            movetime: e.movetime_ms,
-        },
-        timeout_ms: 60_000,
-        handshake_ms: 10_000,
-        fen_only: false,
-        depth_command: None,
-        fractional_st: false,
-        time_control: e.tc,
-        time_margin_ms: e.time_margin_ms.unwrap_or(0),
-        chess960,
-        ponder: e.ponder.unwrap_or(false),
-        book: e.book.clone(),
-        book_depth: e.book_depth,
-        deterministic: None,
-        base_dir: None,
-        kept_lines: KeptLines::Nothing,
-        check_mate_pvs: false,
-    };
-    def.locate()?;
-    Ok(def)
-}
-
 /// Writes the results block in fastchess's layout.
 fn results_block(
     m: &MatchOptions,
@@ -130,8 +64,8 @@ fn results_block(
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "--------------------------------------------------");
-    let limit = describe_limit(&m.engines[0]);
-    let other = describe_limit(&m.engines[1]);
+    let limit = m.engines[0].describe_limit();
+    let other = m.engines[1].describe_limit();
     let limits = if limit == other {
         limit
     } else {
@@ -216,37 +150,6 @@ fn results_block(
     out
 }
 
-/// Describes an engine's limit as fastchess does: `10+0.1`, `0.1/move`, `1000 nodes`.
-fn describe_limit(e: &EngineOptions) -> String {
-    if let Some(tc) = e.tc {
-        tc.to_string()
-    } else if let Some(ms) = e.movetime_ms {
-        format!("{}/move", ms as f64 / 1000.0)
-    } else if let Some(n) = e.nodes {
-        format!("{n} nodes")
-    } else if let Some(d) = e.depth {
-        format!("depth {d}")
-    } else {
-        String::new()
-    }
-}
-
-/// The PGN `TimeControl` tag of the match, when both engines play the same clock.
-fn time_control_tag(m: &MatchOptions) -> Option<String> {
-    let tag = |e: &EngineOptions| {
-        e.tc.map(|t| t.to_string()).or_else(|| {
-            e.movetime_ms
-                .map(|ms| format!("{}/move", ms as f64 / 1000.0))
-        })
-    };
-    let (a, b) = (tag(&m.engines[0]), tag(&m.engines[1]));
-    match (a, b) {
-        (Some(a), Some(b)) if a == b => Some(a),
-        (Some(a), Some(b)) => Some(format!("{a}:{b}")),
-        _ => None,
-    }
-}
-
 /// Shows every engine's traffic on standard error (`-debug`), from a thread of its own.
 fn show_engine_traffic() {
     let (tx, rx) = std::sync::mpsc::channel::<String>();
@@ -296,69 +199,11 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
     if m.debug {
         show_engine_traffic();
     }
-    let mut engines: Vec<EngineDef> = m
-        .engines
-        .iter()
-        .map(|e| engine_def(e, m.chess960))
-        .collect::<anyhow::Result<_>>()?;
-    let keep_lines = m
-        .pgn_out
-        .as_ref()
-        .is_some_and(match_options::PgnOut::needs_lines);
-    for def in &mut engines {
-        if keep_lines {
-            def.kept_lines = KeptLines::Every;
-        }
-        def.check_mate_pvs = m.check_mate_pvs;
-    }
     if m.check_mate_pvs {
         show_pv_warnings(m.test_env);
     }
-    let pairing = match (engines.len(), m.tournament) {
-        (2, _) => Pairing::Match,
-        (_, TournamentKind::RoundRobin) => Pairing::RoundRobin,
-        (_, TournamentKind::Gauntlet) => Pairing::Gauntlet { seeds: m.seeds },
-    };
-    let settings = MatchSettings {
-        name: m.name.clone(),
-        engines,
-        pairing,
-        colours: Colours {
-            swap: !m.noswap,
-            reverse: m.reverse,
-        },
-        pause_after_game: std::time::Duration::from_millis(m.wait_ms),
-        site: m.site.clone(),
-        rounds: m.rounds,
-        games: m.games,
-        seed: m.seed,
-        concurrency: m.concurrency,
-        max_moves: m.max_moves,
-        db: m.db.clone(),
-        time_control: time_control_tag(m),
-        tablebases: m.tablebases.clone(),
-        tablebase_pieces: m.tablebase_pieces,
-        sprt: m.sprt,
-        adjudication: Adjudication {
-            resign: m.resign,
-            draw: m.draw,
-        },
-        openings: m.openings.as_ref().map(|o| MatchOpenings {
-            file: o.file.clone(),
-            shuffled: o.order == OpeningOrder::Random,
-            start: o.start,
-            plies: o.plies,
-        }),
-        chess960: m.chess960,
-        pgn_out: m.pgn_out.as_ref().map(|p| p.file.clone()),
-        pgn_append: m.pgn_out.as_ref().is_none_or(|p| p.append),
-        pgn_comments: m.pgn_out.as_ref().map(|p| p.comments).unwrap_or_default(),
-        pgn_match_lines: m
-            .pgn_out
-            .as_ref()
-            .map(|p| p.match_lines.clone())
-            .unwrap_or_default(),
-    };
+    let settings = m.settings()?;
+    let pairing = settings.pairing;
     let crc32 = m.pgn_out.as_ref().is_some_and(|p| p.crc32);
     let paired = settings.paired();
     let sprt = m.sprt.map(Sprt::new).transpose()?;
@@ -434,6 +279,9 @@ fn play_match(m: &MatchOptions) -> anyhow::Result<ExitCode> {
         );
     }
     let mut out = std::io::stdout().lock();
+    if let Some(bracket) = &run.bracket {
+        eprint!("{bracket}");
+    }
     if pairing == Pairing::Match {
         let block = results_block(m, &run.names, &run.tally, run.sprt.as_ref(), paired);
         let _ = out.write_all(block.as_bytes());

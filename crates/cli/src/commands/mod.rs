@@ -8,7 +8,6 @@ pub mod fates;
 pub mod ladder;
 pub mod ladder_compare;
 pub mod match_cmd;
-mod match_options;
 pub mod match_stats;
 mod match_words;
 pub mod place;

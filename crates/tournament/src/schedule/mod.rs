@@ -1,12 +1,14 @@
 //! Schedules: which games a plan holds, each kind in a file of its own — the round robin
 //! (every ordered pair, `games_per_pair` times), random pairings, the paired match of two
 //! engines with openings (fastchess's and cutechess's `-games 2 -repeat`), the gauntlet
-//! (seeded players against the field) and coevolution's generations (David–Koppel–
+//! (seeded players against the field), the knockout's stages (a seeded bracket) and
+//! coevolution's generations (David–Koppel–
 //! Netanyahu). Every game's seed comes from [`eloworld_games::rng::game_seed`], so a job
 //! can be replayed alone.
 
 pub mod coevolution;
 pub mod gauntlet;
+pub mod knockout;
 pub mod ladder;
 pub mod paired;
 pub mod random;

@@ -1,11 +1,13 @@
 //! The command-line grammar that fastchess and cutechess-cli share: `-option key=value …`
-//! groups, read into typed match settings. An option or key that neither tool knows (or that
-//! eloworld does not do) is an error that names it.
+//! groups, read into typed match options ([`parse`]) and from them the match's settings
+//! ([`MatchOptions::settings`]). An option or key that neither tool knows (or that eloworld
+//! does not do) is an error that names it. A front end only splits the words and prints.
 
-use anyhow::{bail, Context};
-use eloworld_players::engine::{Protocol, TimeControl};
+use super::{Colours, MatchOpenings, MatchSettings, Pairing};
+use crate::error::{AppError, AppResult, Context as _};
+use eloworld_players::engine::{Budget, EngineDef, KeptLines, OptionValue, Protocol, TimeControl};
 use eloworld_ratings::sprt::{SprtConfig, SprtModel};
-use eloworld_tournament::adjudication::{DrawRule, ResignRule};
+use eloworld_tournament::adjudication::{Adjudication, DrawRule, ResignRule};
 use eloworld_tournament::pgn::{CommentFields, Regex};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -127,6 +129,8 @@ pub enum TournamentKind {
     RoundRobin,
     /// The first `-seeds N` engines meet every other (`gauntlet`).
     Gauntlet,
+    /// A seeded bracket, the winner of each encounter going on (`knockout`).
+    Knockout,
 }
 
 /// Everything a match is asked to do.
@@ -200,7 +204,7 @@ pub struct MatchOptions {
 
 /// Splits the command line into `(option, values)` groups: an option is a word starting with
 /// `-` that is not a negative number; its values run to the next option.
-fn groups(args: &[String]) -> anyhow::Result<Vec<(String, Vec<String>)>> {
+fn groups(args: &[String]) -> AppResult<Vec<(String, Vec<String>)>> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for word in args {
         let is_option = word.starts_with('-')
@@ -212,59 +216,59 @@ fn groups(args: &[String]) -> anyhow::Result<Vec<(String, Vec<String>)>> {
         } else if let Some((_, values)) = out.last_mut() {
             values.push(word.clone());
         } else {
-            bail!("{word:?}: expected an option such as -engine, -each, -rounds");
+            crate::invalid!("{word:?}: expected an option such as -engine, -each, -rounds");
         }
     }
     Ok(out)
 }
 
 /// Splits `key=value` values; a value without `=` is an error naming the option.
-fn pairs<'a>(option: &str, values: &'a [String]) -> anyhow::Result<Vec<(&'a str, &'a str)>> {
+fn pairs<'a>(option: &str, values: &'a [String]) -> AppResult<Vec<(&'a str, &'a str)>> {
     values
         .iter()
         .map(|v| {
             v.split_once('=')
-                .with_context(|| format!("-{option}: {v:?} is not key=value"))
+                .ok_or_else(|| AppError::Invalid(format!("-{option}: {v:?} is not key=value")))
         })
         .collect()
 }
 
 /// Splits an engine's settings: `key=value`, or one of cutechess-cli's bare words
 /// (`ponder`, `whitepov`), read as `key` with an empty value.
-fn engine_pairs<'a>(option: &str, values: &'a [String]) -> anyhow::Result<Vec<(&'a str, &'a str)>> {
+fn engine_pairs<'a>(option: &str, values: &'a [String]) -> AppResult<Vec<(&'a str, &'a str)>> {
     values
         .iter()
         .map(|v| match v.split_once('=') {
             Some(kv) => Ok(kv),
             None if matches!(v.as_str(), "ponder" | "whitepov") => Ok((v.as_str(), "")),
-            None => bail!("-{option}: {v:?} is not key=value"),
+            None => crate::invalid!("-{option}: {v:?} is not key=value"),
         })
         .collect()
 }
 
 /// Parses one value, naming the option and key when it does not parse.
-fn value<T: std::str::FromStr>(option: &str, key: &str, text: &str) -> anyhow::Result<T>
+fn value<T: std::str::FromStr>(option: &str, key: &str, text: &str) -> AppResult<T>
 where
     T::Err: std::fmt::Display,
 {
     text.parse::<T>()
-        .map_err(|e| anyhow::anyhow!("-{option} {key}={text}: {e}"))
+        .map_err(|e| AppError::Invalid(format!("-{option} {key}={text}: {e}")))
 }
 
 /// Returns the single value of an option such as `-rounds 10`.
-fn single<'a>(option: &str, values: &'a [String]) -> anyhow::Result<&'a str> {
+fn single<'a>(option: &str, values: &'a [String]) -> AppResult<&'a str> {
     match values {
         [v] => Ok(v.as_str()),
-        _ => bail!("-{option} takes one value, got {}", values.len()),
+        _ => crate::invalid!("-{option} takes one value, got {}", values.len()),
     }
 }
 
 /// Parses a boolean as the tools write it.
-fn flag(option: &str, key: &str, text: &str) -> anyhow::Result<bool> {
+fn flag(option: &str, key: &str, text: &str) -> AppResult<bool> {
     match text {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
-        _ => bail!("-{option} {key}={text}: expected true or false"),
+        _ => crate::invalid!("-{option} {key}={text}: expected true or false"),
     }
 }
 
@@ -272,7 +276,7 @@ fn engine_options(
     option: &str,
     values: &[String],
     without_effect: &mut Vec<String>,
-) -> anyhow::Result<EngineOptions> {
+) -> AppResult<EngineOptions> {
     let mut e = EngineOptions::default();
     for (key, text) in engine_pairs(option, values)? {
         if let Some(name) = key.strip_prefix("option.") {
@@ -288,7 +292,7 @@ fn engine_options(
                 e.proto = Some(match text {
                     "uci" => Protocol::Uci,
                     "xboard" | "cecp" => Protocol::Cecp,
-                    _ => bail!("-{option} proto={text}: expected uci or xboard"),
+                    _ => crate::invalid!("-{option} proto={text}: expected uci or xboard"),
                 });
             }
             "tc" => {
@@ -299,7 +303,7 @@ fn engine_options(
             "st" => {
                 let seconds: f64 = value(option, key, text)?;
                 if seconds.is_nan() || seconds <= 0.0 {
-                    bail!("-{option} st={text}: expected seconds above 0");
+                    crate::invalid!("-{option} st={text}: expected seconds above 0");
                 }
                 e.movetime_ms = Some((seconds * 1000.0).round() as u64);
             }
@@ -312,7 +316,7 @@ fn engine_options(
             // and reads scores from the mover's side whatever the engine's habit.
             "ponder" => e.ponder = Some(text.is_empty() || flag(option, key, text)?),
             "restart" | "whitepov" => without_effect.push(format!("-{option} {key}{}", if text.is_empty() { String::new() } else { format!("={text}") })),
-            _ => bail!("-{option}: unknown engine setting {key:?} (expected name, cmd, dir, args, proto, tc, st, nodes, depth, timemargin, book, bookdepth, option.NAME)"),
+            _ => crate::invalid!("-{option}: unknown engine setting {key:?} (expected name, cmd, dir, args, proto, tc, st, nodes, depth, timemargin, book, bookdepth, option.NAME)"),
         }
     }
     Ok(e)
@@ -325,7 +329,7 @@ fn pgnout_options(
     values: &[String],
     crc32: bool,
     without_effect: &mut Vec<String>,
-) -> anyhow::Result<PgnOut> {
+) -> AppResult<PgnOut> {
     let mut out = PgnOut {
         file: PathBuf::new(),
         append: true,
@@ -334,7 +338,9 @@ fn pgnout_options(
         match_lines: Vec::new(),
     };
     let Ok(kv) = pairs("pgnout", values) else {
-        let (file, rest) = values.split_first().context("-pgnout needs a file")?;
+        let (file, rest) = values
+            .split_first()
+            .ok_or_else(|| AppError::Invalid("-pgnout needs a file".to_owned()))?;
         out.file = PathBuf::from(file);
         for r in rest {
             match r.as_str() {
@@ -359,20 +365,20 @@ fn pgnout_options(
             "latency" => c.latency = flag("pgnout", key, text)?,
             "pv" => c.pv = flag("pgnout", key, text)?,
             "match_line" => out.match_lines.push(
-                Regex::new(text).with_context(|| format!("-pgnout match_line={text}"))?,
+                Regex::new(text).map_err(|e| AppError::Invalid(format!("-pgnout match_line={text}: {e}")))?,
             ),
             "notation" if text == "san" => {}
             "fi" | "notation" => without_effect.push(format!("-pgnout {key}={text}")),
-            _ => bail!("-pgnout: unknown setting {key:?} (expected file, append, min, notation, seldepth, nodes, nps, hashfull, tbhits, timeleft, latency, pv, match_line)"),
+            _ => crate::invalid!("-pgnout: unknown setting {key:?} (expected file, append, min, notation, seldepth, nodes, nps, hashfull, tbhits, timeleft, latency, pv, match_line)"),
         }
     }
     if out.file.as_os_str().is_empty() {
-        bail!("-pgnout needs file=PATH");
+        crate::invalid!("-pgnout needs file=PATH");
     }
     Ok(out)
 }
 
-fn sprt_options(values: &[String]) -> anyhow::Result<SprtConfig> {
+fn sprt_options(values: &[String]) -> AppResult<SprtConfig> {
     let mut c = SprtConfig::new();
     for (key, text) in pairs("sprt", values)? {
         match key {
@@ -381,14 +387,16 @@ fn sprt_options(values: &[String]) -> anyhow::Result<SprtConfig> {
             "alpha" => c.alpha = value("sprt", key, text)?,
             "beta" => c.beta = value("sprt", key, text)?,
             "model" => c.model = value::<SprtModel>("sprt", key, text)?,
-            _ => bail!("-sprt: unknown setting {key:?} (expected elo0, elo1, alpha, beta, model)"),
+            _ => crate::invalid!(
+                "-sprt: unknown setting {key:?} (expected elo0, elo1, alpha, beta, model)"
+            ),
         }
     }
     eloworld_ratings::sprt::Sprt::new(c).context("-sprt")?;
     Ok(c)
 }
 
-fn resign_options(values: &[String]) -> anyhow::Result<ResignRule> {
+fn resign_options(values: &[String]) -> AppResult<ResignRule> {
     let mut rule = ResignRule {
         move_count: 3,
         score: 600,
@@ -399,13 +407,15 @@ fn resign_options(values: &[String]) -> anyhow::Result<ResignRule> {
             "movecount" => rule.move_count = value("resign", key, text)?,
             "score" => rule.score = value("resign", key, text)?,
             "twosided" => rule.two_sided = flag("resign", key, text)?,
-            _ => bail!("-resign: unknown setting {key:?} (expected movecount, score, twosided)"),
+            _ => crate::invalid!(
+                "-resign: unknown setting {key:?} (expected movecount, score, twosided)"
+            ),
         }
     }
     Ok(rule)
 }
 
-fn draw_options(values: &[String]) -> anyhow::Result<DrawRule> {
+fn draw_options(values: &[String]) -> AppResult<DrawRule> {
     let mut rule = DrawRule {
         move_number: 40,
         move_count: 8,
@@ -416,27 +426,29 @@ fn draw_options(values: &[String]) -> anyhow::Result<DrawRule> {
             "movenumber" => rule.move_number = value("draw", key, text)?,
             "movecount" => rule.move_count = value("draw", key, text)?,
             "score" => rule.score = value("draw", key, text)?,
-            _ => bail!("-draw: unknown setting {key:?} (expected movenumber, movecount, score)"),
+            _ => crate::invalid!(
+                "-draw: unknown setting {key:?} (expected movenumber, movecount, score)"
+            ),
         }
     }
     Ok(rule)
 }
 
-fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
+fn opening_options(values: &[String]) -> AppResult<OpeningOptions> {
     let (mut file, mut order, mut start, mut plies) = (None, OpeningOrder::Sequential, 1, None);
     for (key, text) in pairs("openings", values)? {
         match key {
             "file" => file = Some(PathBuf::from(text)),
             "format" => {
                 if text != "epd" && text != "pgn" {
-                    bail!("-openings format={text}: expected epd or pgn");
+                    crate::invalid!("-openings format={text}: expected epd or pgn");
                 }
             }
             "order" => {
                 order = match text {
                     "sequential" => OpeningOrder::Sequential,
                     "random" => OpeningOrder::Random,
-                    _ => bail!("-openings order={text}: expected sequential or random"),
+                    _ => crate::invalid!("-openings order={text}: expected sequential or random"),
                 };
             }
             "start" => start = value::<usize>("openings", key, text)?.max(1),
@@ -446,12 +458,12 @@ fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
                 plies = u32::try_from(n).ok();
             }
             "policy" => {}
-            _ => bail!(
+            _ => crate::invalid!(
                 "-openings: unknown setting {key:?} (expected file, format, order, plies, start)"
             ),
         }
     }
-    let file = file.context("-openings needs file=PATH")?;
+    let file = file.ok_or_else(|| AppError::Invalid("-openings needs file=PATH".to_owned()))?;
     Ok(OpeningOptions {
         file,
         order,
@@ -464,7 +476,7 @@ fn opening_options(values: &[String]) -> anyhow::Result<OpeningOptions> {
 ///
 /// # Errors
 /// The first option or setting that is unknown or malformed, named.
-pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
+pub fn parse(args: &[String]) -> AppResult<MatchOptions> {
     let mut engines = Vec::new();
     let mut each = EngineOptions::default();
     let mut m = MatchOptions {
@@ -532,21 +544,21 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
                         "pgn" => crc32 = flag(o, key, text)?,
                         // eloworld writes no EPD file.
                         "epd" => m.without_effect.push(format!("-crc32 {key}={text}")),
-                        _ => bail!("-crc32: unknown setting {key:?} (expected pgn, epd)"),
+                        _ => crate::invalid!("-crc32: unknown setting {key:?} (expected pgn, epd)"),
                     }
                 }
             }
             "variant" => match single(o, &values)? {
                 "fischerandom" | "chess960" | "frc" => m.chess960 = true,
                 "standard" => m.chess960 = false,
-                other => bail!("-variant {other}: expected standard or fischerandom"),
+                other => crate::invalid!("-variant {other}: expected standard or fischerandom"),
             },
             "tournament" => {
                 m.tournament = match single(o, &values)? {
                     "roundrobin" | "round-robin" => TournamentKind::RoundRobin,
                     "gauntlet" => TournamentKind::Gauntlet,
-                    "knockout" => bail!("-tournament knockout: not played by eloworld match yet; use roundrobin or gauntlet"),
-                    other => bail!("-tournament {other}: expected roundrobin, round-robin or gauntlet"),
+                    "knockout" => TournamentKind::Knockout,
+                    other => crate::invalid!("-tournament {other}: expected roundrobin, round-robin, gauntlet or knockout"),
                 };
             }
             "seeds" => m.seeds = value(o, "", single(o, &values)?)?,
@@ -562,7 +574,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
             // into memory either way.
             "bookmode" => match single(o, &values)? {
                 mode @ ("ram" | "disk") => m.without_effect.push(format!("-bookmode {mode}")),
-                other => bail!("-bookmode {other}: expected ram or disk"),
+                other => crate::invalid!("-bookmode {other}: expected ram or disk"),
             },
             "recover" => m.recover = true,
             "ratinginterval" => m.rating_interval = value(o, "", single(o, &values)?)?,
@@ -597,7 +609,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<MatchOptions> {
                 };
                 m.without_effect.push(shown);
             }
-            _ => bail!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -tournament, -seeds, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -crc32, -variant, -recover, -ratinginterval, -outcomeinterval, -srand, -noswap, -reverse, -wait, -debug, -site, -event, plus -db)"),
+            _ => crate::invalid!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -tournament, -seeds, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -crc32, -variant, -recover, -ratinginterval, -outcomeinterval, -srand, -noswap, -reverse, -wait, -debug, -site, -event, plus -db)"),
         }
     }
     checked(m, engines, &each, crc32)
@@ -613,7 +625,7 @@ fn checked(
     engines: Vec<EngineOptions>,
     each: &EngineOptions,
     crc32: bool,
-) -> anyhow::Result<MatchOptions> {
+) -> AppResult<MatchOptions> {
     if let Some(p) = &mut m.pgn_out {
         p.crc32 |= crc32;
     } else if crc32 {
@@ -622,24 +634,27 @@ fn checked(
             .push("-crc32 pgn=true (without -pgnout)".to_owned());
     }
     if engines.len() < 2 {
-        bail!(
+        crate::invalid!(
             "eloworld match plays two engines or more: give -engine for each (got {})",
             engines.len()
         );
     }
+    if m.tournament == TournamentKind::Knockout && m.sprt.is_some() {
+        crate::invalid!("-sprt tests a match of two engines, not a knockout: drop -sprt or -tournament knockout");
+    }
     if engines.len() > 2 && m.sprt.is_some() {
-        bail!(
+        crate::invalid!(
             "-sprt tests two engines, not {}: drop -sprt or play a gauntlet of two",
             engines.len()
         );
     }
-    if engines.len() > 2 && (m.noswap || m.reverse) {
-        bail!("-noswap and -reverse set the colours of a match of two engines; a tournament plays each pairing with both colours");
+    if (engines.len() > 2 || m.tournament == TournamentKind::Knockout) && (m.noswap || m.reverse) {
+        crate::invalid!("-noswap and -reverse set the colours of a match of two engines; a tournament plays each pairing with both colours");
     }
     if m.tournament == TournamentKind::Gauntlet
         && (m.seeds == 0 || m.seeds as usize >= engines.len())
     {
-        bail!(
+        crate::invalid!(
             "-seeds {}: a gauntlet of {} engines seeds 1 to {}",
             m.seeds,
             engines.len(),
@@ -647,15 +662,15 @@ fn checked(
         );
     }
     if m.games == 0 {
-        bail!("-games 0: a round has at least one game");
+        crate::invalid!("-games 0: a round has at least one game");
     }
     if m.rounds == 0 {
-        bail!("-rounds 0: play at least one round");
+        crate::invalid!("-rounds 0: play at least one round");
     }
     m.engines = engines.into_iter().map(|e| e.or(each)).collect();
     for (i, e) in m.engines.iter_mut().enumerate() {
         if e.cmd.is_none() {
-            bail!("engine {}: no cmd= (the program to run)", i + 1);
+            crate::invalid!("engine {}: no cmd= (the program to run)", i + 1);
         }
         if e.name.is_none() {
             e.name = e.cmd.as_deref().map(|c| {
@@ -665,7 +680,7 @@ fn checked(
             });
         }
         if e.tc.is_none() && e.movetime_ms.is_none() && e.nodes.is_none() && e.depth.is_none() {
-            bail!(
+            crate::invalid!(
                 "engine {}: no limit; give tc=, st=, nodes= or depth=",
                 e.name.as_deref().unwrap_or("?")
             );
@@ -673,7 +688,7 @@ fn checked(
     }
     for (i, e) in m.engines.iter().enumerate() {
         if m.engines[..i].iter().any(|earlier| earlier.name == e.name) {
-            bail!(
+            crate::invalid!(
                 "two engines are named {:?}: give each a name=",
                 e.name.as_deref().unwrap_or("")
             );
@@ -682,9 +697,200 @@ fn checked(
     Ok(m)
 }
 
+impl EngineOptions {
+    /// The engine's limit as fastchess describes it: `10+0.1`, `0.1/move`, `1000 nodes`,
+    /// `depth 8`.
+    #[must_use]
+    pub fn describe_limit(&self) -> String {
+        if let Some(tc) = self.tc {
+            tc.to_string()
+        } else if let Some(ms) = self.movetime_ms {
+            format!("{}/move", ms as f64 / 1000.0)
+        } else if let Some(n) = self.nodes {
+            format!("{n} nodes")
+        } else if let Some(d) = self.depth {
+            format!("depth {d}")
+        } else {
+            String::new()
+        }
+    }
+
+    /// The engine definition of one `-engine`.
+    ///
+    /// # Errors
+    /// A name the store cannot keep, a setting the protocol cannot play, or a program that
+    /// is not there.
+    pub fn definition(&self, chess960: bool) -> AppResult<EngineDef> {
+        let name = self.name.clone().unwrap_or_default();
+        let valid = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            && !name.contains("_r");
+        if !valid {
+            crate::invalid!("engine name {name:?}: use letters, digits, '_', '-', '.' (and not \"_r\", which marks dilution)");
+        }
+        let cmd = self.cmd.clone().unwrap_or_default();
+        let command = match &self.dir {
+            Some(dir) if !cmd.starts_with('/') => dir.join(&cmd).display().to_string(),
+            _ => cmd,
+        };
+        let options = self
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), OptionValue::Text(v.clone())))
+            .collect();
+        let protocol = self.proto.unwrap_or(Protocol::Uci);
+        if protocol == Protocol::Cecp && self.ponder == Some(true) {
+            crate::invalid!("engine {name}: ponder is played with UCI engines (go ponder / ponderhit), not xboard ones");
+        }
+        if protocol == Protocol::Cecp && self.nodes.is_some() {
+            crate::invalid!("engine {name}: an xboard engine takes tc=, st= or depth=, not nodes=");
+        }
+        let def = EngineDef {
+            name: name.clone(),
+            description: format!("{command} in eloworld match"),
+            command,
+            args: self.args.clone().unwrap_or_default(),
+            protocol,
+            package: None,
+            install: None,
+            options,
+            budget: Budget {
+                nodes: self.nodes,
+                depth: self.depth,
+                movetime: self.movetime_ms,
+            },
+            timeout_ms: 60_000,
+            handshake_ms: 10_000,
+            fen_only: false,
+            depth_command: None,
+            fractional_st: false,
+            time_control: self.tc,
+            time_margin_ms: self.time_margin_ms.unwrap_or(0),
+            chess960,
+            ponder: self.ponder.unwrap_or(false),
+            book: self.book.clone(),
+            book_depth: self.book_depth,
+            deterministic: None,
+            base_dir: None,
+            kept_lines: KeptLines::Nothing,
+            check_mate_pvs: false,
+        };
+        def.locate()?;
+        Ok(def)
+    }
+}
+
+impl MatchOptions {
+    /// The PGN `TimeControl` tag of the match, when both engines play the same clock.
+    fn time_control_tag(&self) -> Option<String> {
+        let tag = |e: &EngineOptions| {
+            e.tc.map(|t| t.to_string()).or_else(|| {
+                e.movetime_ms
+                    .map(|ms| format!("{}/move", ms as f64 / 1000.0))
+            })
+        };
+        let (a, b) = (tag(&self.engines[0]), tag(&self.engines[1]));
+        match (a, b) {
+            (Some(a), Some(b)) if a == b => Some(a),
+            (Some(a), Some(b)) => Some(format!("{a}:{b}")),
+            _ => None,
+        }
+    }
+
+    /// How the engines meet: two engines are a match, more a tournament of `-tournament`'s
+    /// kind.
+    #[must_use]
+    pub fn pairing(&self) -> Pairing {
+        match (self.engines.len(), self.tournament) {
+            // A knockout of two engines is one encounter, with its tiebreaks.
+            (_, TournamentKind::Knockout) => Pairing::Knockout,
+            (2, _) => Pairing::Match,
+            (_, TournamentKind::RoundRobin) => Pairing::RoundRobin,
+            (_, TournamentKind::Gauntlet) => Pairing::Gauntlet { seeds: self.seeds },
+        }
+    }
+
+    /// The match's settings: every engine's definition, the pairing, colours, openings,
+    /// adjudication and PGN.
+    ///
+    /// # Errors
+    /// As [`EngineOptions::definition`].
+    pub fn settings(&self) -> AppResult<MatchSettings> {
+        let keep_lines = self.pgn_out.as_ref().is_some_and(PgnOut::needs_lines);
+        let mut engines: Vec<EngineDef> = self
+            .engines
+            .iter()
+            .map(|e| e.definition(self.chess960))
+            .collect::<AppResult<_>>()?;
+        for def in &mut engines {
+            if keep_lines {
+                def.kept_lines = KeptLines::Every;
+            }
+            def.check_mate_pvs = self.check_mate_pvs;
+        }
+        Ok(MatchSettings {
+            name: self.name.clone(),
+            engines,
+            pairing: self.pairing(),
+            colours: Colours {
+                swap: !self.noswap,
+                reverse: self.reverse,
+            },
+            pause_after_game: std::time::Duration::from_millis(self.wait_ms),
+            site: self.site.clone(),
+            rounds: self.rounds,
+            games: self.games,
+            seed: self.seed,
+            concurrency: self.concurrency,
+            max_moves: self.max_moves,
+            db: self.db.clone(),
+            time_control: self.time_control_tag(),
+            tablebases: self.tablebases.clone(),
+            tablebase_pieces: self.tablebase_pieces,
+            sprt: self.sprt,
+            adjudication: Adjudication {
+                resign: self.resign,
+                draw: self.draw,
+            },
+            openings: self.openings.as_ref().map(|o| MatchOpenings {
+                file: o.file.clone(),
+                shuffled: o.order == OpeningOrder::Random,
+                start: o.start,
+                plies: o.plies,
+            }),
+            chess960: self.chess960,
+            pgn_out: self.pgn_out.as_ref().map(|p| p.file.clone()),
+            pgn_append: self.pgn_out.as_ref().is_none_or(|p| p.append),
+            pgn_comments: self
+                .pgn_out
+                .as_ref()
+                .map(|p| p.comments)
+                .unwrap_or_default(),
+            pgn_match_lines: self
+                .pgn_out
+                .as_ref()
+                .map(|p| p.match_lines.clone())
+                .unwrap_or_default(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The error and its causes, as the command line prints them.
+    fn chain(e: &AppError) -> String {
+        let mut text = e.to_string();
+        let mut cause = std::error::Error::source(e);
+        while let Some(c) = cause {
+            text = format!("{text}: {c}");
+            cause = c.source();
+        }
+        text
+    }
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_owned).collect()
@@ -750,7 +956,7 @@ mod tests {
             ("-sprt elo0=5 elo1=0", "elo0"),
         ] {
             let e = parse(&words(&format!("{base} {extra}"))).expect_err(extra);
-            assert!(format!("{e:#}").contains(named), "{extra}: {e:#}");
+            assert!(chain(&e).contains(named), "{extra}: {}", chain(&e));
         }
         let e = parse(&words("-engine cmd=a nodes=5")).expect_err("one engine");
         assert!(e.to_string().contains("two engines"), "{e}");
@@ -765,6 +971,26 @@ mod tests {
         let e = parse(&words(&format!("{base} -tournament gauntlet -seeds 2")))
             .expect_err("all seeded");
         assert!(e.to_string().contains("-seeds 2"), "{e}");
+    }
+
+    #[test]
+    fn a_knockout_is_read_and_its_contradictions_named() {
+        let five = "-engine cmd=a -engine cmd=b -engine cmd=c -engine cmd=d -engine cmd=e \
+                    -each nodes=5 -tournament knockout";
+        let m = parse(&words(five)).expect("valid");
+        assert_eq!(m.pairing(), Pairing::Knockout);
+        for (extra, named) in [
+            ("-sprt elo0=0 elo1=5", "-sprt tests a match of two engines"),
+            ("-noswap", "-noswap and -reverse"),
+        ] {
+            let e = parse(&words(&format!("{five} {extra}"))).expect_err(extra);
+            assert!(chain(&e).contains(named), "{extra}: {}", chain(&e));
+        }
+        let e = parse(&words(
+            "-engine cmd=a nodes=1 -engine cmd=b nodes=1 -tournament swiss",
+        ))
+        .expect_err("not a kind");
+        assert!(chain(&e).contains("gauntlet or knockout"), "{}", chain(&e));
     }
 
     #[test]
@@ -798,11 +1024,11 @@ mod tests {
             "-engine cmd=a -engine cmd=b -pgnout file=x.pgn match_line=(",
         ))
         .expect_err("a bad regex");
-        assert!(format!("{e:#}").contains("match_line=("), "{e:#}");
+        assert!(chain(&e).contains("match_line=("), "{}", chain(&e));
         let e = parse(&words(
             "-engine cmd=a -engine cmd=b -pgnout file=x.pgn nodes=maybe",
         ))
         .expect_err("not a flag");
-        assert!(format!("{e:#}").contains("nodes=maybe"), "{e:#}");
+        assert!(chain(&e).contains("nodes=maybe"), "{}", chain(&e));
     }
 }
