@@ -217,3 +217,20 @@ fn a_placement_of_a_deterministic_player_plays_distinct_games() {
         "{distinct_all} of {all} distinct"
     );
 }
+
+/// The shipped stores hold distinct games: at least 98% of each store's games differ from
+/// every other game of their ordered pair (start and moves), as the rebuilt ladders were made.
+#[test]
+fn the_shipped_ladder_stores_are_at_least_98_percent_distinct_per_ordered_pair() {
+    for store in ["elo-world", "go-9x9", "elo-world-honesty"] {
+        let db = common::repo().join(format!("data/ladders/runs/{store}.sqlite"));
+        let pairs = pairs(&db);
+        let games: usize = pairs.values().map(|p| p.0).sum();
+        let distinct: usize = pairs.values().map(|p| p.1).sum();
+        assert!(games > 1_000, "{store}: {games} games");
+        assert!(
+            distinct as f64 >= 0.98 * games as f64,
+            "{store}: {distinct} distinct of {games}"
+        );
+    }
+}
