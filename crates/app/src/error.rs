@@ -38,7 +38,7 @@ pub enum AppError {
     Read(#[from] eloworld_ratings::io::ReadError),
     /// A ladder file.
     #[error(transparent)]
-    Ladder(#[from] eloworld_ratings::ladder::LadderError),
+    Ladder(#[from] eloworld_ladder::ladder::LadderError),
     /// The genetic algorithm.
     #[error(transparent)]
     Evolve(#[from] eloworld_evolve::EvolveError),

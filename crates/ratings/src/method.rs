@@ -394,7 +394,7 @@ pub fn rate_all(games: &Games, options: &Options) -> Vec<(Method, Result<Ratings
 ///
 /// # Errors
 /// As [`Mle::rate`].
-pub(crate) fn fit_mle(counts: &PairCounts, config: MleConfig) -> Result<MleRatings, RatingError> {
+pub fn fit_mle(counts: &PairCounts, config: MleConfig) -> Result<MleRatings, RatingError> {
     Mle::new(config).rate(counts)
 }
 

@@ -1,5 +1,5 @@
 //! One batch of the adaptive ladder schedule: the ordered pairs chosen by
-//! `eloworld_ratings::adaptive` for this batch, in that order. A job's `round` counts the
+//! `eloworld_ladder::adaptive` for this batch, in that order. A job's `round` counts the
 //! games its ordered pair played in earlier batches and earlier in this one, so every game of
 //! a pair is seeded as the round robin would seed it; with openings, a pair's game uses
 //! opening `round mod len`.
