@@ -35,7 +35,7 @@ pub enum AppError {
     Rating(#[from] eloworld_ratings::RatingError),
     /// A file of games to rate (PGN, CSV) or of true strengths.
     #[error(transparent)]
-    Read(#[from] eloworld_ratings::io::ReadError),
+    Read(#[from] eloworld_ratings_io::ReadError),
     /// A ladder file.
     #[error(transparent)]
     Ladder(#[from] eloworld_ladder::ladder::LadderError),

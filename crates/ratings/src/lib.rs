@@ -23,7 +23,7 @@
 //!
 //! Every caller rates through one entry point, [`rate`] (or [`rate_all`] for the side-by-side
 //! table), with one [`Method`] type and one [`Options`] bundle; the input is [`Games`] (games
-//! in order, with players' names), read from text sources by [`io`] or converted from stored
+//! in order, with players' names), read from text sources by the `eloworld-ratings-io` crate or converted from stored
 //! results by the tournament crate. Fixed scales built on these methods (ladders, placing a
 //! new player on one, choosing a ladder's next games) are the `eloworld-ladder` crate's job.
 //!
@@ -48,7 +48,6 @@ mod error;
 mod games;
 pub mod glicko2;
 pub mod interpolate;
-pub mod io;
 pub mod linalg;
 pub mod markov;
 mod method;
@@ -65,8 +64,8 @@ pub mod whr;
 
 pub use error::RatingError;
 pub use games::{
-    shown_name, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, ScoreCounts,
-    SHOWN_NAME_CHARS,
+    shown_name, year, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score,
+    ScoreCounts, SHOWN_NAME_CHARS,
 };
 pub use method::{fit_mle, rate, rate_all, Anchor, Detail, Flag, Method, Options, Ratings};
 pub use wdl::{PairedScore, Wdl};
