@@ -16,7 +16,7 @@ mod run;
 mod settings;
 mod tally;
 
-pub use eloworld_tournament::schedule::paired::Colours;
+pub use eloworld_schedule::paired::Colours;
 pub use run::{run_match, MatchEvent, MatchRun};
 pub use settings::{MatchOpenings, MatchSettings, Pairing};
 pub use tally::{EloFigure, Headline, LlrLine, MatchTally, ScoreUnit};

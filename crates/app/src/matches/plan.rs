@@ -5,7 +5,7 @@ use super::{MatchSettings, Pairing};
 use crate::error::AppResult;
 use eloworld_games::rng::splitmix64;
 use eloworld_games::{DrawRules, GameKind};
-use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
+use eloworld_schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::{Plan, Schedule, TournamentConfig};
 
 /// Makes the match's plan: `rounds × games` games with colours alternating, engine 1 White

@@ -57,7 +57,7 @@ mod tests {
             vec![0, 1, 2]
         );
         // The seed of a's fourth game against b is the round robin's.
-        let rr = crate::schedule::round_robin::jobs(&players, 5, false, &[], 7);
+        let rr = crate::round_robin::jobs(&players, 5, false, &[], 7);
         let fourth = rr.iter().find(|j| (j.white, j.black, j.round) == (0, 1, 3));
         assert_eq!(fourth.map(|j| j.seed), Some(jobs[0].seed));
     }
