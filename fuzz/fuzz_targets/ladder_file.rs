@@ -3,7 +3,7 @@
 //! (ratings are written to 0.1, so the second writing equals the first).
 #![no_main]
 
-use eloworld_ratings::ladder::Ladder;
+use eloworld_ladder::ladder::Ladder;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! never a panic.
 #![no_main]
 
-use eloworld_ratings::io::parse_csv;
+use eloworld_ratings_io::parse_csv;
 use eloworld_ratings::NameCase;
 use libfuzzer_sys::fuzz_target;
 

@@ -2,7 +2,7 @@
 //! the line, never a panic.
 #![no_main]
 
-use eloworld_ratings::io::read_pgn;
+use eloworld_ratings_io::read_pgn;
 use eloworld_ratings::NameCase;
 use libfuzzer_sys::fuzz_target;
 

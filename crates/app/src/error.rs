@@ -35,10 +35,10 @@ pub enum AppError {
     Rating(#[from] eloworld_ratings::RatingError),
     /// A file of games to rate (PGN, CSV) or of true strengths.
     #[error(transparent)]
-    Read(#[from] eloworld_ratings::io::ReadError),
+    Read(#[from] eloworld_ratings_io::ReadError),
     /// A ladder file.
     #[error(transparent)]
-    Ladder(#[from] eloworld_ratings::ladder::LadderError),
+    Ladder(#[from] eloworld_ladder::ladder::LadderError),
     /// The genetic algorithm.
     #[error(transparent)]
     Evolve(#[from] eloworld_evolve::EvolveError),

@@ -3,7 +3,7 @@
 //! correlation over them (`eloworld ladder compare`).
 
 use crate::error::AppResult;
-use eloworld_ratings::ladder::{Ladder, Rung};
+use eloworld_ladder::ladder::{Ladder, Rung};
 use std::path::Path;
 
 /// Elo World's table (Murphy, SIGBOVIK 2019, section 4), with our field's names.

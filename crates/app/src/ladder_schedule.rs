@@ -1,5 +1,5 @@
 //! Playing a tournament with `schedule = "ladder"`: batch after batch, the pairs whose next
-//! games make every player's rating precise soonest (`eloworld_ratings::adaptive`), until
+//! games make every player's rating precise soonest (`eloworld_ladder::adaptive`), until
 //! every 95% half-width is within `precision` or the `games` budget is spent.
 //!
 //! Each batch is a tournament of its own in the store (`NAME/batch-0001`, …), so a batch is
@@ -12,7 +12,7 @@ use crate::independent::determinism;
 use crate::session::Session;
 use crate::tournament::{run_tournament, store_plan};
 use crate::with_game;
-use eloworld_ratings::adaptive::{next_batch, status, Status};
+use eloworld_ladder::adaptive::{next_batch, status, Status};
 use eloworld_ratings::{PairCounts, PlayerId};
 use eloworld_tournament::{
     ladder_batch_name, score, CopyRule, Distinct, Plan, ResultRow, TournamentConfig,

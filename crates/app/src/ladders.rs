@@ -5,9 +5,9 @@
 
 use crate::error::{AppError, AppResult, Context};
 use eloworld_games::{DrawRules, GameKind};
+use eloworld_ladder::ladder::{EngineVersion, Ladder, LadderDrawRules, LadderGame};
 use eloworld_players::engine::{builtin_definitions, read_definitions, EngineDef, Session};
 use eloworld_players::PlayerSpec;
-use eloworld_ratings::ladder::{EngineVersion, Ladder, LadderDrawRules, LadderGame};
 use eloworld_ratings::mle::MleConfig;
 use eloworld_ratings::Games;
 use eloworld_tournament::{open_store, TournamentConfig};

@@ -15,6 +15,7 @@ pub mod ladders;
 pub mod matches;
 pub mod placement;
 pub mod rating;
+pub mod rating_tables;
 pub mod report;
 pub mod session;
 pub mod squava;

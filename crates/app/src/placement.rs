@@ -1,5 +1,5 @@
 //! Placing a player on a ladder whose ratings stay fixed (Murphy's Elo World, section 4):
-//! batches of games against the rungs that tell most (`eloworld_ratings::placement`), each
+//! batches of games against the rungs that tell most (`eloworld_ladder::placement`), each
 //! played through the runner and stored.
 //!
 //! Each batch against a rung is a small stored tournament named
@@ -15,12 +15,12 @@ use crate::session::Session;
 use crate::with_game;
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
-use eloworld_players::Determinism;
-use eloworld_ratings::ladder::Ladder;
-use eloworld_ratings::placement::{
+use eloworld_ladder::ladder::Ladder;
+use eloworld_ladder::placement::{
     combined, next_rung, place, scoville, start_estimate, Combined, Placed, RungGames, Scoville,
     StoppingRule,
 };
+use eloworld_players::Determinism;
 use eloworld_tournament::{Copies, CopyRule, Distinct, OpeningsFor, Plan, TournamentConfig};
 use std::path::PathBuf;
 

@@ -10,13 +10,13 @@ use eloworld_ratings::{
     consistency::{consistency, Consistency},
     elo_world::EloWorldRatings,
     interpolate::{self, Placement},
-    io,
     mle::{MleRatings, Unbounded},
     rate, rate_all,
     rollason::RollasonRatings,
     uscf::UscfRatings,
     Detail, Games, Method, NameCase, Options, PairCounts, RatingError, Ratings, Wdl,
 };
+use eloworld_ratings_io as io;
 use eloworld_tournament::ResultRow;
 use eloworld_tournament::{Copies, CopyRule, Distinct};
 use std::path::Path;

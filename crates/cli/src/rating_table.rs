@@ -1,5 +1,6 @@
-//! A small table of text and numbers that renders as aligned text, CSV or JSON.
+//! The rating tables ([`eloworld_app::rating_tables`]) rendered as aligned text, CSV or JSON.
 
+use eloworld_app::rating_tables::{Cell, Layout, Table};
 use serde_json::{json, Map, Value as Json};
 use std::fmt::Write;
 
@@ -22,83 +23,39 @@ pub fn pad(out: &mut String, v: &str, width: usize, left: bool) {
     }
 }
 
-/// One cell.
-#[derive(Clone, Debug)]
-pub enum Cell {
-    /// Text, left-aligned.
-    Text(String),
-    /// A number shown with this many decimals.
-    Num(f64, usize),
-    /// A signed number (shown with `+`).
-    Signed(f64, usize),
-    /// A count.
-    Int(u64),
-    /// No value.
-    Missing,
-}
-
-impl Cell {
-    /// Returns a number cell, or Missing when not finite.
-    pub fn num(x: f64, decimals: usize) -> Cell {
-        if x.is_finite() {
-            Cell::Num(x, decimals)
-        } else {
-            Cell::Missing
-        }
-    }
-
-    /// Returns a number cell from an optional value.
-    pub fn opt(x: Option<f64>, decimals: usize) -> Cell {
-        x.map_or(Cell::Missing, |x| Cell::num(x, decimals))
-    }
-
-    fn text(&self) -> String {
-        match self {
-            Cell::Text(s) => s.clone(),
-            Cell::Num(x, d) => format!("{x:.d$}"),
-            Cell::Signed(x, d) => format!("{x:+.d$}"),
-            Cell::Int(n) => n.to_string(),
-            Cell::Missing => "-".to_owned(),
-        }
-    }
-
-    fn json(&self) -> Json {
-        match self {
-            Cell::Text(s) => json!(s),
-            Cell::Num(x, _) | Cell::Signed(x, _) => json!(x),
-            Cell::Int(n) => json!(n),
-            Cell::Missing => Json::Null,
-        }
+/// A cell as aligned text shows it.
+fn cell_text(cell: &Cell) -> String {
+    match cell {
+        Cell::Text(s) => s.clone(),
+        Cell::Num(x, d) => format!("{x:.d$}"),
+        Cell::Signed(x, d) => format!("{x:+.d$}"),
+        Cell::Int(n) => n.to_string(),
+        Cell::Missing => "-".to_owned(),
     }
 }
 
-/// A titled table.
-#[derive(Clone, Debug, Default)]
-pub struct Table {
-    /// Shown above the table in text, the key in JSON.
-    pub title: String,
-    /// Column names.
-    pub columns: Vec<String>,
-    /// Rows of cells, one per column.
-    pub rows: Vec<Vec<Cell>>,
-    /// Lines shown under the table in text (and as `notes` in JSON).
-    pub notes: Vec<String>,
-    /// A layout of its own for text (the rows still serve CSV and JSON).
-    pub custom_text: Option<String>,
+/// A cell as JSON.
+fn cell_json(cell: &Cell) -> Json {
+    match cell {
+        Cell::Text(s) => json!(s),
+        Cell::Num(x, _) | Cell::Signed(x, _) => json!(x),
+        Cell::Int(n) => json!(n),
+        Cell::Missing => Json::Null,
+    }
 }
 
-impl Table {
-    /// Creates an empty table.
-    pub fn new(title: impl Into<String>, columns: &[&str]) -> Table {
-        Table {
-            title: title.into(),
-            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
-            ..Table::default()
-        }
-    }
-
+/// A table ([`eloworld_app::rating_tables::Table`]) rendered three ways.
+pub trait Render {
     /// Renders aligned text: text columns left, numbers right.
-    pub fn text(&self) -> String {
+    fn text(&self) -> String;
+    /// Renders CSV with a header line.
+    fn csv(&self) -> String;
+    /// Returns the rows as JSON objects keyed by column, with the title and notes.
+    fn json(&self) -> Json;
+}
+
+impl Render for Table {
+    fn text(&self) -> String {
         let cells: Vec<Vec<String>> = self
             .rows
             .iter()
@@ -106,7 +63,7 @@ impl Table {
                 r.iter()
                     .map(|c| match c {
                         Cell::Text(t) => shortened(t),
-                        other => other.text(),
+                        other => cell_text(other),
                     })
                     .collect()
             })
@@ -132,8 +89,8 @@ impl Table {
         if !self.title.is_empty() {
             let _ = writeln!(out, "{}\n", self.title);
         }
-        if let Some(text) = &self.custom_text {
-            out.push_str(text);
+        if self.layout == Layout::RollasonPage {
+            out.push_str(&rollason_page(&self.rows));
             for n in &self.notes {
                 let _ = writeln!(out, "{n}");
             }
@@ -159,8 +116,7 @@ impl Table {
         out
     }
 
-    /// Renders CSV with a header line.
-    pub fn csv(&self) -> String {
+    fn csv(&self) -> String {
         let quote = |s: &str| {
             if s.contains([',', '"', '\n']) {
                 format!("\"{}\"", s.replace('"', "\"\""))
@@ -184,7 +140,7 @@ impl Table {
                 .map(|c| match c {
                     Cell::Missing => String::new(),
                     Cell::Num(x, _) | Cell::Signed(x, _) => format!("{x}"),
-                    other => quote(&other.text()),
+                    other => quote(&cell_text(other)),
                 })
                 .collect();
             let _ = writeln!(out, "{}", values.join(","));
@@ -192,21 +148,57 @@ impl Table {
         out
     }
 
-    /// Returns the rows as JSON objects keyed by column, with the title and notes.
-    pub fn json(&self) -> Json {
+    fn json(&self) -> Json {
         let rows: Vec<Json> = self
             .rows
             .iter()
             .map(|r| {
                 let mut m = Map::new();
                 for (c, cell) in self.columns.iter().zip(r) {
-                    m.insert(c.clone(), cell.json());
+                    m.insert(c.clone(), cell_json(cell));
                 }
                 Json::Object(m)
             })
             .collect();
         json!({ "title": self.title, "rows": rows, "notes": self.notes })
     }
+}
+
+/// Renders Rollason's table as his computer-Go ratings page prints it, from the rows of
+/// [`Layout::RollasonPage`]: rank, player, rating, points, stars, flag.
+fn rollason_page(rows: &[Vec<Cell>]) -> String {
+    let text = |row: &[Cell], k: usize| row.get(k).map_or_else(String::new, cell_text);
+    let number = |row: &[Cell], k: usize| match row.get(k) {
+        Some(Cell::Num(x, _)) => *x,
+        _ => f64::NAN,
+    };
+    let shown: Vec<String> = rows.iter().map(|r| shortened(&text(r, 1))).collect();
+    let w = shown
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(14);
+    let mut out = String::from("     ");
+    pad(&mut out, "Player", w, true);
+    out.push_str("  Rating    Points\n\n");
+    for (row, name) in rows.iter().zip(&shown) {
+        out.push_str(&format!("{:>3}. ", text(row, 0)));
+        pad(&mut out, name, w, true);
+        let flag = text(row, 5);
+        out.push_str(&format!(
+            " {:>6.0}  ({:>7.1} pts) {}{}\n",
+            number(row, 2),
+            number(row, 3),
+            text(row, 4),
+            if flag.is_empty() {
+                String::new()
+            } else {
+                format!(" ({flag})")
+            }
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::{EvolveError, Genome};
 use eloworld_engine::{Coding, EvalParams};
 use eloworld_games::{DrawRules, GameKind, GameResult, Side};
 use eloworld_players::chess::evol::genome_hex;
-use eloworld_tournament::schedule::coevolution;
+use eloworld_schedule::coevolution;
 use eloworld_tournament::{Plan, TournamentConfig};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, FromSetup, Position, PositionError};
@@ -66,7 +66,7 @@ pub fn read_book(text: &str, source: &str) -> Result<Vec<Chess>, EvolveError> {
         .collect()
 }
 
-/// [`eloworld_tournament::schedule::coevolution::pair_openings`], with a book too small an
+/// [`eloworld_schedule::coevolution::pair_openings`], with a book too small an
 /// error.
 ///
 /// # Errors

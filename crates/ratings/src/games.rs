@@ -478,6 +478,18 @@ impl PairCounts {
     }
 }
 
+/// Returns the year of a date such as `1999.05.12` or `2001-03-04` (None for `????.??.??`):
+/// the rating period of a game read from a PGN Date header or a store.
+#[must_use]
+pub fn year(date: &str) -> Option<i32> {
+    let digits = date.get(..4)?;
+    if digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse().ok()
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

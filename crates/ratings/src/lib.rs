@@ -12,8 +12,6 @@
 //! | [`consistency`] | predicted vs observed score per pair | the Squava article |
 //! | [`sprt`] | GSPRT on game pairs, normalised and logistic Elo, LOS | Van den Bergh; fishtest, fastchess |
 //! | [`interpolate`] | comparable interpolated player | Murphy's Elo World, section 4 |
-//! | [`ladder`] | a fixed scale in a file: rungs, ratings, the games they rest on | Murphy's Elo World, section 4 |
-//! | [`placement`] | a new player rated against fixed rungs; its Scoville placement | Murphy's Elo World, section 4 |
 //! | [`glicko2`] | Glicko-2 over rating periods | Glickman (via `skillratings`) |
 //! | [`trueskill`] | TrueSkill, game by game | Herbrich, Minka, Graepel 2006 (via `skillratings`) |
 //! | [`whr`] | Whole-History Rating | Coulom 2008 |
@@ -25,8 +23,9 @@
 //!
 //! Every caller rates through one entry point, [`rate`] (or [`rate_all`] for the side-by-side
 //! table), with one [`Method`] type and one [`Options`] bundle; the input is [`Games`] (games
-//! in order, with players' names), read from text sources by [`io`] or converted from stored
-//! results by the tournament crate.
+//! in order, with players' names), read from text sources by the `eloworld-ratings-io` crate or converted from stored
+//! results by the tournament crate. Fixed scales built on these methods (ladders, placing a
+//! new player on one, choosing a ladder's next games) are the `eloworld-ladder` crate's job.
 //!
 //! # Examples
 //! ```
@@ -40,7 +39,6 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod adaptive;
 pub mod alpharank;
 pub mod bayeselo;
 pub mod consistency;
@@ -50,14 +48,11 @@ mod error;
 mod games;
 pub mod glicko2;
 pub mod interpolate;
-pub mod io;
-pub mod ladder;
-mod linalg;
+pub mod linalg;
 pub mod markov;
 mod method;
 pub mod mle;
 pub mod nash;
-pub mod placement;
 pub mod predict;
 pub mod rollason;
 pub mod sprt;
@@ -69,8 +64,8 @@ pub mod whr;
 
 pub use error::RatingError;
 pub use games::{
-    shown_name, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score, ScoreCounts,
-    SHOWN_NAME_CHARS,
+    shown_name, year, GameList, GameRecord, Games, NameCase, PairCounts, PlayerId, Score,
+    ScoreCounts, SHOWN_NAME_CHARS,
 };
-pub use method::{rate, rate_all, Anchor, Detail, Flag, Method, Options, Ratings};
+pub use method::{fit_mle, rate, rate_all, Anchor, Detail, Flag, Method, Options, Ratings};
 pub use wdl::{PairedScore, Wdl};

@@ -394,7 +394,7 @@ pub fn rate_all(games: &Games, options: &Options) -> Vec<(Method, Result<Ratings
 ///
 /// # Errors
 /// As [`Mle::rate`].
-pub(crate) fn fit_mle(counts: &PairCounts, config: MleConfig) -> Result<MleRatings, RatingError> {
+pub fn fit_mle(counts: &PairCounts, config: MleConfig) -> Result<MleRatings, RatingError> {
     Mle::new(config).rate(counts)
 }
 
@@ -425,43 +425,7 @@ pub(crate) fn rate_counted(
         }
     };
     let mut ratings = match options.method {
-        Method::Mle => {
-            let config = MleConfig {
-                anchor,
-                ..options.mle
-            };
-            let r = fit_mle(counts, config)?;
-            let flags = (0..n)
-                .map(|p| match r.unbounded[p] {
-                    Some(Unbounded::Above) => Some(Flag::UnboundedAbove),
-                    Some(Unbounded::Below) => Some(Flag::UnboundedBelow),
-                    None if r.group[p] > 0 && r.group[p] != usize::MAX => Some(Flag::SeparateGroup),
-                    None => None,
-                })
-                .collect();
-            let mut notes = Vec::new();
-            if !r.converged {
-                let steps = options.mle.newton_steps;
-                notes.push(format!(
-                    "mle: not converged: Newton's iterations did not settle within {steps} step{}; the ratings and intervals are the last iterate's, not the maximum",
-                    if steps == 1 { "" } else { "s" }
-                ));
-            }
-            if r.bootstrapped && r.undefined_resamples > 0 {
-                notes.push(format!(
-                    "mle: {} of {} bootstrap resamples had no finite maximum for some player; those players were placed at their bounds in them (none dropped)",
-                    r.undefined_resamples, options.mle.bootstrap
-                ));
-            }
-            Ratings {
-                method: Method::Mle,
-                values: r.ratings.clone(),
-                intervals: Some(r.low.iter().copied().zip(r.high.iter().copied()).collect()),
-                flags,
-                notes,
-                detail: Detail::Mle(r),
-            }
-        }
+        Method::Mle => mle_ratings(counts, options, anchor, n)?,
         Method::Uscf => {
             let mut r = Uscf::new(options.uscf).rate(games);
             shift(&mut r.ratings);
@@ -491,72 +455,8 @@ pub(crate) fn rate_counted(
                 detail: Detail::EloWorld(r),
             }
         }
-        Method::Rollason => {
-            let mut r = Rollason::new(options.rollason).rate(counts);
-            if let Some((k, elo)) = anchor {
-                r.shift(elo - r.ratings[k]);
-            }
-            let mut notes = Vec::new();
-            if r.collapsed {
-                let top: Vec<_> = (0..n)
-                    .filter(|&p| r.at_bound[p])
-                    .map(|p| crate::shown_name(&games.names()[p]))
-                    .collect();
-                notes.push(format!(
-                    "rollason: the field collapsed: {} never lost a point to the rest, and points sharing gives such players every point in the limit (the algorithm's own fixed point) while the rest fall towards {:.0}; {} (flag at-bound), so their value is not a rating",
-                    top.join(", "),
-                    r.offset(),
-                    if r.converged {
-                        format!("the iteration settled there after {} iterations", r.iterations)
-                    } else {
-                        format!(
-                            "the iteration stopped after {} iterations when their share reached {} times the starting share",
-                            r.iterations,
-                            crate::rollason::COLLAPSE_BOUND
-                        )
-                    }
-                ));
-            } else if !r.converged {
-                notes.push(format!(
-                    "rollason: not settled after {} iterations",
-                    r.iterations
-                ));
-            }
-            Ratings {
-                method: Method::Rollason,
-                values: r.ratings.clone(),
-                intervals: None,
-                flags: r
-                    .at_bound
-                    .iter()
-                    .map(|&b| b.then_some(Flag::AtBound))
-                    .collect(),
-                notes,
-                detail: Detail::Rollason(r),
-            }
-        }
-        Method::Markov => {
-            let p = markov::champion(counts)?;
-            let missing = markov::missing_pairs(counts);
-            let mut notes = Vec::new();
-            if let Some(&(a, b)) = missing.first() {
-                let names = games.names();
-                notes.push(format!(
-                    "markov: {} pairs never met (first {} and {}); the trophy stays with its holder when the opponent picked never met it, so players who met few others hold it longer than their strength says",
-                    missing.len(),
-                    crate::shown_name(&names[a]),
-                    crate::shown_name(&names[b])
-                ));
-            }
-            Ratings {
-                method: Method::Markov,
-                values: p.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
-                intervals: None,
-                flags: vec![None; n],
-                notes,
-                detail: Detail::Markov,
-            }
-        }
+        Method::Rollason => rollason_ratings(games, counts, options, anchor, n),
+        Method::Markov => markov_ratings(games, counts, n)?,
         Method::Glicko2 => {
             let mut r = Glicko2::new(options.glicko2).rate(games);
             shift(&mut r.ratings);
@@ -644,6 +544,128 @@ pub(crate) fn rate_counted(
     ratings.values.resize(n, f64::NAN);
     ratings.flags.resize(n, None);
     Ok(ratings)
+}
+
+/// The maximum-likelihood ratings with their flags, and notes when the fit did not converge
+/// or bootstrap resamples had no finite maximum.
+fn mle_ratings(
+    counts: &PairCounts,
+    options: &Options,
+    anchor: Option<(usize, f64)>,
+    n: usize,
+) -> Result<Ratings, RatingError> {
+    let config = MleConfig {
+        anchor,
+        ..options.mle
+    };
+    let r = fit_mle(counts, config)?;
+    let flags = (0..n)
+        .map(|p| match r.unbounded[p] {
+            Some(Unbounded::Above) => Some(Flag::UnboundedAbove),
+            Some(Unbounded::Below) => Some(Flag::UnboundedBelow),
+            None if r.group[p] > 0 && r.group[p] != usize::MAX => Some(Flag::SeparateGroup),
+            None => None,
+        })
+        .collect();
+    let mut notes = Vec::new();
+    if !r.converged {
+        let steps = options.mle.newton_steps;
+        notes.push(format!(
+            "mle: not converged: Newton's iterations did not settle within {steps} step{}; the ratings and intervals are the last iterate's, not the maximum",
+            if steps == 1 { "" } else { "s" }
+        ));
+    }
+    if r.bootstrapped && r.undefined_resamples > 0 {
+        notes.push(format!(
+            "mle: {} of {} bootstrap resamples had no finite maximum for some player; those players were placed at their bounds in them (none dropped)",
+            r.undefined_resamples, options.mle.bootstrap
+        ));
+    }
+    Ok(Ratings {
+        method: Method::Mle,
+        values: r.ratings.clone(),
+        intervals: Some(r.low.iter().copied().zip(r.high.iter().copied()).collect()),
+        flags,
+        notes,
+        detail: Detail::Mle(r),
+    })
+}
+
+/// Rollason's ratings with their at-bound flags, and a note when the field collapsed or the
+/// iteration did not settle.
+fn rollason_ratings(
+    games: &Games,
+    counts: &PairCounts,
+    options: &Options,
+    anchor: Option<(usize, f64)>,
+    n: usize,
+) -> Ratings {
+    let mut r = Rollason::new(options.rollason).rate(counts);
+    if let Some((k, elo)) = anchor {
+        r.shift(elo - r.ratings[k]);
+    }
+    let mut notes = Vec::new();
+    if r.collapsed {
+        let top: Vec<_> = (0..n)
+            .filter(|&p| r.at_bound[p])
+            .map(|p| crate::shown_name(&games.names()[p]))
+            .collect();
+        notes.push(format!(
+            "rollason: the field collapsed: {} never lost a point to the rest, and points sharing gives such players every point in the limit (the algorithm's own fixed point) while the rest fall towards {:.0}; {} (flag at-bound), so their value is not a rating",
+            top.join(", "),
+            r.offset(),
+            if r.converged {
+                format!("the iteration settled there after {} iterations", r.iterations)
+            } else {
+                format!(
+                    "the iteration stopped after {} iterations when their share reached {} times the starting share",
+                    r.iterations,
+                    crate::rollason::COLLAPSE_BOUND
+                )
+            }
+        ));
+    } else if !r.converged {
+        notes.push(format!(
+            "rollason: not settled after {} iterations",
+            r.iterations
+        ));
+    }
+    Ratings {
+        method: Method::Rollason,
+        values: r.ratings.clone(),
+        intervals: None,
+        flags: r
+            .at_bound
+            .iter()
+            .map(|&b| b.then_some(Flag::AtBound))
+            .collect(),
+        notes,
+        detail: Detail::Rollason(r),
+    }
+}
+
+/// p(Champion) of every player, with a note naming the pairs that never met.
+fn markov_ratings(games: &Games, counts: &PairCounts, n: usize) -> Result<Ratings, RatingError> {
+    let p = markov::champion(counts)?;
+    let missing = markov::missing_pairs(counts);
+    let mut notes = Vec::new();
+    if let Some(&(a, b)) = missing.first() {
+        let names = games.names();
+        notes.push(format!(
+            "markov: {} pairs never met (first {} and {}); the trophy stays with its holder when the opponent picked never met it, so players who met few others hold it longer than their strength says",
+            missing.len(),
+            crate::shown_name(&names[a]),
+            crate::shown_name(&names[b])
+        ));
+    }
+    Ok(Ratings {
+        method: Method::Markov,
+        values: p.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
+        intervals: None,
+        flags: vec![None; n],
+        notes,
+        detail: Detail::Markov,
+    })
 }
 
 /// Returns the 95% intervals value ± 1.96·error.

@@ -281,7 +281,7 @@ pub enum Schedule {
     /// each colour (cutechess-cli's gauntlet); the others do not meet each other.
     Gauntlet,
     /// Batch after batch, the pairs whose next games make the ratings precise soonest
-    /// (`eloworld_ratings::adaptive`), until every player is within `precision` or `games`
+    /// (`eloworld_ladder::adaptive`), until every player is within `precision` or `games`
     /// are played; each batch is a tournament of its own in the store (`NAME/batch-0001`, …).
     Ladder,
 }

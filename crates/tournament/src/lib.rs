@@ -16,7 +16,6 @@ mod plan;
 mod play;
 mod rating_games;
 mod runner;
-pub mod schedule;
 pub mod sgf;
 pub mod store;
 pub mod tablebase;
@@ -27,6 +26,7 @@ pub use config::{
     DEFAULT_RANDOM_OPENINGS,
 };
 pub use copies::{Copies, CopyRule, Distinct, GameIdentity, PairCopies};
+pub use eloworld_schedule::JobSpec;
 pub use error::{ConfigError, RunError, StoreError};
 pub use events::Event;
 pub use openings::random_openings;
@@ -36,7 +36,6 @@ pub use rating_games::{add_results, add_results_with, games_to_rate, score, Rate
 pub use runner::{
     drive, play_stored, run, thread_cpu, RunCpu, RunOptions, RunSummary, StoredTournament, Until,
 };
-pub use schedule::JobSpec;
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,
     Store, TournamentRow, TournamentStatus, WorkerSeen, WorkerStatus,

@@ -1,13 +1,13 @@
 use crate::config::OpeningsFor;
 use crate::openings::{load_openings, random_openings};
-use crate::schedule::{self, paired::PairedMatch, Draw, JobSpec};
 use crate::{ConfigError, Schedule, TournamentConfig};
 use eloworld_games::rng::{fnv1a, splitmix64};
 use eloworld_games::GameKind;
 use eloworld_players::{Determinism, PlayerSpec};
+use eloworld_schedule::{self as schedule, paired::PairedMatch, Draw, JobSpec};
 
 /// A deterministic schedule of game jobs from a tournament's settings: the players, the
-/// openings and the jobs, made by one of the schedules of [`crate::schedule`] and fixed
+/// openings and the jobs, made by one of the schedules of [`eloworld_schedule`] and fixed
 /// from then on (a store keeps it, and a run resumes it).
 #[derive(Clone, Debug)]
 pub struct Plan {

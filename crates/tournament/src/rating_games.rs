@@ -5,7 +5,7 @@
 use crate::copies::{CopyRule, Distinct, GameIdentity};
 use crate::store::{GameRow, ResultRow};
 use eloworld_games::{GameResult, Side};
-use eloworld_ratings::{io::year, Games, Score};
+use eloworld_ratings::{year, Games, Score};
 
 /// Returns White's score of a stored result.
 #[must_use]

@@ -11,8 +11,8 @@ use eloworld_evolve::coevolve::{fen_of, read_book};
 use eloworld_evolve::search_phase::SearchFitness;
 use eloworld_games::Chess;
 use eloworld_players::PlayableGame;
-use eloworld_tournament::schedule::coevolution::pair_openings;
-use eloworld_tournament::schedule::paired::{first_player_points, PairedMatch};
+use eloworld_schedule::coevolution::pair_openings;
+use eloworld_schedule::paired::{first_player_points, PairedMatch};
 use eloworld_tournament::{Plan, Store, TournamentConfig};
 use std::path::{Path, PathBuf};
 
@@ -227,7 +227,7 @@ fn play_match(
         games: u32::try_from(games).unwrap_or(u32::MAX),
         paired: true,
         seed: 0,
-        colours: eloworld_tournament::schedule::paired::Colours::ALTERNATE,
+        colours: eloworld_schedule::paired::Colours::ALTERNATE,
     };
     let plan = Plan::paired_match(&config, openings, shape)?;
     let Some(results) = play_plan(session, &plan, store)? else {

@@ -13,7 +13,7 @@
 //! as any tournament does: rerun, every stage's plan is made again from the stored results
 //! before it, its stored games are kept and only the games left are played.
 //!
-//! [`schedule::knockout`]: eloworld_tournament::schedule::knockout
+//! [`schedule::knockout`]: eloworld_schedule::knockout
 
 use super::plan::{match_config, match_openings};
 use super::run::{begin_under_free_name, MatchEvent, MatchRun, Stage, Watcher};
@@ -22,7 +22,7 @@ use crate::error::AppResult;
 use crate::session::Session;
 use eloworld_games::Chess;
 use eloworld_players::Registry;
-use eloworld_tournament::schedule::knockout::first_round;
+use eloworld_schedule::knockout::first_round;
 use eloworld_tournament::{Plan, ResultRow, RunSummary};
 use std::fmt;
 

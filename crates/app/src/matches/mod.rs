@@ -20,7 +20,7 @@ mod run;
 mod settings;
 mod tally;
 
-pub use eloworld_tournament::schedule::paired::Colours;
+pub use eloworld_schedule::paired::Colours;
 pub use knockout::{Bracket, Decision, Encounter, TIEBREAK_PAIRS};
 pub use run::{run_match, MatchEvent, MatchRun};
 pub use settings::{MatchOpenings, MatchSettings, Pairing};

@@ -5,8 +5,8 @@ use super::{MatchSettings, Pairing};
 use crate::error::AppResult;
 use eloworld_games::rng::splitmix64;
 use eloworld_games::{DrawRules, GameKind};
+use eloworld_schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::openings::BookLine;
-use eloworld_tournament::schedule::paired::{pick_openings, PairedMatch};
 use eloworld_tournament::{Plan, Schedule, TournamentConfig};
 use std::collections::HashMap;
 

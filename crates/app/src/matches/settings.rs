@@ -2,9 +2,9 @@
 
 use eloworld_players::engine::EngineDef;
 use eloworld_ratings::sprt::SprtConfig;
+use eloworld_schedule::paired::Colours;
 use eloworld_tournament::adjudication::Adjudication;
 use eloworld_tournament::pgn::{CommentFields, Regex};
-use eloworld_tournament::schedule::paired::Colours;
 use std::path::PathBuf;
 
 /// Where a match's openings come from.

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use eloworld_app::ladders;
-use eloworld_ratings::ladder::Ladder;
+use eloworld_ladder::ladder::Ladder;
 use eloworld_tournament::TournamentConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,12 +1,12 @@
 //! `eloworld place SPEC --ladder L`: rates a new player on a ladder whose ratings stay fixed,
-//! playing rungs chosen adaptively (see `eloworld_ratings::placement`) through the tournament
+//! playing rungs chosen adaptively (see `eloworld_ladder::placement`) through the tournament
 //! runner, every game stored and reused.
 //!
 //! The placement itself is `eloworld_app::placement`; this prints it.
 
 use eloworld_app::ladders;
 use eloworld_app::placement::{place_on_ladder, BatchDone, Placement, PlacementSettings};
-use eloworld_ratings::ladder::Ladder;
+use eloworld_ladder::ladder::Ladder;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -218,7 +218,7 @@ fn json(ladder: &Ladder, o: &Placement) -> serde_json::Value {
         "fixed_high": p.high,
         "interval": "low/high: 95% with the rungs' own uncertainty (the ladder's covariance); fixed_low/fixed_high: with the rungs held fixed",
         "games": p.games,
-        "between": families.first().map(eloworld_ratings::placement::Scoville::describe),
+        "between": families.first().map(eloworld_ladder::placement::Scoville::describe),
         "flagged": p.flagged,
         "scoville": families.iter().map(|s| serde_json::json!({
             "family": s.base,

@@ -5,10 +5,8 @@
 
 use crate::rating_table::shortened;
 use crate::standings::column_width;
-use eloworld_app::squava::{run_experiment, SquavaSettings};
-use eloworld_ratings::consistency::consistency;
-use eloworld_ratings::{Games, Wdl};
-use eloworld_tournament::GameRow;
+use eloworld_app::squava::{run_experiment, RoundRobin, SquavaSettings};
+use eloworld_ratings::Wdl;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,10 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     print!("{}", ratings_table(&e.players, &e.runs));
     if let Some(rr) = &e.round_robin {
-        print!(
-            "{}",
-            round_robin_tables(&rr.players, &rr.rows, &rr.ratings, args.runs)
-        );
+        print!("{}", round_robin_tables(rr, args.runs));
     }
     println!("\n{}", first_player_line(&e.first_player));
     Ok(ExitCode::SUCCESS)
@@ -90,60 +85,6 @@ fn ratings_table(players: &[String], runs: &[Vec<f64>]) -> String {
     out
 }
 
-/// The article's R_P/Q (P wins / Q wins of its 800-game pairs), by our player names.
-const ARTICLE_RATIOS: [(&str, &str, f64); 6] = [
-    ("alphabeta", "alphabeta_better", 0.62),
-    ("alphabeta", "mcts", 4.37),
-    ("alphabeta", "mcts_uct", 0.65),
-    ("alphabeta_better", "mcts", 5.45),
-    ("alphabeta_better", "mcts_uct", 0.72),
-    ("mcts", "mcts_uct", 0.14),
-];
-
-/// Returns the article's R_P/Q for `p` against `q`, if it measured that pair.
-fn article_ratio(p: &str, q: &str) -> Option<f64> {
-    ARTICLE_RATIOS.iter().find_map(|&(a, b, r)| {
-        if (a, b) == (p, q) {
-            Some(r)
-        } else if (a, b) == (q, p) {
-            Some(1.0 / r)
-        } else {
-            None
-        }
-    })
-}
-
-/// The 95% Wilson score interval (Wilson, JASA 1927) of a score fraction `s` over `n`
-/// games, carried to R = s / (1 − s), which grows with s.
-fn ratio_interval(s: f64, n: f64) -> (f64, f64) {
-    const Z: f64 = 1.959_964;
-    if n <= 0.0 {
-        return (0.0, f64::INFINITY);
-    }
-    let z2 = Z * Z;
-    let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    let ratio = |p: f64| {
-        if p >= 1.0 {
-            f64::INFINITY
-        } else {
-            p / (1.0 - p)
-        }
-    };
-    let low = if s <= 0.0 {
-        0.0
-    } else {
-        ratio((centre - half).max(0.0))
-    };
-    // A pair that never lost has no upper end (rounding would give a huge finite one).
-    let high = if s >= 1.0 {
-        f64::INFINITY
-    } else {
-        ratio((centre + half).min(1.0))
-    };
-    (low, high)
-}
-
 /// Formats a ratio, `inf` for a pair that never lost.
 fn fmt_ratio(r: f64) -> String {
     if r.is_finite() {
@@ -155,53 +96,48 @@ fn fmt_ratio(r: f64) -> String {
 
 /// The round robin's P-wins / Q-wins table, the order by wins, and the consistency table
 /// with 95% intervals and the article's R_P/Q.
-fn round_robin_tables(players: &[String], rows: &[GameRow], ratings: &[f64], run: u64) -> String {
-    let mut games = Games::case_sensitive();
-    for p in players {
-        games.player(p);
-    }
-    eloworld_tournament::add_results(&mut games, rows);
-    let counts = games.counts();
+fn round_robin_tables(rr: &RoundRobin, run: u64) -> String {
+    let players = &rr.players;
+    let check = rr.check();
     let shown: Vec<String> = players.iter().map(|p| shortened(p)).collect();
     let width = column_width(&shown, "player P");
     let mut out = format!(
         "\nRound robin ({} games)\n{:<width$} {:<width$} {:>7} {:>7} {:>6}\n",
-        rows.len(),
+        rr.rows.len(),
         "player P",
         "player Q",
         "P wins",
         "Q wins",
         "draws"
     );
-    let mut wins = vec![0u64; players.len()];
-    for p in 0..players.len() {
-        for q in p + 1..players.len() {
-            let [l, d, w] = counts.pair(p, q);
-            wins[p] += w as u64;
-            wins[q] += l as u64;
-            out.push_str(&format!(
-                "{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n",
-                shown[p], shown[q]
-            ));
-        }
+    for (p, q, wdl) in &check.pairs {
+        let Wdl {
+            wins: w,
+            draws: d,
+            losses: l,
+        } = *wdl;
+        out.push_str(&format!(
+            "{:<width$} {:<width$} {w:>7} {l:>7} {d:>6}\n",
+            shown[*p], shown[*q]
+        ));
     }
-    let mut order: Vec<usize> = (0..players.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(wins[i]));
-    let order: Vec<String> = order
+    let order: Vec<String> = check
+        .by_wins
         .iter()
-        .map(|&i| format!("{} ({} wins)", players[i], wins[i]))
+        .map(|&(i, wins)| format!("{} ({wins} wins)", players[i]))
         .collect();
     out.push_str(&format!("order by games won: {}\n", order.join(" > ")));
-    let table = consistency(&counts, ratings);
+    let table = &check.consistency;
     out.push_str(&format!(
         "\nRatings vs round robin (run {run} ratings; R_P/Q = s/(1 − s), s = P's score fraction, \
          95% Wilson interval; the article's R_P/Q from its 800-game pairs)\n\
          {:<width$} {:<width$} {:>7} {:>15} {:>7} {:>6} {:>10}\n",
         "player P", "player Q", "R_P/Q", "95% interval", "article", "D", "10^(D/400)"
     ));
-    for r in &table.pairs {
-        let (low, high) = ratio_interval(r.score / r.games as f64, r.games as f64);
-        let article = article_ratio(&players[r.p], &players[r.q])
+    for (r, ratio) in table.pairs.iter().zip(&check.ratios) {
+        let (low, high) = ratio.interval;
+        let article = ratio
+            .article
             .map_or_else(|| "-".to_owned(), |a| format!("{a:.2}"));
         let interval = format!("{}–{}", fmt_ratio(low), fmt_ratio(high));
         out.push_str(&format!(
@@ -245,20 +181,6 @@ fn first_player_line(w: &Wdl) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ratio_intervals_follow_wilson() {
-        // 651 of 800 (the article's alphabeta vs mcts): s = 0.81375, R = 4.37. Wilson by
-        // hand: centre 0.81225, half-width 0.02695, so s in 0.78530..0.83920 and R in
-        // 3.6576..5.2191.
-        let (low, high) = ratio_interval(651.0 / 800.0, 800.0);
-        assert!((low - 3.6576).abs() < 0.001, "{low}");
-        assert!((high - 5.2191).abs() < 0.001, "{high}");
-        // A pair that never lost has no upper end.
-        assert_eq!(ratio_interval(1.0, 10.0).1, f64::INFINITY);
-        assert_eq!(article_ratio("mcts", "alphabeta"), Some(1.0 / 4.37));
-        assert_eq!(article_ratio("mcts", "random_move"), None);
-    }
 
     #[test]
     fn the_ratings_table_lines_up_runs_side_by_side() {

@@ -1,5 +1,5 @@
 //! Reads a PGN file's headers and rates it, timing each step in process:
-//! `cargo run --profile quick -p eloworld-ratings --example rate_pgn FILE.pgn [mle]`
+//! `cargo run --profile quick -p eloworld-ratings-io --example rate_pgn FILE.pgn [mle]`
 //! (with `mle`, only the file and mle, as `ordo -p FILE.pgn` does).
 //! For the side-by-side comparison with Ordo on the same file (whole-process figures are
 //! taken outside this program).
@@ -8,7 +8,8 @@
     reason = "an example program reports its timings"
 )]
 
-use eloworld_ratings::{io, rate, rate_all, Method, NameCase, Options};
+use eloworld_ratings::{rate, rate_all, Method, NameCase, Options};
+use eloworld_ratings_io as io;
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

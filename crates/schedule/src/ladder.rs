@@ -1,5 +1,5 @@
 //! One batch of the adaptive ladder schedule: the ordered pairs chosen by
-//! `eloworld_ratings::adaptive` for this batch, in that order. A job's `round` counts the
+//! `eloworld_ladder::adaptive` for this batch, in that order. A job's `round` counts the
 //! games its ordered pair played in earlier batches and earlier in this one, so every game of
 //! a pair is seeded as the round robin would seed it; with openings, a pair's game uses
 //! opening `round mod len`.
@@ -57,7 +57,7 @@ mod tests {
             vec![0, 1, 2]
         );
         // The seed of a's fourth game against b is the round robin's.
-        let rr = crate::schedule::round_robin::jobs(&players, 5, false, &[], 7);
+        let rr = crate::round_robin::jobs(&players, 5, false, &[], 7);
         let fourth = rr.iter().find(|j| (j.white, j.black, j.round) == (0, 1, 3));
         assert_eq!(fourth.map(|j| j.seed), Some(jobs[0].seed));
     }

@@ -3,12 +3,12 @@
 //!
 //! **Rating.** With the rungs' ratings R_j and the ladder's first-move advantage A held fixed,
 //! the new player's rating r maximises the half-point Bradley–Terry likelihood of its games
-//! (the model of [`crate::mle`]): a game as White against rung j scores S with expectation
+//! (the model of [`eloworld_ratings::mle`]): a game as White against rung j scores S with expectation
 //! p = 1/(1 + 10^(−(r − R_j + A)/400)), as Black with d = r − R_j − A. The log-likelihood is
 //! concave in r and its derivative C·Σ(S − p) (C = ln 10/400) falls monotonically, so the
 //! maximum is the root of Σ p(r) = Σ S, found by bisection. Its standard error is
 //! 1/√(C²·Σ p(1 − p)) (observed information), the 95% interval ±1.96 σ. A player that won or
-//! lost every game has no finite maximum: as in [`crate::mle`] (BayesElo's prior), two
+//! lost every game has no finite maximum: as in [`eloworld_ratings::mle`] (BayesElo's prior), two
 //! virtual games split evenly are then added against every rung it met, and the result is
 //! flagged.
 //!
@@ -24,7 +24,7 @@
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::placement::{place, RungGames};
+//! use eloworld_ladder::placement::{place, RungGames};
 //! use eloworld_ratings::Wdl;
 //! // 10 games as White and 10 as Black against a rung at 1000, half the points each way.
 //! let games = [RungGames { rating: 1000.0, as_white: Wdl::new(5, 0, 5), as_black: Wdl::new(5, 0, 5) }];
@@ -33,9 +33,9 @@
 //! assert!(p.low < 1000.0 && p.high > 1000.0 && !p.flagged);
 //! ```
 
-use crate::convert::Z95;
-use crate::interpolate::dilution;
-use crate::Wdl;
+use eloworld_ratings::convert::Z95;
+use eloworld_ratings::interpolate::dilution;
+use eloworld_ratings::Wdl;
 use std::f64::consts::LN_10;
 
 const C: f64 = LN_10 / 400.0;
@@ -441,7 +441,7 @@ mod tests {
 
     use super::*;
     use crate::ladder::Ladder;
-    use crate::synth::{simulate, SynthConfig};
+    use eloworld_ratings::synth::{simulate, SynthConfig};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -4,9 +4,9 @@
 //! that adds the rungs' covariance covers the true strength on the ladder's scale for at
 //! least 90 of them; the interval with the rungs held fixed covers fewer.
 
+use eloworld_ladder::ladder::Ladder;
+use eloworld_ladder::placement::{combined, next_rung, place, start_estimate, RungGames};
 use eloworld_ratings::convert::Z95;
-use eloworld_ratings::ladder::Ladder;
-use eloworld_ratings::placement::{combined, next_rung, place, start_estimate, RungGames};
 use eloworld_ratings::synth::{draw_result, simulate, SynthConfig};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -33,7 +33,7 @@ fn one_placement(seed: u64, rng: &mut Xoshiro256PlusPlus) -> (bool, bool, f64, f
     .unwrap_or_else(|e| panic!("{e}"));
     let ladder = Ladder::from_games(
         "synthetic",
-        eloworld_ratings::ladder::LadderGame::Chess,
+        eloworld_ladder::ladder::LadderGame::Chess,
         &s.games,
     )
     .unwrap_or_else(|e| panic!("{e}"));

@@ -1,5 +1,5 @@
 //! Times every method on simulated games, in process (no file reading):
-//! `cargo run --release -p eloworld-ratings --example rate_1m [GAMES] [PLAYERS]`.
+//! `cargo run --release -p eloworld-ratings-io --example rate_1m [GAMES] [PLAYERS]`.
 //! The end-to-end benchmark with PGN reading is `crates/ratings/benches/rate_1m.sh`.
 #![expect(
     clippy::print_stdout,
@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if first.as_deref() == Some("bayeselo") {
         let path = std::env::args().nth(2).ok_or("bayeselo FILE.pgn")?;
-        let read = eloworld_ratings::io::read_pgn(
+        let read = eloworld_ratings_io::read_pgn(
             std::fs::File::open(&path)?,
             eloworld_ratings::NameCase::Exact,
         )?;

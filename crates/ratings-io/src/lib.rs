@@ -5,16 +5,17 @@
 //!
 //! # Examples
 //! ```
-//! use eloworld_ratings::{io, NameCase};
+//! use eloworld_ratings::NameCase;
+//! use eloworld_ratings_io as io;
 //! let pgn = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n";
 //! let read = io::parse_pgn(pgn.as_bytes(), NameCase::Fold)?;
 //! assert_eq!(read.games.len(), 1);
 //! let read = io::parse_csv(b"player1,player2,score1\na,b,0.5\n", NameCase::Fold)?;
 //! assert_eq!(read.games.names(), ["a", "b"]);
-//! # Ok::<_, eloworld_ratings::io::ReadError>(())
+//! # Ok::<_, eloworld_ratings_io::ReadError>(())
 //! ```
 
-use crate::games::{GameRecord, Games, NameCase, PlayerId, Score};
+use eloworld_ratings::{year, GameRecord, Games, NameCase, PlayerId, Score};
 use memchr::memchr;
 use rustc_hash::FxHashMap;
 use std::io::Read;
@@ -109,19 +110,8 @@ fn quoted(bytes: &[u8]) -> String {
     }
 }
 
-/// Returns the year of a date such as `1999.05.12` or `2001-03-04` (None for `????.??.??`).
-#[must_use]
-pub fn year(date: &str) -> Option<i32> {
-    year_of(date.as_bytes())
-}
-
 fn year_of(date: &[u8]) -> Option<i32> {
-    let digits = date.get(..4)?;
-    if digits.iter().all(u8::is_ascii_digit) {
-        std::str::from_utf8(digits).ok()?.parse().ok()
-    } else {
-        None
-    }
+    std::str::from_utf8(date.get(..4)?).ok().and_then(year)
 }
 
 /// Reads the games of a PGN source: one game per header block; only White, Black, Result and

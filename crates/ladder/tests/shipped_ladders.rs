@@ -3,8 +3,8 @@
 //! holds every rung within ±100 Elo (95%) on at most 8,000 games; the 9×9 Go ladder runs
 //! from the simple players through GNU Go's levels to Pachi, within ±150 Elo on distinct games.
 
+use eloworld_ladder::ladder::Ladder;
 use eloworld_ratings::convert::Z95;
-use eloworld_ratings::ladder::Ladder;
 use std::path::Path;
 
 fn shipped(name: &str) -> Ladder {
@@ -60,7 +60,7 @@ fn the_elo_world_ladder_is_within_100_elo_on_every_rung_in_at_most_8000_games() 
 #[test]
 fn the_go_ladder_spans_the_simple_players_to_pachi_within_150_elo() {
     let ladder = shipped("go-9x9");
-    assert_eq!(ladder.game, eloworld_ratings::ladder::LadderGame::Go);
+    assert_eq!(ladder.game, eloworld_ladder::ladder::LadderGame::Go);
     assert_eq!((ladder.size, ladder.komi), (Some(9), Some(7.0)));
     assert_eq!(ladder.rungs.len(), 18);
     assert_eq!(ladder.game_count(), 1_072);

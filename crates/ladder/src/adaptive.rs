@@ -3,7 +3,7 @@
 //! conclusion (Murphy's Elo World plays every pair; most of those games are hopeless
 //! mismatches that tell almost nothing).
 //!
-//! **Information.** In the Bradley–Terry model of [`crate::mle`] a game between i and j with
+//! **Information.** In the Bradley–Terry model of [`eloworld_ratings::mle`] a game between i and j with
 //! expected score p adds C²·p(1 − p)·(e_i − e_j)(e_i − e_j)ᵀ to the Fisher information of
 //! the ratings (C = ln 10/400); the covariance of ratings shown relative to their average is
 //! its pseudo-inverse, computed here as M = (F + 11ᵀ/n + δI)⁻¹ − 11ᵀ/n (δ a weak prior, a
@@ -21,7 +21,7 @@
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::adaptive::{next_batch, status};
+//! use eloworld_ladder::adaptive::{next_batch, status};
 //! use eloworld_ratings::PairCounts;
 //! let counts = PairCounts::new(6);
 //! let now = status(&counts);
@@ -32,10 +32,10 @@
 //! assert!(batch.chunks(2).all(|g| g[0] == (g[1].1, g[1].0)));
 //! ```
 
-use crate::convert::Z95;
-use crate::linalg;
-use crate::mle::{Mle, MleConfig};
-use crate::PairCounts;
+use eloworld_ratings::convert::Z95;
+use eloworld_ratings::linalg;
+use eloworld_ratings::mle::{Mle, MleConfig};
+use eloworld_ratings::PairCounts;
 use std::f64::consts::LN_10;
 
 const C: f64 = LN_10 / 400.0;
@@ -49,7 +49,7 @@ pub const REPEATS: u32 = 2;
 /// The weak prior δ of the module's doc, as a fraction of one even game's information.
 const PRIOR_GAMES: f64 = 1e-3;
 
-/// Where a ladder's ratings stand: the maximum-likelihood fit of [`crate::mle`] (average 1000,
+/// Where a ladder's ratings stand: the maximum-likelihood fit of [`eloworld_ratings::mle`] (average 1000,
 /// White's advantage fitted), read for scheduling.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Status {
@@ -252,7 +252,7 @@ pub fn next_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{PlayerId, Score};
+    use eloworld_ratings::{PlayerId, Score};
 
     fn add(counts: &mut PairCounts, white: usize, black: usize, score: Score, n: u32) {
         counts.add(

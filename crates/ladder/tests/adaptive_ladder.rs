@@ -3,7 +3,7 @@
 //! players spread evenly over 2,600 Elo, as many as Elo World's field here. Pure math — the
 //! games' results are drawn from the model, nothing is played.
 
-use eloworld_ratings::adaptive::{next_batch, status, Status};
+use eloworld_ladder::adaptive::{next_batch, status, Status};
 use eloworld_ratings::synth::draw_result;
 use eloworld_ratings::{PairCounts, PlayerId};
 use rand::SeedableRng;

@@ -10,7 +10,8 @@
 //!
 //! # Quickstart
 //! ```
-//! use eloworld_ratings::{ladder::{Ladder, LadderGame}, GameList, Score};
+//! use eloworld_ladder::ladder::{Ladder, LadderGame};
+//! use eloworld_ratings::{GameList, Score};
 //! let mut games = GameList::new();
 //! for s in [Score::Win, Score::Win, Score::Draw, Score::Loss] {
 //!     games.add("strong", "weak", s, true, None);
@@ -23,9 +24,9 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::mle::MleConfig;
-use crate::Wdl;
-use crate::{GameList, GameRecord, PairCounts, PlayerId, RatingError, Score};
+use eloworld_ratings::mle::MleConfig;
+use eloworld_ratings::Wdl;
+use eloworld_ratings::{GameList, GameRecord, PairCounts, PlayerId, RatingError, Score};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -160,7 +161,7 @@ impl Rung {
     /// Returns the standard error implied by the 95% interval.
     #[must_use]
     pub fn error(&self) -> f64 {
-        (self.high - self.low) / (2.0 * crate::convert::Z95)
+        (self.high - self.low) / (2.0 * eloworld_ratings::convert::Z95)
     }
 }
 
@@ -254,7 +255,7 @@ pub struct Ladder {
     /// The rungs, weakest first.
     pub rungs: Vec<Rung>,
     /// The covariance of the rungs' ratings (Elo², rows and columns in rung order; the
-    /// inverse of the fit's observed information, see [`crate::mle`]): what a placement needs
+    /// inverse of the fit's observed information, see [`eloworld_ratings::mle`]): what a placement needs
     /// to add the scale's own uncertainty to its interval. Empty in a file of format 1.
     #[serde(default)]
     pub covariance: Vec<Vec<f64>>,
@@ -270,7 +271,7 @@ fn tenth(x: f64) -> f64 {
 
 impl Ladder {
     /// Builds a ladder from games: maximum-likelihood ratings (average 1000, fitted first-move
-    /// advantage, see [`crate::mle`]) of every player in the largest connected group.
+    /// advantage, see [`eloworld_ratings::mle`]) of every player in the largest connected group.
     ///
     /// # Errors
     /// [`LadderError::Rating`] when there are no games to rate.
@@ -293,7 +294,7 @@ impl Ladder {
         config: &MleConfig,
     ) -> Result<Ladder, LadderError> {
         let counts = games.counts();
-        let fit = crate::method::fit_mle(&counts, *config)?;
+        let fit = eloworld_ratings::fit_mle(&counts, *config)?;
         let names = games.names();
         let mut order: Vec<usize> = (0..names.len())
             .filter(|&i| fit.group[i] == 0 && fit.ratings[i].is_finite())
@@ -305,7 +306,9 @@ impl Ladder {
         });
         // A rung whose rating is a bound has no covariance: its own interval's variance,
         // independent of the others.
-        let own = |i: usize| ((fit.high[i] - fit.low[i]) / (2.0 * crate::convert::Z95)).powi(2);
+        let own = |i: usize| {
+            ((fit.high[i] - fit.low[i]) / (2.0 * eloworld_ratings::convert::Z95)).powi(2)
+        };
         let covariance: Vec<Vec<f64>> = order
             .iter()
             .map(|&i| {
@@ -326,7 +329,7 @@ impl Ladder {
             .collect();
         let difference = |a: usize, b: usize| {
             let v = covariance[a][a] + covariance[b][b] - 2.0 * covariance[a][b];
-            tenth(crate::convert::Z95 * v.max(0.0).sqrt())
+            tenth(eloworld_ratings::convert::Z95 * v.max(0.0).sqrt())
         };
         let rungs: Vec<Rung> = order
             .iter()
@@ -694,7 +697,7 @@ fn located(text: &str, e: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synth::{simulate, SynthConfig};
+    use eloworld_ratings::synth::{simulate, SynthConfig};
 
     fn synthetic_ladder() -> Ladder {
         let s = simulate(&SynthConfig {

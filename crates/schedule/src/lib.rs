@@ -4,7 +4,9 @@
 //! (seeded players against the field), the knockout's stages (a seeded bracket) and
 //! coevolution's generations (David–Koppel–
 //! Netanyahu). Every game's seed comes from [`eloworld_games::rng::game_seed`], so a job
-//! can be replayed alone.
+//! can be replayed alone. The tournament crate turns a configuration into one of these
+//! schedules (its `Plan`); nothing here plays a game.
+#![deny(missing_docs)]
 
 pub mod coevolution;
 pub mod gauntlet;
@@ -36,8 +38,9 @@ pub struct JobSpec {
 
 /// Job `key`: `white` against `black` (indices into `players`) in round `round`, from
 /// `opening` (an index into `openings`), its seed derived from the tournament's `seed` and
-/// all of these, as every schedule derives it.
-pub(crate) fn job(
+/// all of these, as every schedule derives it. `white`, `black` and `opening` are indices
+/// the caller took from `players` and `openings` (out of range is a bug, and panics).
+pub fn job(
     key: u32,
     (white, black): (u32, u32),
     round: u32,
