@@ -75,13 +75,13 @@ fn bench_prints_the_signature_line() {
 /// Nodes of the last `info depth` line of a session.
 fn last_nodes(out: &str) -> u64 {
     out.lines()
+        .rev()
         .filter(|l| l.starts_with("info depth"))
-        .filter_map(|l| {
+        .find_map(|l| {
             let words: Vec<&str> = l.split_whitespace().collect();
             let i = words.iter().position(|w| *w == "nodes")?;
             words.get(i + 1)?.parse().ok()
         })
-        .last()
         .expect("an info line with nodes")
 }
 
