@@ -28,6 +28,7 @@ pub mod one_ply;
 pub mod score;
 pub mod search;
 pub mod search_params;
+pub mod see;
 pub mod suite;
 pub mod tt;
 

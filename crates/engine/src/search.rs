@@ -25,9 +25,29 @@
 //!   to a check (`ONE_REPLY_EXTENSION`); a capture on the square of the previous move's
 //!   capture (`RECAPTURE_EXTENSION`); a passed pawn moving to its 6th or 7th rank
 //!   (`PASSED_PAWN_EXTENSION`). The sum is capped at one ply per move.
+//!
+//! Standard techniques the paper does not name run beside these as fixed code (not genes),
+//! each kept because a match showed it gains (docs/evolution.md gives the figures) and each
+//! switchable through [`Techniques`] to measure it again:
+//!
+//! - **Late move reductions**: a quiet move searched late at a node with at least three
+//!   plies left, neither giving nor escaping check, not a killer and not extended, is first
+//!   searched with the depth reduced by `0.75 + ln(depth)·ln(move number)/2.25` plies (one
+//!   less at PV nodes; the formula of Stockfish 8 and Ethereal's family), and searched again
+//!   at full depth if it beats alpha.
+//! - **Aspiration windows**: from the fifth iteration the root is searched in a window of
+//!   ±25 centipawns around the previous score, widened fourfold on each failure.
+//! - **Static exchange evaluation** ([`crate::see`]): the quiescence search skips captures
+//!   that lose material, and the main search tries losing captures after the quiet moves.
+//! - **Reverse futility pruning**: at a non-PV node not in check within `FUTILITY_DEPTH`
+//!   plies of the horizon, a static score at least the futility margin above beta fails high
+//!   (the genes' margins, used the other way round).
+//! - **Late move pruning**: at a non-PV node not in check with at most three plies left,
+//!   quiet moves after the first 3 + 2·plies² are not searched.
 
 use crate::evaluate::{is_passed_pawn, Evaluator};
 pub use crate::score::{mate_in, MATE, MATE_BOUND};
+use crate::see;
 use crate::tt::{pack_move, Bound, TranspositionTable};
 use crate::{EvalParams, Limits, SearchParams, ONE_PLY};
 use shakmaty::zobrist::Zobrist64;
@@ -95,6 +115,68 @@ pub struct SearchStats {
     pub extended_moves: u64,
 }
 
+/// The fixed techniques beside the paper's genes (see the module doc); all on by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Late move reductions.
+    pub late_move_reductions: bool,
+    /// Aspiration windows at the root.
+    pub aspiration_windows: bool,
+    /// Static exchange evaluation in the quiescence search and move ordering.
+    pub static_exchange: bool,
+    /// Reverse futility pruning with the futility genes' margins.
+    pub reverse_futility: bool,
+    /// Late move pruning of quiet moves in the last three plies.
+    pub late_move_pruning: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            late_move_reductions: true,
+            aspiration_windows: true,
+            static_exchange: true,
+            reverse_futility: true,
+            late_move_pruning: true,
+        }
+    }
+}
+
+impl Techniques {
+    /// Every technique off: the search as the paper describes it.
+    #[must_use]
+    pub const fn none() -> Techniques {
+        Techniques {
+            late_move_reductions: false,
+            aspiration_windows: false,
+            static_exchange: false,
+            reverse_futility: false,
+            late_move_pruning: false,
+        }
+    }
+}
+
+/// The aspiration window's first half-width, centipawns.
+const ASPIRATION_WINDOW: i32 = 25;
+/// The first iteration searched with an aspiration window.
+const ASPIRATION_DEPTH: u32 = 5;
+
+/// Returns the late-move reduction in whole plies for `plies_left` and the move's number
+/// (from 1), before the PV adjustment: `0.75 + ln(plies)·ln(number)/2.25`.
+fn late_move_reduction(plies_left: i32, move_number: usize) -> i32 {
+    if plies_left < 1 || move_number < 2 {
+        return 0;
+    }
+    let r = 0.75 + f64::from(plies_left).ln() * (move_number as f64).ln() / 2.25;
+    r as i32
+}
+
+/// Returns how many moves a node with `plies_left` (1–3) searches before late move pruning
+/// skips its remaining quiet moves: 3 + 2·plies² (5, 11, 21).
+const fn late_move_count(plies_left: i32) -> usize {
+    (3 + 2 * plies_left * plies_left) as usize
+}
+
 /// A parametric engine: evaluation and search parameters, and the tables kept across
 /// searches (transposition table, history, killers). One engine searches one game.
 #[derive(Clone, Debug)]
@@ -103,6 +185,8 @@ pub struct Engine {
     pub eval: EvalParams,
     /// The search parameters (the paper's Table I).
     pub search: SearchParams,
+    /// The fixed techniques beside the genes.
+    pub techniques: Techniques,
     tt: TranspositionTable,
     evaluator: Evaluator,
     history: Box<[[[i32; 64]; 64]; 2]>,
@@ -123,6 +207,7 @@ impl Engine {
         Engine {
             eval,
             search,
+            techniques: Techniques::default(),
             tt,
             evaluator: Evaluator::new(eval),
             history: Box::new([[[0; 64]; 64]; 2]),
@@ -165,6 +250,7 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.evaluator.set_params(self.eval);
+        let see_in_quiescence = self.techniques.static_exchange;
         let mut s = Searcher {
             engine: self,
             limits,
@@ -177,6 +263,7 @@ impl Engine {
             depth: 0,
             report,
             order: vec![[0; 256]; MAX_PLY + 1],
+            see_in_quiescence,
         };
         s.keys.extend_from_slice(game_keys);
         s.run(pos)
@@ -202,6 +289,7 @@ impl Engine {
             depth: 0,
             report: &mut sink,
             order: vec![[0; 256]; MAX_PLY + 1],
+            see_in_quiescence: false,
         };
         let mut best: Option<(Move, i32)> = None;
         for m in pos.legal_moves() {
@@ -240,6 +328,10 @@ struct Searcher<'a> {
     report: &'a mut dyn FnMut(&SearchInfo),
     /// Move-ordering scores per ply (kept to avoid clearing an array at every node).
     order: Vec<[i32; 256]>,
+    /// Whether the quiescence search skips captures that lose by static exchange
+    /// ([`Techniques::static_exchange`]; never in the 1-ply search of the imitation fitness,
+    /// which the paper defines on its plain quiescence).
+    see_in_quiescence: bool,
 }
 
 /// Returns the key of a position.
@@ -328,18 +420,7 @@ impl Searcher<'_> {
         result.best_move = Some(root_moves[0]);
         for depth in 1..=max_depth {
             self.depth = depth;
-            self.root_score = -INFINITY;
-            let score = self.negamax(
-                pos,
-                root_key,
-                depth as i32 * ONE_PLY,
-                -INFINITY,
-                INFINITY,
-                0,
-                true,
-                false,
-                None,
-            );
+            let score = self.root_search(pos, root_key, depth, result.score);
             if self.stopped {
                 // A move that beat the previous best within the unfinished iteration is kept.
                 if let Some(m) = self.root_best {
@@ -369,6 +450,52 @@ impl Searcher<'_> {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Searches one iteration at the root, in an aspiration window around `previous` (the
+    /// last iteration's score) when [`Techniques::aspiration_windows`] is on.
+    fn root_search(&mut self, pos: &Chess, root_key: u64, depth: u32, previous: i32) -> i32 {
+        let full = |s: &mut Self, alpha: i32, beta: i32| {
+            s.root_score = -INFINITY;
+            s.negamax(
+                pos,
+                root_key,
+                depth as i32 * ONE_PLY,
+                alpha,
+                beta,
+                0,
+                true,
+                false,
+                None,
+            )
+        };
+        if !self.engine.techniques.aspiration_windows
+            || depth < ASPIRATION_DEPTH
+            || previous.abs() >= MATE_BOUND
+        {
+            return full(self, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let mut alpha = previous - delta;
+        let mut beta = previous + delta;
+        loop {
+            let score = full(self, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 4;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
     }
 
     /// Follows hash moves from the root.
@@ -418,17 +545,24 @@ impl Searcher<'_> {
     }
 
     /// Orders moves: hash move, winning and equal captures and promotions by MVV-LVA,
-    /// killers, then quiet moves by history.
+    /// killers, quiet moves by history, then (with [`Techniques::static_exchange`]) the
+    /// captures that lose material by static exchange.
     fn move_scores(&mut self, pos: &Chess, moves: &MoveList, hash_move: u16, ply: usize) {
         let scores = &mut self.order[ply];
         let side = usize::from(pos.turn() == Color::White);
         let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
+        let use_see = self.engine.techniques.static_exchange;
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if hash_move != 0 && pack_move(m) == hash_move {
                 1 << 30
             } else if let Some(victim) = m.capture() {
-                (1 << 28) + role_value(victim) * 16 - role_value(m.role())
-                    + m.promotion().map_or(0, role_value)
+                let mvv_lva = role_value(victim) * 16 - role_value(m.role())
+                    + m.promotion().map_or(0, role_value);
+                if use_see && m.promotion().is_none() && see::loses_material(pos, m) {
+                    -(1 << 24) + mvv_lva
+                } else {
+                    (1 << 28) + mvv_lva
+                }
             } else if let Some(promo) = m.promotion() {
                 (1 << 27) + role_value(promo)
             } else if killers[0] == Some(m) {
@@ -511,6 +645,18 @@ impl Searcher<'_> {
         } else {
             self.engine.evaluator.evaluate(pos)
         };
+
+        // Reverse futility: a node whose static score beats beta by the futility margin of
+        // its depth fails high at once (Heinz's margins, the genes, read the other way).
+        if self.engine.techniques.reverse_futility
+            && !is_pv
+            && !in_check
+            && plies_left <= sp.futility_depth
+            && beta.abs() < MATE_BOUND
+            && static_eval - sp.futility_margin(plies_left) >= beta
+        {
+            return static_eval;
+        }
 
         // Null move (Table I: use, reduction, adaptivity, adaptivity depth) and mate threats.
         let mut mate_threat = false;
@@ -650,6 +796,18 @@ impl Searcher<'_> {
                 self.engine.stats.extended_moves += 1;
             }
 
+            if self.engine.techniques.late_move_pruning
+                && !is_pv
+                && !in_check
+                && plies_left <= 3
+                && best_move.is_some()
+                && quiet
+                && !gives_check
+                && ext == 0
+                && searched >= late_move_count(plies_left)
+            {
+                continue;
+            }
             if futility && searched > 0 && quiet && !gives_check && ext == 0 {
                 self.engine.stats.futility_prunes += 1;
                 continue;
@@ -658,6 +816,47 @@ impl Searcher<'_> {
             let child_key = key_after(pos, key, m, &child);
             let new_depth = depth - ONE_PLY + ext;
             let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
+            // Late move reductions: a reduced null-window search first; a move that beats
+            // alpha there is searched as usual below.
+            let mut reduced_fails_low = false;
+            if self.engine.techniques.late_move_reductions
+                && best_move.is_some()
+                && plies_left >= 3
+                && quiet
+                && !in_check
+                && !gives_check
+                && ext == 0
+                && !self.engine.killers[ply].contains(&Some(m))
+            {
+                let r = late_move_reduction(plies_left, searched + 1) - i32::from(is_pv);
+                if r > 0 {
+                    let reduced = (new_depth - r * ONE_PLY).max(ONE_PLY);
+                    let s = -self.negamax(
+                        &child,
+                        child_key,
+                        reduced,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        true,
+                        recapture_square,
+                    );
+                    if self.stopped {
+                        self.keys.pop();
+                        return 0;
+                    }
+                    if s <= alpha {
+                        reduced_fails_low = true;
+                        if s > best_score {
+                            best_score = s;
+                        }
+                    }
+                }
+            }
+            if reduced_fails_low {
+                continue;
+            }
             let score = if best_move.is_none() {
                 -self.negamax(
                     &child,
@@ -705,7 +904,7 @@ impl Searcher<'_> {
             if score > best_score {
                 best_score = score;
                 best_move = Some(m);
-                if root && (score > self.root_score) {
+                if root && score > alpha && score > self.root_score {
                     self.root_score = score;
                     if self.root_best != Some(m) {
                         self.root_best = Some(m);
@@ -781,7 +980,11 @@ impl Searcher<'_> {
             best = stand_pat;
             let mut tactical = quiescence_moves(pos);
             let p = &self.engine.eval;
-            tactical.retain(|m| passes_delta(stand_pat, delta_gain(m, p), alpha));
+            let use_see = self.see_in_quiescence;
+            tactical.retain(|m| {
+                passes_delta(stand_pat, delta_gain(m, p), alpha)
+                    && !(use_see && see::loses_material(pos, *m))
+            });
             tactical
         };
         let slot = ply.min(MAX_PLY);

@@ -27,10 +27,11 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("id name eloworld-engine"));
     assert!(out.contains("option name KNIGHT_VALUE type spin default 521 min 0 max 2047"));
     assert!(out.contains("option name MATE_THREAT_EXTENSION type spin default 2 min 0 max 4"));
+    assert!(out.contains("option name LateMoveReductions type check default true"));
     assert_eq!(
         out.matches("option name").count(),
-        35 + 18 + 1,
-        "35 eval, 18 search, Hash"
+        35 + 18 + 1 + 5,
+        "35 eval, 18 search, Hash, 5 fixed techniques"
     );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
@@ -69,4 +70,44 @@ fn bench_prints_the_signature_line() {
         .expect("a number");
     assert_eq!(nodes, eloworld_engine::bench::run_bench(3).total_nodes);
     assert!(out.contains("Nodes/second"));
+}
+
+/// Nodes of the last `info depth` line of a session.
+fn last_nodes(out: &str) -> u64 {
+    out.lines()
+        .rev()
+        .filter(|l| l.starts_with("info depth"))
+        .find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let i = words.iter().position(|w| *w == "nodes")?;
+            words.get(i + 1)?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn technique_switches_take_effect_and_reject_other_values() {
+    let go = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10\ngo depth 6\n";
+    let all = last_nodes(&session(go));
+    for name in [
+        "LateMoveReductions",
+        "AspirationWindows",
+        "StaticExchange",
+        "ReverseFutility",
+        "LateMovePruning",
+    ] {
+        let off = last_nodes(&session(&format!(
+            "setoption name {name} value false\n{go}"
+        )));
+        assert_ne!(off, all, "{name} off searched the same tree");
+        let on = last_nodes(&session(&format!(
+            "setoption name {name} value false\nsetoption name {name} value true\n{go}"
+        )));
+        assert_eq!(on, all, "{name} switched back on");
+    }
+    let out = session("setoption name StaticExchange value 0\nquit\n");
+    assert!(
+        out.contains("option StaticExchange: value is not true or false"),
+        "{out}"
+    );
 }

@@ -15,6 +15,7 @@
 
 use eloworld_engine::bench::{run_bench_with, BENCH_DEPTH, BENCH_FENS};
 use eloworld_engine::search::mate_in;
+use eloworld_engine::search::Techniques;
 use eloworld_engine::tt::TranspositionTable;
 use eloworld_engine::{evaluate, Engine, EvalParams, InfoEvent, Limits, SearchInfo, SearchParams};
 use shakmaty::fen::Fen;
@@ -29,6 +30,28 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 const DEFAULT_HASH_MB: usize = 16;
+
+/// The UCI check options that switch the fixed techniques beside the paper's genes, for
+/// measuring each one in a match (see `eloworld_engine::search`).
+const TECHNIQUE_OPTIONS: [&str; 5] = [
+    "LateMoveReductions",
+    "AspirationWindows",
+    "StaticExchange",
+    "ReverseFutility",
+    "LateMovePruning",
+];
+
+/// Returns the switch of `techniques` that the option `name` sets.
+fn technique_switch<'a>(techniques: &'a mut Techniques, name: &str) -> Option<&'a mut bool> {
+    match name {
+        "LateMoveReductions" => Some(&mut techniques.late_move_reductions),
+        "AspirationWindows" => Some(&mut techniques.aspiration_windows),
+        "StaticExchange" => Some(&mut techniques.static_exchange),
+        "ReverseFutility" => Some(&mut techniques.reverse_futility),
+        "LateMovePruning" => Some(&mut techniques.late_move_pruning),
+        _ => None,
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -77,6 +100,7 @@ struct Uci {
     engine: Arc<Mutex<Engine>>,
     eval: EvalParams,
     search: SearchParams,
+    techniques: Techniques,
     hash_mb: usize,
     position: Chess,
     /// Keys of the positions before the current one, oldest first.
@@ -101,6 +125,7 @@ impl Uci {
             engine: Arc::new(Mutex::new(Engine::new(eval, search, DEFAULT_HASH_MB))),
             eval,
             search,
+            techniques: Techniques::default(),
             hash_mb: DEFAULT_HASH_MB,
             position: Chess::default(),
             keys: Vec::new(),
@@ -154,6 +179,9 @@ impl Uci {
         say(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
         ));
+        for name in TECHNIQUE_OPTIONS {
+            say(&format!("option name {name} type check default true"));
+        }
         for d in EvalParams::DEFS.iter().chain(SearchParams::DEFS) {
             say(&format!(
                 "option name {} type spin default {} min {} max {}",
@@ -178,6 +206,21 @@ impl Uci {
             return;
         };
         let name = words[n..v].join(" ");
+        if let Some(switch) = technique_switch(&mut self.techniques, &name) {
+            match words.get(v + 1).copied() {
+                Some("true") => *switch = true,
+                Some("false") => *switch = false,
+                _ => {
+                    say(&format!(
+                        "info string option {name}: value is not true or false"
+                    ));
+                    return;
+                }
+            }
+            let techniques = self.techniques;
+            self.with_engine(|e| e.techniques = techniques);
+            return;
+        }
         let Some(value) = words.get(v + 1).and_then(|x| x.parse::<i64>().ok()) else {
             say(&format!(
                 "info string option {name}: value is not an integer"
@@ -188,8 +231,10 @@ impl Uci {
         if name.eq_ignore_ascii_case("Hash") {
             self.hash_mb = usize::try_from(value.clamp(1, 4096)).unwrap_or(DEFAULT_HASH_MB);
             let (eval, search, mb) = (self.eval, self.search, self.hash_mb);
+            let techniques = self.techniques;
             self.with_engine(|e| {
-                *e = Engine::with_table(eval, search, TranspositionTable::new(mb))
+                *e = Engine::with_table(eval, search, TranspositionTable::new(mb));
+                e.techniques = techniques;
             });
             return;
         }
