@@ -281,7 +281,12 @@ fn bench_plan(kind: GameKind, n: u64) -> AppResult<Plan> {
 }
 
 fn scratch_dir(label: &str) -> AppResult<std::path::PathBuf> {
-    let dir = std::env::temp_dir().join(format!("eloworld-bench-{}-{label}", std::process::id()));
+    // Numbered, so that the runs of `--scale`'s ceiling, at once in one process, each have
+    // their own file.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("eloworld-bench-{}-{label}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
@@ -296,9 +301,36 @@ fn runner_rate<G: PlayableGame>(
 where
     G::Rules: Default,
 {
-    let dir = scratch_dir(&format!("{}-{threads}", plan.game()))?;
-    let db = dir.join("bench.sqlite");
-    let mut store = open_store(&db.to_string_lossy(), true)?;
+    let (summary, plies) = scratch_run::<G>(plan, threads, None, true)?;
+    let n = plan.jobs().len() as f64;
+    Ok((n / summary.playing.as_secs_f64(), plies, summary.cpu))
+}
+
+/// Plays the plan through the runner on `threads` threads into a fresh SQLite file, its
+/// plan stored first and the play started when every party to `start` has stored its own;
+/// returns the run's summary and, when `count_plies`, the plies stored.
+fn scratch_run<G: PlayableGame>(
+    plan: &Plan,
+    threads: usize,
+    start: Option<&std::sync::Barrier>,
+    count_plies: bool,
+) -> AppResult<(eloworld_tournament::RunSummary, u64)>
+where
+    G::Rules: Default,
+{
+    // The plan is stored before the start, so that the runs started together all play at
+    // once (the run finds its plan stored); the start is waited for whatever happened, so
+    // that a failure here does not leave the others waiting.
+    let prepared = (|| -> AppResult<_> {
+        let dir = scratch_dir(&format!("{}-{threads}", plan.game()))?;
+        let mut store = open_store(&dir.join("bench.sqlite").to_string_lossy(), true)?;
+        store.begin(plan)?;
+        Ok((dir, store))
+    })();
+    if let Some(start) = start {
+        start.wait();
+    }
+    let (dir, mut store) = prepared?;
     let opts = RunOptions {
         threads,
         checkpoint_games: 256,
@@ -311,11 +343,15 @@ where
         &mut *store,
         &opts,
     )?;
-    let plies: u64 = store
-        .results(None)?
-        .iter()
-        .map(|r| u64::from(r.plies))
-        .sum();
+    let plies: u64 = if count_plies {
+        store
+            .results(None)?
+            .iter()
+            .map(|r| u64::from(r.plies))
+            .sum()
+    } else {
+        0
+    };
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
     let n = plan.jobs().len() as u64;
@@ -324,7 +360,152 @@ where
         "runner stored {} of {n} games",
         summary.stored
     );
-    Ok((n as f64 / summary.playing.as_secs_f64(), plies, summary.cpu))
+    Ok((summary, plies))
+}
+
+/// One row of `bench --scale`: one tournament on `threads` threads against `threads`
+/// one-thread tournaments run at once over the same games in all (each its own SQLite
+/// file): what the machine gives independent runs, the ceiling of one run on that many
+/// threads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScaleRow {
+    /// Worker threads of the one tournament, and one-thread tournaments at once.
+    pub threads: usize,
+    /// Games per second of the one tournament (median of the rounds).
+    pub games_per_s: f64,
+    /// Games per second of the separate tournaments together (median of the rounds).
+    pub ceiling_games_per_s: f64,
+    /// The one tournament ÷ the separate ones (median of the rounds' ratios).
+    pub share: f64,
+}
+
+/// What `bench --scale` found for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScaleFigures {
+    /// A row per thread count, from one thread up.
+    pub rows: Vec<ScaleRow>,
+    /// Games per second the SQLite store itself takes (as [`GameFigures`]'s).
+    pub store_ceiling_games_per_s: f64,
+    /// Games per measurement (each separate tournament plays its share of them).
+    pub games: u64,
+    /// Measurement rounds.
+    pub rounds: usize,
+}
+
+/// The thread counts `bench --scale` measures: 1, 2, 4, … up to `most`, and `most`.
+#[must_use]
+pub fn scale_threads(most: usize) -> Vec<usize> {
+    let most = most.max(1);
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |t| t.checked_mul(2))
+        .take_while(|&t| t <= most)
+        .collect();
+    if counts.last() != Some(&most) {
+        counts.push(most);
+    }
+    counts
+}
+
+/// Measures how the runner scales for `kind`: for each thread count of
+/// [`scale_threads`]`(threads_max)`, one tournament of `n` games on that many threads,
+/// between two measurements of as many one-thread tournaments of `n` ÷ threads games each
+/// run at once, `rounds` times; `measured` hears each row of each round.
+///
+/// # Errors
+/// A run failed or stored fewer games than planned; a scratch store cannot be written.
+pub fn measure_scale(
+    kind: GameKind,
+    n: u64,
+    rounds: usize,
+    threads_max: usize,
+    measured: impl FnMut(usize, &ScaleRow),
+) -> AppResult<ScaleFigures> {
+    match kind {
+        GameKind::Chess => scale::<Chess>(kind, n, rounds, threads_max, measured),
+        GameKind::Squava => scale::<Squava>(kind, n, rounds, threads_max, measured),
+        GameKind::Go => scale::<Go>(kind, n, rounds, threads_max, measured),
+    }
+}
+
+fn scale<G: PlayableGame>(
+    kind: GameKind,
+    n: u64,
+    rounds: usize,
+    threads_max: usize,
+    mut measured: impl FnMut(usize, &ScaleRow),
+) -> AppResult<ScaleFigures>
+where
+    G::Rules: Default,
+{
+    let rounds = rounds.max(1);
+    let plan = bench_plan(kind, n)?;
+    let mut rows = Vec::new();
+    let mut plies = 0;
+    for threads in scale_threads(threads_max) {
+        // Each separate tournament plays its share of the games (at least one).
+        let part = bench_plan(kind, (n / threads as u64).max(1))?;
+        let parts = part.jobs().len() as f64 * threads as f64;
+        let (mut rates, mut ceilings, mut shares) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let before = separate_runs::<G>(&part, threads)?;
+            let (one, stored_plies) = scratch_run::<G>(&plan, threads, None, plies == 0)?;
+            if plies == 0 {
+                plies = stored_plies;
+            }
+            let after = separate_runs::<G>(&part, threads)?;
+            let rate = plan.jobs().len() as f64 / one.playing.as_secs_f64();
+            // Both measurements around the run together, as `around` takes them.
+            let ceiling = 2.0 * parts / (before + after);
+            let row = ScaleRow {
+                threads,
+                games_per_s: rate,
+                ceiling_games_per_s: ceiling,
+                share: rate / ceiling,
+            };
+            measured(round, &row);
+            rates.push(rate);
+            ceilings.push(ceiling);
+            shares.push(row.share);
+        }
+        rows.push(ScaleRow {
+            threads,
+            games_per_s: median(rates),
+            ceiling_games_per_s: median(ceilings),
+            share: median(shares),
+        });
+    }
+    let store_ceiling_games_per_s = store_ceiling(kind, n, plies as f64 / n.max(1) as f64)?;
+    Ok(ScaleFigures {
+        rows,
+        store_ceiling_games_per_s,
+        games: n,
+        rounds,
+    })
+}
+
+/// Seconds `threads` one-thread tournaments of `plan`, each in its own SQLite file, take
+/// when started together: until the last of them has played its games.
+fn separate_runs<G: PlayableGame>(plan: &Plan, threads: usize) -> AppResult<f64>
+where
+    G::Rules: Default,
+{
+    let start = std::sync::Barrier::new(threads);
+    let runs: Vec<AppResult<f64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let start = &start;
+                scope.spawn(move || {
+                    scratch_run::<G>(plan, 1, Some(start), false)
+                        .map(|(s, _)| s.playing.as_secs_f64())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    runs.into_iter()
+        .try_fold(0.0f64, |longest, r| Ok(longest.max(r?)))
 }
 
 /// Games per second the SQLite store takes with nothing played: jobs claimed and completed
