@@ -109,23 +109,48 @@ pub fn measure_game(
 pub struct StoreFigures {
     /// Where the store is.
     pub location: String,
-    /// With 1, 2 and 4 workers.
+    /// With 1, 2 and 4 workers, each claiming and completing one job at a time, then
+    /// [`STORE_BATCH`] at a time.
     pub claims: Vec<ClaimFigures>,
-    /// (store, games per second of the runner on 2 threads): SQLite, then the shared store.
-    pub runner: Vec<(&'static str, f64)>,
+    /// The runner's `random_move` chess games per second: on SQLite, then on the shared
+    /// store with one and with two worker processes (the same threads in all).
+    pub runner: Vec<RunnerFigures>,
 }
+
+/// Jobs claimed, and games completed, at a time in `bench --db`'s batched measurement.
+pub const STORE_BATCH: usize = 64;
 
 /// Claims and fenced completions with a number of workers at once.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClaimFigures {
     /// Workers, each its own connection.
     pub workers: usize,
-    /// Claims and completions per second, all workers together.
+    /// Jobs each claim takes and each completion stores.
+    pub batch: usize,
+    /// Games claimed and completed per second, all workers together.
     pub per_s: f64,
     /// Mean milliseconds per claim.
     pub claim_ms: f64,
     /// Mean milliseconds per fenced completion.
     pub complete_ms: f64,
+    /// Milliseconds a worker waited on the server per game (its claims' and completions'
+    /// time over its games).
+    pub server_ms_per_game: f64,
+    /// Transactions committed per game: a claim and a completion are one each.
+    pub commits_per_game: f64,
+}
+
+/// The runner on one store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunnerFigures {
+    /// `sqlite` or `postgres`.
+    pub store: &'static str,
+    /// Worker processes playing the tournament at once (each its own connection).
+    pub processes: usize,
+    /// Threads of each.
+    pub threads: usize,
+    /// Games per second, all together.
+    pub games_per_s: f64,
 }
 
 fn games_per_pair(n: u64) -> AppResult<u32> {
@@ -657,62 +682,68 @@ fn bare_squava(seed: u64) -> u32 {
 }
 
 /// Claims and fenced completions per second against a shared store, with 1, 2 and 4
-/// workers (each its own connection, claiming one job and completing it at a time), then
-/// the runner's `random_move` chess games/s on that store against a temporary SQLite file.
+/// workers (each its own connection), claiming and completing one job at a time, then
+/// [`STORE_BATCH`] at a time; then the runner's `random_move` chess games/s on a temporary
+/// SQLite file (two threads), and on the shared store with one process of two threads and
+/// with two of one thread each.
 ///
 /// # Errors
 /// The store cannot be opened or refuses a fresh claim; a worker thread panics.
 pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures> {
-    use eloworld_tournament::FinishedGame;
     let stamp = std::process::id();
     let mut figures = StoreFigures {
         location: open_store(db, false)?.location(),
         claims: Vec::new(),
         runner: Vec::new(),
     };
-    for workers in [1usize, 2, 4] {
+    for batch in [1, STORE_BATCH] {
+        for workers in [1usize, 2, 4] {
+            let name = format!("bench-claims-{stamp}-{workers}-{batch}");
+            figures
+                .claims
+                .push(claims_at_once(db, &name, workers, batch, seconds)?);
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let threads = cores.clamp(1, 2);
+    let dir = scratch_dir("store")?;
+    let sqlite = dir.join("bench.sqlite").to_string_lossy().into_owned();
+    for (label, location, processes) in [
+        ("sqlite", sqlite.as_str(), 1),
+        ("postgres", db, 1),
+        ("postgres", db, threads),
+    ] {
         let mut config = TournamentConfig::new(
-            &format!("bench-claims-{stamp}-{workers}"),
+            &format!("bench-games-{stamp}-{label}-{processes}"),
             GameKind::Chess,
             vec!["random_move".to_owned()],
         );
         config.self_play = true;
-        config.games_per_pair = 200_000;
+        config.games_per_pair = games_per_pair(games)?;
+        config.seed = 1;
         let plan = Plan::new(&config)?;
-        let mut store = open_store(db, false)?;
-        let id = store.begin(&plan)?;
-        let deadline = Instant::now() + std::time::Duration::from_secs_f64(seconds);
-        let counts: Vec<AppResult<(u64, f64, f64)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..workers)
-                .map(|w| {
-                    s.spawn(move || -> AppResult<(u64, f64, f64)> {
-                        let mut store = open_store(db, false)?;
-                        let name = format!("bench-{w}");
-                        let (mut n, mut claim_s, mut complete_s) = (0u64, 0.0, 0.0);
-                        while Instant::now() < deadline {
-                            let t = Instant::now();
-                            let jobs = store.claim(id, &name, 1, None)?;
-                            claim_s += t.elapsed().as_secs_f64();
-                            let Some(job) = jobs.first() else { break };
-                            let game = FinishedGame {
-                                job_id: job.id,
-                                tournament: job.tournament,
-                                attempt: job.attempt,
-                                result: eloworld_games::GameResult::Draw,
-                                termination: eloworld_games::Termination::MaxPlies,
-                                plies: 0,
-                                moves: MoveRecord::with_capacity(GameKind::Chess, 0),
-                                detail: None,
-                                wall_ms: 0.0,
-                                notes: Vec::new(),
-                            };
-                            let t = Instant::now();
-                            let done = store.complete(&name, &[game])?;
-                            complete_s += t.elapsed().as_secs_f64();
-                            crate::ensure!(done.accepted == 1, "a fresh claim was refused");
-                            n += 1;
-                        }
-                        Ok((n, claim_s, complete_s))
+        open_store(location, true)?.begin(&plan)?;
+        let each = (threads / processes).max(1);
+        let runs: Vec<AppResult<(u64, Duration)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..processes)
+                .map(|p| {
+                    let plan = &plan;
+                    scope.spawn(move || -> AppResult<(u64, Duration)> {
+                        let mut store = open_store(location, true)?;
+                        let opts = RunOptions {
+                            threads: each,
+                            worker: format!("bench-{label}-{processes}-{p}"),
+                            ..RunOptions::default()
+                        };
+                        let t = Instant::now();
+                        let summary = eloworld_tournament::run::<Chess>(
+                            plan,
+                            &Chess::builtin_players(),
+                            DrawRules::Automatic,
+                            &mut *store,
+                            &opts,
+                        )?;
+                        Ok((summary.stored, t.elapsed()))
                     })
                 })
                 .collect();
@@ -724,54 +755,109 @@ pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures
                 })
                 .collect()
         });
-        let mut total = 0;
-        let (mut claim_s, mut complete_s) = (0.0, 0.0);
-        for c in counts {
-            let (n, a, b) = c?;
-            total += n;
-            claim_s += a;
-            complete_s += b;
+        let (mut stored, mut longest) = (0u64, Duration::ZERO);
+        for r in runs {
+            let (n, t) = r?;
+            stored += n;
+            longest = longest.max(t);
         }
-        figures.claims.push(ClaimFigures {
-            workers,
-            per_s: total as f64 / seconds,
-            claim_ms: 1e3 * claim_s / total.max(1) as f64,
-            complete_ms: 1e3 * complete_s / total.max(1) as f64,
+        crate::ensure!(
+            stored == plan.jobs().len() as u64,
+            "{label}: the runner stored {stored} of {} games",
+            plan.jobs().len()
+        );
+        figures.runner.push(RunnerFigures {
+            store: label,
+            processes,
+            threads: each,
+            games_per_s: stored as f64 / longest.as_secs_f64(),
         });
     }
-    for (label, location) in [("sqlite", None), ("postgres", Some(db))] {
-        let dir = std::env::temp_dir().join(format!("eloworld-bench-store-{stamp}"));
-        std::fs::create_dir_all(&dir)?;
-        let location = location.map_or_else(
-            || dir.join("bench.sqlite").to_string_lossy().into_owned(),
-            str::to_owned,
-        );
-        let mut config = TournamentConfig::new(
-            &format!("bench-games-{stamp}-{label}"),
-            GameKind::Chess,
-            vec!["random_move".to_owned()],
-        );
-        config.self_play = true;
-        config.games_per_pair = games_per_pair(games)?;
-        config.seed = 1;
-        let plan = Plan::new(&config)?;
-        let mut store = open_store(&location, true)?;
-        let opts = RunOptions {
-            threads: 2,
-            worker: format!("bench-{label}"),
-            ..RunOptions::default()
-        };
-        let summary = eloworld_tournament::run::<Chess>(
-            &plan,
-            &Chess::builtin_players(),
-            DrawRules::Automatic,
-            &mut *store,
-            &opts,
-        )?;
-        let _ = std::fs::remove_dir_all(&dir);
-        figures
-            .runner
-            .push((label, summary.stored as f64 / summary.playing.as_secs_f64()));
-    }
+    let _ = std::fs::remove_dir_all(&dir);
     Ok(figures)
+}
+
+/// `workers` connections at once claiming `batch` jobs of a fresh tournament and
+/// completing them, for `seconds`.
+fn claims_at_once(
+    db: &str,
+    name: &str,
+    workers: usize,
+    batch: usize,
+    seconds: f64,
+) -> AppResult<ClaimFigures> {
+    use eloworld_tournament::FinishedGame;
+    let mut config = TournamentConfig::new(name, GameKind::Chess, vec!["random_move".to_owned()]);
+    config.self_play = true;
+    config.games_per_pair = 200_000;
+    let plan = Plan::new(&config)?;
+    let id = open_store(db, false)?.begin(&plan)?;
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    let counts: Vec<AppResult<(u64, u64, f64, f64)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                s.spawn(move || -> AppResult<(u64, u64, f64, f64)> {
+                    let mut store = open_store(db, false)?;
+                    let name = format!("bench-{w}");
+                    let (mut games, mut calls, mut claim_s, mut complete_s) =
+                        (0u64, 0u64, 0.0, 0.0);
+                    while Instant::now() < deadline {
+                        let t = Instant::now();
+                        let jobs = store.claim(id, &name, batch, None)?;
+                        claim_s += t.elapsed().as_secs_f64();
+                        if jobs.is_empty() {
+                            break;
+                        }
+                        let done: Vec<FinishedGame> = jobs
+                            .iter()
+                            .map(|job| FinishedGame {
+                                job_id: job.id,
+                                tournament: job.tournament,
+                                attempt: job.attempt,
+                                result: eloworld_games::GameResult::Draw,
+                                termination: eloworld_games::Termination::MaxPlies,
+                                plies: 0,
+                                moves: MoveRecord::with_capacity(GameKind::Chess, 0),
+                                detail: None,
+                                wall_ms: 0.0,
+                                notes: Vec::new(),
+                            })
+                            .collect();
+                        let t = Instant::now();
+                        let stored = store.complete(&name, &done)?;
+                        complete_s += t.elapsed().as_secs_f64();
+                        crate::ensure!(stored.accepted == done.len(), "a fresh claim was refused");
+                        games += done.len() as u64;
+                        calls += 1;
+                    }
+                    Ok((games, calls, claim_s, complete_s))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(AppError::Invalid("worker panicked".to_owned())))
+            })
+            .collect()
+    });
+    let (mut games, mut calls, mut claim_s, mut complete_s) = (0u64, 0u64, 0.0, 0.0);
+    for c in counts {
+        let (g, n, a, b) = c?;
+        games += g;
+        calls += n;
+        claim_s += a;
+        complete_s += b;
+    }
+    let (games_f, calls_f) = (games.max(1) as f64, calls.max(1) as f64);
+    Ok(ClaimFigures {
+        workers,
+        batch,
+        per_s: games as f64 / seconds,
+        claim_ms: 1e3 * claim_s / calls_f,
+        complete_ms: 1e3 * complete_s / calls_f,
+        server_ms_per_game: 1e3 * (claim_s + complete_s) / games_f,
+        commits_per_game: 2.0 * calls_f / games_f,
+    })
 }

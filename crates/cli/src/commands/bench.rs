@@ -155,28 +155,36 @@ fn print_medians(figures: &GameFigures) {
 }
 
 /// Claims and fenced completions per second against a shared store, with 1, 2 and 4
-/// workers, then the runner's `random_move` chess games/s on that store against SQLite.
+/// workers, one job at a time and in batches, then the runner's `random_move` chess games/s
+/// on that store against SQLite.
 fn print_store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<()> {
     let f = store_bench(db, seconds, games)?;
     println!("store: {}", f.location);
     for c in &f.claims {
         println!(
-            "  {} worker(s): {:>8.0} claim+complete/s  (claim {:.2} ms, fenced complete {:.2} ms on average)",
-            c.workers, c.per_s, c.claim_ms, c.complete_ms
+            "  {} worker(s), {:>3} job(s) a claim: {:>8.0} games claimed and completed/s  (claim {:.2} ms, fenced complete {:.2} ms; {:.3} ms of server time and {:.3} commits a game)",
+            c.workers, c.batch, c.per_s, c.claim_ms, c.complete_ms, c.server_ms_per_game, c.commits_per_game
         );
     }
-    for (label, rate) in &f.runner {
-        println!("  runner on {label:<8}: {rate:>8.0} random_move chess games/s (2 threads, {games} games)");
-    }
-    if let [(_, sqlite), (_, pg)] = f.runner[..] {
+    for r in &f.runner {
         println!(
-            "  overhead of postgres per game: {:+.3} ms",
-            1e3 * (1.0 / pg - 1.0 / sqlite)
+            "  runner on {:<8}, {} process(es) of {} thread(s): {:>8.0} random_move chess games/s ({games} games)",
+            r.store, r.processes, r.threads, r.games_per_s
         );
+    }
+    if let Some(sqlite) = f.runner.first().map(|r| r.games_per_s) {
+        for r in f.runner.iter().skip(1) {
+            println!(
+                "  {} process(es) on {}: {:.2} of SQLite, {:+.3} ms a game",
+                r.processes,
+                r.store,
+                r.games_per_s / sqlite,
+                1e3 * (1.0 / r.games_per_s - 1.0 / sqlite)
+            );
+        }
     }
     Ok(())
 }
-
 /// `bench --scale`: per game, a line per thread count (text) or its rows under `scale`
 /// (JSON).
 fn print_scale(
