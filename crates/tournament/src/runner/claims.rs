@@ -4,8 +4,12 @@ use std::time::Duration;
 
 /// How many jobs the coordinator claims, and when.
 ///
-/// Claims cover about a second of play (on a shared store at most a tenth of the lease, so
-/// that a dead worker strands little work), and at least two games a thread, so that the
+/// Claims cover about a second of play alone on a store, and a tenth of a second on a
+/// shared one (or a tenth of the lease, if shorter, so that a dead worker strands little
+/// work): the workers of a tournament run dry together, where claims of a second of short
+/// games left one worker playing a second or more alone at the end while the others
+/// waited (two worker processes on PostgreSQL reached a third of one's pace in
+/// `eloworld bench --db`); and at least two games a thread, so that the
 /// workers never wait while a checkpoint is being committed; the games' length is learnt
 /// from the first games (their plain mean, then a moving average). A claim is made below
 /// half that target, and is at most four times the one before: claiming thousands of jobs
@@ -34,7 +38,7 @@ impl ClaimSizer {
     pub(super) fn new(threads: usize, lease: Option<Duration>) -> ClaimSizer {
         ClaimSizer {
             threads,
-            horizon_ms: lease.map_or(1000.0, |l| (l.as_secs_f64() * 100.0).min(1000.0)),
+            horizon_ms: lease.map_or(1000.0, |l| (l.as_secs_f64() * 100.0).min(100.0)),
             mean_game_ms: 1000.0,
             games_seen: 0.0,
             last_claim: 0,
@@ -118,32 +122,33 @@ mod tests {
     }
 
     #[test]
-    fn on_a_shared_store_claims_learn_the_games_length_as_fast_and_cover_at_most_a_second() {
+    fn on_a_shared_store_claims_learn_the_games_length_as_fast_and_cover_a_tenth_of_a_second() {
         let mut local = ClaimSizer::new(1, None);
         let mut shared = ClaimSizer::new(1, Some(Duration::from_secs(30)));
-        let mut short_lease = ClaimSizer::new(1, Some(Duration::from_secs(5)));
+        let mut short_lease = ClaimSizer::new(1, Some(Duration::from_millis(500)));
         for s in [&mut local, &mut shared, &mut short_lease] {
-            s.finished(1.0);
+            s.finished(0.125);
         }
-        // The first game is the mean on both stores: a second of 1 ms games, or a tenth
-        // of a 5 s lease.
-        assert_eq!(local.target(), 1000);
-        assert_eq!(shared.target(), 1000);
-        assert_eq!(short_lease.target(), 500);
+        // The first game is the mean on both stores: a second of 0.125 ms games alone (more
+        // than the most), a tenth of a second shared, or a tenth of a 0.5 s lease.
+        assert_eq!(local.target(), 4096);
+        assert_eq!(shared.target(), 800);
+        assert_eq!(short_lease.target(), 400);
         // The claims after it grow fourfold from two a thread, as alone.
         assert_eq!(claims_until_full(&mut shared, 0), vec![2, 8, 32, 128, 512]);
+        shared.finished(5.875);
         // Then a moving average over ten games.
-        for _ in 0..9 {
+        for _ in 0..8 {
             shared.finished(3.0);
         }
         assert!(
-            (shared.mean_game_ms - 2.8).abs() < 1e-9,
+            (shared.mean_game_ms - 3.0).abs() < 1e-9,
             "{}",
             shared.mean_game_ms
         );
         shared.finished(13.0);
         assert!(
-            (shared.mean_game_ms - 3.82).abs() < 1e-9,
+            (shared.mean_game_ms - 4.0).abs() < 1e-9,
             "{}",
             shared.mean_game_ms
         );
