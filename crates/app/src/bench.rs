@@ -792,12 +792,18 @@ fn claims_at_once(
     config.games_per_pair = 200_000;
     let plan = Plan::new(&config)?;
     let id = open_store(db, false)?.begin(&plan)?;
-    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    // The clock starts when every worker has its connection (connecting took longer than
+    // the measurement on a busy machine).
+    let start = std::sync::Barrier::new(workers);
     let counts: Vec<AppResult<(u64, u64, f64, f64)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
+                let start = &start;
                 s.spawn(move || -> AppResult<(u64, u64, f64, f64)> {
-                    let mut store = open_store(db, false)?;
+                    let store = open_store(db, false);
+                    start.wait();
+                    let mut store = store?;
+                    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
                     let name = format!("bench-{w}");
                     let (mut games, mut calls, mut claim_s, mut complete_s) =
                         (0u64, 0u64, 0.0, 0.0);
