@@ -109,23 +109,48 @@ pub fn measure_game(
 pub struct StoreFigures {
     /// Where the store is.
     pub location: String,
-    /// With 1, 2 and 4 workers.
+    /// With 1, 2 and 4 workers, each claiming and completing one job at a time, then
+    /// [`STORE_BATCH`] at a time.
     pub claims: Vec<ClaimFigures>,
-    /// (store, games per second of the runner on 2 threads): SQLite, then the shared store.
-    pub runner: Vec<(&'static str, f64)>,
+    /// The runner's `random_move` chess games per second: on SQLite, then on the shared
+    /// store with one and with two worker processes (the same threads in all).
+    pub runner: Vec<RunnerFigures>,
 }
+
+/// Jobs claimed, and games completed, at a time in `bench --db`'s batched measurement.
+pub const STORE_BATCH: usize = 64;
 
 /// Claims and fenced completions with a number of workers at once.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClaimFigures {
     /// Workers, each its own connection.
     pub workers: usize,
-    /// Claims and completions per second, all workers together.
+    /// Jobs each claim takes and each completion stores.
+    pub batch: usize,
+    /// Games claimed and completed per second, all workers together.
     pub per_s: f64,
     /// Mean milliseconds per claim.
     pub claim_ms: f64,
     /// Mean milliseconds per fenced completion.
     pub complete_ms: f64,
+    /// Milliseconds a worker waited on the server per game (its claims' and completions'
+    /// time over its games).
+    pub server_ms_per_game: f64,
+    /// Transactions committed per game: a claim and a completion are one each.
+    pub commits_per_game: f64,
+}
+
+/// The runner on one store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunnerFigures {
+    /// `sqlite` or `postgres`.
+    pub store: &'static str,
+    /// Worker processes playing the tournament at once (each its own connection).
+    pub processes: usize,
+    /// Threads of each.
+    pub threads: usize,
+    /// Games per second, all together.
+    pub games_per_s: f64,
 }
 
 fn games_per_pair(n: u64) -> AppResult<u32> {
@@ -281,7 +306,12 @@ fn bench_plan(kind: GameKind, n: u64) -> AppResult<Plan> {
 }
 
 fn scratch_dir(label: &str) -> AppResult<std::path::PathBuf> {
-    let dir = std::env::temp_dir().join(format!("eloworld-bench-{}-{label}", std::process::id()));
+    // Numbered, so that the runs of `--scale`'s ceiling, at once in one process, each have
+    // their own file.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("eloworld-bench-{}-{label}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
@@ -296,9 +326,36 @@ fn runner_rate<G: PlayableGame>(
 where
     G::Rules: Default,
 {
-    let dir = scratch_dir(&format!("{}-{threads}", plan.game()))?;
-    let db = dir.join("bench.sqlite");
-    let mut store = open_store(&db.to_string_lossy(), true)?;
+    let (summary, plies) = scratch_run::<G>(plan, threads, None, true)?;
+    let n = plan.jobs().len() as f64;
+    Ok((n / summary.playing.as_secs_f64(), plies, summary.cpu))
+}
+
+/// Plays the plan through the runner on `threads` threads into a fresh SQLite file, its
+/// plan stored first and the play started when every party to `start` has stored its own;
+/// returns the run's summary and, when `count_plies`, the plies stored.
+fn scratch_run<G: PlayableGame>(
+    plan: &Plan,
+    threads: usize,
+    start: Option<&std::sync::Barrier>,
+    count_plies: bool,
+) -> AppResult<(eloworld_tournament::RunSummary, u64)>
+where
+    G::Rules: Default,
+{
+    // The plan is stored before the start, so that the runs started together all play at
+    // once (the run finds its plan stored); the start is waited for whatever happened, so
+    // that a failure here does not leave the others waiting.
+    let prepared = (|| -> AppResult<_> {
+        let dir = scratch_dir(&format!("{}-{threads}", plan.game()))?;
+        let mut store = open_store(&dir.join("bench.sqlite").to_string_lossy(), true)?;
+        store.begin(plan)?;
+        Ok((dir, store))
+    })();
+    if let Some(start) = start {
+        start.wait();
+    }
+    let (dir, mut store) = prepared?;
     let opts = RunOptions {
         threads,
         checkpoint_games: 256,
@@ -311,11 +368,15 @@ where
         &mut *store,
         &opts,
     )?;
-    let plies: u64 = store
-        .results(None)?
-        .iter()
-        .map(|r| u64::from(r.plies))
-        .sum();
+    let plies: u64 = if count_plies {
+        store
+            .results(None)?
+            .iter()
+            .map(|r| u64::from(r.plies))
+            .sum()
+    } else {
+        0
+    };
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
     let n = plan.jobs().len() as u64;
@@ -324,7 +385,152 @@ where
         "runner stored {} of {n} games",
         summary.stored
     );
-    Ok((n as f64 / summary.playing.as_secs_f64(), plies, summary.cpu))
+    Ok((summary, plies))
+}
+
+/// One row of `bench --scale`: one tournament on `threads` threads against `threads`
+/// one-thread tournaments run at once over the same games in all (each its own SQLite
+/// file): what the machine gives independent runs, the ceiling of one run on that many
+/// threads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScaleRow {
+    /// Worker threads of the one tournament, and one-thread tournaments at once.
+    pub threads: usize,
+    /// Games per second of the one tournament (median of the rounds).
+    pub games_per_s: f64,
+    /// Games per second of the separate tournaments together (median of the rounds).
+    pub ceiling_games_per_s: f64,
+    /// The one tournament ÷ the separate ones (median of the rounds' ratios).
+    pub share: f64,
+}
+
+/// What `bench --scale` found for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScaleFigures {
+    /// A row per thread count, from one thread up.
+    pub rows: Vec<ScaleRow>,
+    /// Games per second the SQLite store itself takes (as [`GameFigures`]'s).
+    pub store_ceiling_games_per_s: f64,
+    /// Games per measurement (each separate tournament plays its share of them).
+    pub games: u64,
+    /// Measurement rounds.
+    pub rounds: usize,
+}
+
+/// The thread counts `bench --scale` measures: 1, 2, 4, … up to `most`, and `most`.
+#[must_use]
+pub fn scale_threads(most: usize) -> Vec<usize> {
+    let most = most.max(1);
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |t| t.checked_mul(2))
+        .take_while(|&t| t <= most)
+        .collect();
+    if counts.last() != Some(&most) {
+        counts.push(most);
+    }
+    counts
+}
+
+/// Measures how the runner scales for `kind`: for each thread count of
+/// [`scale_threads`]`(threads_max)`, one tournament of `n` games on that many threads,
+/// between two measurements of as many one-thread tournaments of `n` ÷ threads games each
+/// run at once, `rounds` times; `measured` hears each row of each round.
+///
+/// # Errors
+/// A run failed or stored fewer games than planned; a scratch store cannot be written.
+pub fn measure_scale(
+    kind: GameKind,
+    n: u64,
+    rounds: usize,
+    threads_max: usize,
+    measured: impl FnMut(usize, &ScaleRow),
+) -> AppResult<ScaleFigures> {
+    match kind {
+        GameKind::Chess => scale::<Chess>(kind, n, rounds, threads_max, measured),
+        GameKind::Squava => scale::<Squava>(kind, n, rounds, threads_max, measured),
+        GameKind::Go => scale::<Go>(kind, n, rounds, threads_max, measured),
+    }
+}
+
+fn scale<G: PlayableGame>(
+    kind: GameKind,
+    n: u64,
+    rounds: usize,
+    threads_max: usize,
+    mut measured: impl FnMut(usize, &ScaleRow),
+) -> AppResult<ScaleFigures>
+where
+    G::Rules: Default,
+{
+    let rounds = rounds.max(1);
+    let plan = bench_plan(kind, n)?;
+    let mut rows = Vec::new();
+    let mut plies = 0;
+    for threads in scale_threads(threads_max) {
+        // Each separate tournament plays its share of the games (at least one).
+        let part = bench_plan(kind, (n / threads as u64).max(1))?;
+        let parts = part.jobs().len() as f64 * threads as f64;
+        let (mut rates, mut ceilings, mut shares) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let before = separate_runs::<G>(&part, threads)?;
+            let (one, stored_plies) = scratch_run::<G>(&plan, threads, None, plies == 0)?;
+            if plies == 0 {
+                plies = stored_plies;
+            }
+            let after = separate_runs::<G>(&part, threads)?;
+            let rate = plan.jobs().len() as f64 / one.playing.as_secs_f64();
+            // Both measurements around the run together, as `around` takes them.
+            let ceiling = 2.0 * parts / (before + after);
+            let row = ScaleRow {
+                threads,
+                games_per_s: rate,
+                ceiling_games_per_s: ceiling,
+                share: rate / ceiling,
+            };
+            measured(round, &row);
+            rates.push(rate);
+            ceilings.push(ceiling);
+            shares.push(row.share);
+        }
+        rows.push(ScaleRow {
+            threads,
+            games_per_s: median(rates),
+            ceiling_games_per_s: median(ceilings),
+            share: median(shares),
+        });
+    }
+    let store_ceiling_games_per_s = store_ceiling(kind, n, plies as f64 / n.max(1) as f64)?;
+    Ok(ScaleFigures {
+        rows,
+        store_ceiling_games_per_s,
+        games: n,
+        rounds,
+    })
+}
+
+/// Seconds `threads` one-thread tournaments of `plan`, each in its own SQLite file, take
+/// when started together: until the last of them has played its games.
+fn separate_runs<G: PlayableGame>(plan: &Plan, threads: usize) -> AppResult<f64>
+where
+    G::Rules: Default,
+{
+    let start = std::sync::Barrier::new(threads);
+    let runs: Vec<AppResult<f64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let start = &start;
+                scope.spawn(move || {
+                    scratch_run::<G>(plan, 1, Some(start), false)
+                        .map(|(s, _)| s.playing.as_secs_f64())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    runs.into_iter()
+        .try_fold(0.0f64, |longest, r| Ok(longest.max(r?)))
 }
 
 /// Games per second the SQLite store takes with nothing played: jobs claimed and completed
@@ -476,62 +682,68 @@ fn bare_squava(seed: u64) -> u32 {
 }
 
 /// Claims and fenced completions per second against a shared store, with 1, 2 and 4
-/// workers (each its own connection, claiming one job and completing it at a time), then
-/// the runner's `random_move` chess games/s on that store against a temporary SQLite file.
+/// workers (each its own connection), claiming and completing one job at a time, then
+/// [`STORE_BATCH`] at a time; then the runner's `random_move` chess games/s on a temporary
+/// SQLite file (two threads), and on the shared store with one process of two threads and
+/// with two of one thread each.
 ///
 /// # Errors
 /// The store cannot be opened or refuses a fresh claim; a worker thread panics.
 pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures> {
-    use eloworld_tournament::FinishedGame;
     let stamp = std::process::id();
     let mut figures = StoreFigures {
         location: open_store(db, false)?.location(),
         claims: Vec::new(),
         runner: Vec::new(),
     };
-    for workers in [1usize, 2, 4] {
+    for batch in [1, STORE_BATCH] {
+        for workers in [1usize, 2, 4] {
+            let name = format!("bench-claims-{stamp}-{workers}-{batch}");
+            figures
+                .claims
+                .push(claims_at_once(db, &name, workers, batch, seconds)?);
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let threads = cores.clamp(1, 2);
+    let dir = scratch_dir("store")?;
+    let sqlite = dir.join("bench.sqlite").to_string_lossy().into_owned();
+    for (label, location, processes) in [
+        ("sqlite", sqlite.as_str(), 1),
+        ("postgres", db, 1),
+        ("postgres", db, threads),
+    ] {
         let mut config = TournamentConfig::new(
-            &format!("bench-claims-{stamp}-{workers}"),
+            &format!("bench-games-{stamp}-{label}-{processes}"),
             GameKind::Chess,
             vec!["random_move".to_owned()],
         );
         config.self_play = true;
-        config.games_per_pair = 200_000;
+        config.games_per_pair = games_per_pair(games)?;
+        config.seed = 1;
         let plan = Plan::new(&config)?;
-        let mut store = open_store(db, false)?;
-        let id = store.begin(&plan)?;
-        let deadline = Instant::now() + std::time::Duration::from_secs_f64(seconds);
-        let counts: Vec<AppResult<(u64, f64, f64)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..workers)
-                .map(|w| {
-                    s.spawn(move || -> AppResult<(u64, f64, f64)> {
-                        let mut store = open_store(db, false)?;
-                        let name = format!("bench-{w}");
-                        let (mut n, mut claim_s, mut complete_s) = (0u64, 0.0, 0.0);
-                        while Instant::now() < deadline {
-                            let t = Instant::now();
-                            let jobs = store.claim(id, &name, 1, None)?;
-                            claim_s += t.elapsed().as_secs_f64();
-                            let Some(job) = jobs.first() else { break };
-                            let game = FinishedGame {
-                                job_id: job.id,
-                                tournament: job.tournament,
-                                attempt: job.attempt,
-                                result: eloworld_games::GameResult::Draw,
-                                termination: eloworld_games::Termination::MaxPlies,
-                                plies: 0,
-                                moves: MoveRecord::with_capacity(GameKind::Chess, 0),
-                                detail: None,
-                                wall_ms: 0.0,
-                                notes: Vec::new(),
-                            };
-                            let t = Instant::now();
-                            let done = store.complete(&name, &[game])?;
-                            complete_s += t.elapsed().as_secs_f64();
-                            crate::ensure!(done.accepted == 1, "a fresh claim was refused");
-                            n += 1;
-                        }
-                        Ok((n, claim_s, complete_s))
+        open_store(location, true)?.begin(&plan)?;
+        let each = (threads / processes).max(1);
+        let runs: Vec<AppResult<(u64, Duration)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..processes)
+                .map(|p| {
+                    let plan = &plan;
+                    scope.spawn(move || -> AppResult<(u64, Duration)> {
+                        let mut store = open_store(location, true)?;
+                        let opts = RunOptions {
+                            threads: each,
+                            worker: format!("bench-{label}-{processes}-{p}"),
+                            ..RunOptions::default()
+                        };
+                        let t = Instant::now();
+                        let summary = eloworld_tournament::run::<Chess>(
+                            plan,
+                            &Chess::builtin_players(),
+                            DrawRules::Automatic,
+                            &mut *store,
+                            &opts,
+                        )?;
+                        Ok((summary.stored, t.elapsed()))
                     })
                 })
                 .collect();
@@ -543,54 +755,115 @@ pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures
                 })
                 .collect()
         });
-        let mut total = 0;
-        let (mut claim_s, mut complete_s) = (0.0, 0.0);
-        for c in counts {
-            let (n, a, b) = c?;
-            total += n;
-            claim_s += a;
-            complete_s += b;
+        let (mut stored, mut longest) = (0u64, Duration::ZERO);
+        for r in runs {
+            let (n, t) = r?;
+            stored += n;
+            longest = longest.max(t);
         }
-        figures.claims.push(ClaimFigures {
-            workers,
-            per_s: total as f64 / seconds,
-            claim_ms: 1e3 * claim_s / total.max(1) as f64,
-            complete_ms: 1e3 * complete_s / total.max(1) as f64,
+        crate::ensure!(
+            stored == plan.jobs().len() as u64,
+            "{label}: the runner stored {stored} of {} games",
+            plan.jobs().len()
+        );
+        figures.runner.push(RunnerFigures {
+            store: label,
+            processes,
+            threads: each,
+            games_per_s: stored as f64 / longest.as_secs_f64(),
         });
     }
-    for (label, location) in [("sqlite", None), ("postgres", Some(db))] {
-        let dir = std::env::temp_dir().join(format!("eloworld-bench-store-{stamp}"));
-        std::fs::create_dir_all(&dir)?;
-        let location = location.map_or_else(
-            || dir.join("bench.sqlite").to_string_lossy().into_owned(),
-            str::to_owned,
-        );
-        let mut config = TournamentConfig::new(
-            &format!("bench-games-{stamp}-{label}"),
-            GameKind::Chess,
-            vec!["random_move".to_owned()],
-        );
-        config.self_play = true;
-        config.games_per_pair = games_per_pair(games)?;
-        config.seed = 1;
-        let plan = Plan::new(&config)?;
-        let mut store = open_store(&location, true)?;
-        let opts = RunOptions {
-            threads: 2,
-            worker: format!("bench-{label}"),
-            ..RunOptions::default()
-        };
-        let summary = eloworld_tournament::run::<Chess>(
-            &plan,
-            &Chess::builtin_players(),
-            DrawRules::Automatic,
-            &mut *store,
-            &opts,
-        )?;
-        let _ = std::fs::remove_dir_all(&dir);
-        figures
-            .runner
-            .push((label, summary.stored as f64 / summary.playing.as_secs_f64()));
-    }
+    let _ = std::fs::remove_dir_all(&dir);
     Ok(figures)
+}
+
+/// `workers` connections at once claiming `batch` jobs of a fresh tournament and
+/// completing them, for `seconds`.
+fn claims_at_once(
+    db: &str,
+    name: &str,
+    workers: usize,
+    batch: usize,
+    seconds: f64,
+) -> AppResult<ClaimFigures> {
+    use eloworld_tournament::FinishedGame;
+    let mut config = TournamentConfig::new(name, GameKind::Chess, vec!["random_move".to_owned()]);
+    config.self_play = true;
+    config.games_per_pair = 200_000;
+    let plan = Plan::new(&config)?;
+    let id = open_store(db, false)?.begin(&plan)?;
+    // The clock starts when every worker has its connection (connecting took longer than
+    // the measurement on a busy machine).
+    let start = std::sync::Barrier::new(workers);
+    let counts: Vec<AppResult<(u64, u64, f64, f64)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let start = &start;
+                s.spawn(move || -> AppResult<(u64, u64, f64, f64)> {
+                    let store = open_store(db, false);
+                    start.wait();
+                    let mut store = store?;
+                    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+                    let name = format!("bench-{w}");
+                    let (mut games, mut calls, mut claim_s, mut complete_s) =
+                        (0u64, 0u64, 0.0, 0.0);
+                    while Instant::now() < deadline {
+                        let t = Instant::now();
+                        let jobs = store.claim(id, &name, batch, None)?;
+                        claim_s += t.elapsed().as_secs_f64();
+                        if jobs.is_empty() {
+                            break;
+                        }
+                        let done: Vec<FinishedGame> = jobs
+                            .iter()
+                            .map(|job| FinishedGame {
+                                job_id: job.id,
+                                tournament: job.tournament,
+                                attempt: job.attempt,
+                                result: eloworld_games::GameResult::Draw,
+                                termination: eloworld_games::Termination::MaxPlies,
+                                plies: 0,
+                                moves: MoveRecord::with_capacity(GameKind::Chess, 0),
+                                detail: None,
+                                wall_ms: 0.0,
+                                notes: Vec::new(),
+                            })
+                            .collect();
+                        let t = Instant::now();
+                        let stored = store.complete(&name, &done)?;
+                        complete_s += t.elapsed().as_secs_f64();
+                        crate::ensure!(stored.accepted == done.len(), "a fresh claim was refused");
+                        games += done.len() as u64;
+                        calls += 1;
+                    }
+                    Ok((games, calls, claim_s, complete_s))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(AppError::Invalid("worker panicked".to_owned())))
+            })
+            .collect()
+    });
+    let (mut games, mut calls, mut claim_s, mut complete_s) = (0u64, 0u64, 0.0, 0.0);
+    for c in counts {
+        let (g, n, a, b) = c?;
+        games += g;
+        calls += n;
+        claim_s += a;
+        complete_s += b;
+    }
+    let (games_f, calls_f) = (games.max(1) as f64, calls.max(1) as f64);
+    Ok(ClaimFigures {
+        workers,
+        batch,
+        per_s: games as f64 / seconds,
+        claim_ms: 1e3 * claim_s / calls_f,
+        complete_ms: 1e3 * complete_s / calls_f,
+        server_ms_per_game: 1e3 * (claim_s + complete_s) / games_f,
+        commits_per_game: 2.0 * calls_f / games_f,
+    })
 }

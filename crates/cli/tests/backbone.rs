@@ -754,6 +754,82 @@ fn bench_json_is_one_object_keyed_by_game_alone_on_stdout() {
     }
 }
 
+/// `bench --scale --format json`: one object alone on stdout, keyed by game, each with its
+/// rows under `scale`, one a thread count (1, 2, 4, … and `--threads-max`), each row's share
+/// the one tournament's games/s over the separate ones' (one round: exactly that ratio);
+/// `--threads-max` without `--scale`, and `--scale` with `--db`, are errors.
+#[test]
+fn bench_scale_json_has_a_row_per_thread_count_under_each_game() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let o = eloworld(
+        dir.path(),
+        &[
+            "bench",
+            "--scale",
+            "--format",
+            "json",
+            "--games",
+            "12",
+            "--rounds",
+            "1",
+            "--threads-max",
+            "3",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out.lines().count(), 1, "one line on stdout: {out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    let games = v.as_object().expect("an object");
+    let mut keys: Vec<&str> = games.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["chess", "go", "squava"]);
+    for (game, f) in games {
+        let rows = f["scale"].as_array().expect("scale rows");
+        let threads: Vec<u64> = rows.iter().filter_map(|r| r["threads"].as_u64()).collect();
+        assert_eq!(threads, [1, 2, 3], "{game}: {f}");
+        for r in rows {
+            let num = |k: &str| {
+                r[k].as_f64()
+                    .unwrap_or_else(|| panic!("{game}: {k} is not a number in {r}"))
+            };
+            for k in ["games_per_s", "ceiling_games_per_s", "share"] {
+                assert!(num(k).is_finite() && num(k) > 0.0, "{game}: {k} in {r}");
+            }
+            let expected = num("games_per_s") / num("ceiling_games_per_s");
+            assert!(
+                (num("share") - expected).abs() <= 1e-9 * expected,
+                "{game}: share {} against {expected}",
+                num("share")
+            );
+        }
+        assert!(
+            f["store_ceiling_games_per_s"]
+                .as_f64()
+                .is_some_and(|c| c > 0.0),
+            "{game}: {f}"
+        );
+        assert_eq!(f["games"], 12, "{game}");
+        assert_eq!(f["rounds"], 1, "{game}");
+    }
+    for (args, says) in [
+        (&["bench", "--threads-max", "2"][..], "--scale"),
+        (
+            &["bench", "--scale", "--db", "postgres://x/y"][..],
+            "cannot be used with",
+        ),
+        (
+            &["bench", "--scale", "--threads-max", "0"][..],
+            "--threads-max",
+        ),
+    ] {
+        let o = eloworld(dir.path(), args);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.is_empty() && err.contains(says), "{args:?}: {err}");
+    }
+}
+
 /// The stored game is read into its kind once; a store holding a game this eloworld does
 /// not know (written by a newer one) is an error naming the tournament and the game, and
 /// none of its games is exported as if it were chess.

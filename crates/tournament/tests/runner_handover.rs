@@ -46,3 +46,44 @@ fn a_worker_holding_short_games_hands_them_over_when_the_queue_runs_dry() {
         "a run never ended: a worker kept finished games while waiting for a job"
     );
 }
+
+/// A store-bound run (squava's microsecond games, so that the coordinator's claims and
+/// commits, not the games, set the pace) on two threads stores every game exactly once: one
+/// game per job key, each with the result the same game has on one thread (the games are
+/// fixed by their seeds, whichever worker plays them).
+#[test]
+fn a_store_bound_run_on_two_threads_stores_every_game_exactly_once() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let games = 20_000u32;
+    let mut by_threads = Vec::new();
+    for threads in [1, 2] {
+        let mut config =
+            TournamentConfig::new("bound", GameKind::Squava, vec!["random_move".to_owned()]);
+        config.self_play = true;
+        config.games_per_pair = games;
+        config.seed = 5;
+        let plan = Plan::new(&config).expect("plan");
+        let db = dir.path().join(format!("t{threads}.sqlite"));
+        let mut store = open_store(&db.to_string_lossy(), true).expect("store");
+        let opts = RunOptions {
+            threads,
+            ..RunOptions::default()
+        };
+        let summary =
+            run::<Squava>(&plan, &Squava::builtin_players(), (), &mut *store, &opts).expect("run");
+        assert_eq!(summary.stored, u64::from(games), "{threads} thread(s)");
+        let mut results = store.results_by_key("bound").expect("results");
+        results.sort_by_key(|&(key, _)| key);
+        let keys: Vec<u32> = results.iter().map(|&(key, _)| key).collect();
+        assert_eq!(
+            keys,
+            (0..games).collect::<Vec<u32>>(),
+            "{threads} thread(s): one game per job, no job twice or missing"
+        );
+        by_threads.push(results);
+    }
+    assert!(
+        by_threads[0] == by_threads[1],
+        "the two-thread run's games differ from the one-thread run's"
+    );
+}

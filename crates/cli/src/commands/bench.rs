@@ -3,7 +3,10 @@
 //! measuring is `eloworld_app::bench`'s; this file prints its figures.
 
 use crate::games::parse_kind;
-use eloworld_app::bench::{bench_player, default_games, measure_game, store_bench, GameFigures};
+use eloworld_app::bench::{
+    bench_player, default_games, measure_game, measure_scale, scale_threads, store_bench,
+    GameFigures, ScaleFigures,
+};
 use eloworld_games::GameKind;
 use std::process::ExitCode;
 
@@ -37,6 +40,14 @@ pub struct Args {
     /// Seconds per store measurement.
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+    /// Measure how the runner scales instead: one tournament on T threads against T
+    /// one-thread tournaments of the same games in all run at once (the machine's ceiling),
+    /// T = 1, 2, 4, … up to the cores, and the store's own ceiling.
+    #[arg(long, conflicts_with = "db")]
+    scale: bool,
+    /// With `--scale`: the most threads measured (default: the machine's cores).
+    #[arg(long, requires = "scale", value_parser = clap::value_parser!(u16).range(1..))]
+    threads_max: Option<u16>,
 }
 
 /// Output formats of `bench`.
@@ -80,6 +91,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_or_else(|| GameKind::ALL.to_vec(), |k| vec![k]);
     let rounds = args.rounds.max(1);
     let text = args.format == Format::Text;
+    if args.scale {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let most = args.threads_max.map_or(cores, usize::from);
+        return print_scale(&kinds, args.games, rounds, most, text);
+    }
     let mut all = serde_json::Map::new();
     for kind in kinds {
         let n = args.games.unwrap_or(default_games(kind));
@@ -139,24 +155,114 @@ fn print_medians(figures: &GameFigures) {
 }
 
 /// Claims and fenced completions per second against a shared store, with 1, 2 and 4
-/// workers, then the runner's `random_move` chess games/s on that store against SQLite.
+/// workers, one job at a time and in batches, then the runner's `random_move` chess games/s
+/// on that store against SQLite.
 fn print_store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<()> {
     let f = store_bench(db, seconds, games)?;
     println!("store: {}", f.location);
     for c in &f.claims {
         println!(
-            "  {} worker(s): {:>8.0} claim+complete/s  (claim {:.2} ms, fenced complete {:.2} ms on average)",
-            c.workers, c.per_s, c.claim_ms, c.complete_ms
+            "  {} worker(s), {:>3} job(s) a claim: {:>8.0} games claimed and completed/s  (claim {:.2} ms, fenced complete {:.2} ms; {:.3} ms of server time and {:.3} commits a game)",
+            c.workers, c.batch, c.per_s, c.claim_ms, c.complete_ms, c.server_ms_per_game, c.commits_per_game
         );
     }
-    for (label, rate) in &f.runner {
-        println!("  runner on {label:<8}: {rate:>8.0} random_move chess games/s (2 threads, {games} games)");
-    }
-    if let [(_, sqlite), (_, pg)] = f.runner[..] {
+    for r in &f.runner {
         println!(
-            "  overhead of postgres per game: {:+.3} ms",
-            1e3 * (1.0 / pg - 1.0 / sqlite)
+            "  runner on {:<8}, {} process(es) of {} thread(s): {:>8.0} random_move chess games/s ({games} games)",
+            r.store, r.processes, r.threads, r.games_per_s
         );
+    }
+    if let Some(sqlite) = f.runner.first().map(|r| r.games_per_s) {
+        for r in f.runner.iter().skip(1) {
+            println!(
+                "  {} process(es) on {}: {:.2} of SQLite, {:+.3} ms a game",
+                r.processes,
+                r.store,
+                r.games_per_s / sqlite,
+                1e3 * (1.0 / r.games_per_s - 1.0 / sqlite)
+            );
+        }
     }
     Ok(())
+}
+/// `bench --scale`: per game, a line per thread count (text) or its rows under `scale`
+/// (JSON).
+fn print_scale(
+    kinds: &[GameKind],
+    games: Option<u64>,
+    rounds: usize,
+    most: usize,
+    text: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut all = serde_json::Map::new();
+    for &kind in kinds {
+        let n = games.unwrap_or(default_games(kind));
+        let threads = scale_threads(most);
+        let p = bench_player(kind);
+        let head = format!(
+            "{kind}: {p} vs {p}, {n} games per measurement, threads {threads:?}, {rounds} rounds"
+        );
+        if text {
+            println!("{head}");
+        } else {
+            eprintln!("bench --scale: {head}");
+        }
+        let figures = measure_scale(kind, n, rounds, most, |round, r| {
+            if text {
+                println!(
+                    "  round {}, {:>2} threads: one tournament {:>10.0} games/s; {} one-thread tournaments at once {:>10.0} (share {:.2})",
+                    round + 1,
+                    r.threads,
+                    r.games_per_s,
+                    r.threads,
+                    r.ceiling_games_per_s,
+                    r.share
+                );
+            }
+        })?;
+        if text {
+            print_scale_medians(&figures);
+        }
+        all.insert(kind.name().to_owned(), scale_json(&figures));
+    }
+    if !text {
+        println!("{}", serde_json::Value::Object(all));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_scale_medians(figures: &ScaleFigures) {
+    println!("  medians:");
+    for r in &figures.rows {
+        println!(
+            "  {:>2} threads: one tournament {:>10.0} games/s; the ceiling {:>10.0}; share {:.2}",
+            r.threads, r.games_per_s, r.ceiling_games_per_s, r.share
+        );
+    }
+    println!(
+        "  the store alone takes {:.0} games/s of this length: no stored run goes faster",
+        figures.store_ceiling_games_per_s
+    );
+}
+
+/// A game's `--scale` figures as JSON: its rows under `scale`.
+fn scale_json(figures: &ScaleFigures) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = figures
+        .rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "threads": r.threads,
+                "games_per_s": r.games_per_s,
+                "ceiling_games_per_s": r.ceiling_games_per_s,
+                "share": r.share,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "scale": rows,
+        "store_ceiling_games_per_s": figures.store_ceiling_games_per_s,
+        "games": figures.games,
+        "rounds": figures.rounds,
+    })
 }

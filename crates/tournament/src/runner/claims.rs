@@ -4,21 +4,28 @@ use std::time::Duration;
 
 /// How many jobs the coordinator claims, and when.
 ///
-/// Claims cover about a second of play (a tenth of the lease on a shared store, so that a
-/// dead worker strands little work), and at least two games a thread, so that the workers
-/// never wait while a checkpoint is being committed; the games' length is learnt as the run
-/// goes, starting slow. A claim is made below half that target, and is at most four times
-/// the one before: claiming thousands of jobs takes SQLite milliseconds, which workers with
-/// nothing queued spent waiting at the start of every run (`eloworld bench` measured 3–7 ms
-/// a worker in runs of 2,000 games).
+/// Claims cover about a second of play alone on a store, and a tenth of a second on a
+/// shared one (or a tenth of the lease, if shorter, so that a dead worker strands little
+/// work): the workers of a tournament run dry together, where claims of a second of short
+/// games left one worker playing a second or more alone at the end while the others
+/// waited (two worker processes on PostgreSQL reached a third of one's pace in
+/// `eloworld bench --db`); and at least two games a thread, so that the
+/// workers never wait while a checkpoint is being committed; the games' length is learnt
+/// from the first games (their plain mean, then a moving average). A claim is made below
+/// half that target, and is at most four times the one before: claiming thousands of jobs
+/// takes SQLite milliseconds, which workers with nothing queued spent waiting at the start
+/// of every run (`eloworld bench` measured 3–7 ms a worker in runs of 2,000 games), and the
+/// first claims of a worker on a shared store leave work for the others.
+///
+/// A shared store's claims are sized to the games' length as fishtest sizes its workers'
+/// batches; they learnt it by a moving average that started at one second and moved a
+/// tenth of the way a game, so a run of short games on PostgreSQL claimed four jobs at a
+/// time, one transaction each, for its first seventy games.
 #[derive(Debug)]
 pub(super) struct ClaimSizer {
     threads: usize,
     /// Milliseconds of play a full claim covers, for all threads together.
     horizon_ms: f64,
-    /// On a shared store the mean starts slow, so that the first claims leave work for the
-    /// other workers.
-    shared: bool,
     mean_game_ms: f64,
     games_seen: f64,
     last_claim: usize,
@@ -31,8 +38,7 @@ impl ClaimSizer {
     pub(super) fn new(threads: usize, lease: Option<Duration>) -> ClaimSizer {
         ClaimSizer {
             threads,
-            horizon_ms: lease.map_or(1000.0, |l| l.as_secs_f64() * 100.0),
-            shared: lease.is_some(),
+            horizon_ms: lease.map_or(1000.0, |l| (l.as_secs_f64() * 100.0).min(100.0)),
             mean_game_ms: 1000.0,
             games_seen: 0.0,
             last_claim: 0,
@@ -59,14 +65,10 @@ impl ClaimSizer {
         self.last_claim = jobs;
     }
 
-    /// A game took `wall_ms`. Alone on its store, the plain mean of the first games, then a
-    /// moving average: the claims reach their size after the first game, not after dozens.
+    /// A game took `wall_ms`: the plain mean of the first games, then a moving average, so
+    /// that the claims reach their size after the first game, not after dozens.
     pub(super) fn finished(&mut self, wall_ms: f64) {
-        let weight = if self.shared {
-            0.1
-        } else {
-            1.0 / (self.games_seen + 1.0).min(10.0)
-        };
+        let weight = 1.0 / (self.games_seen + 1.0).min(10.0);
         self.mean_game_ms += weight * (wall_ms - self.mean_game_ms);
         self.games_seen += 1.0;
     }
@@ -120,14 +122,35 @@ mod tests {
     }
 
     #[test]
-    fn on_a_shared_store_the_mean_starts_slow() {
+    fn on_a_shared_store_claims_learn_the_games_length_as_fast_and_cover_a_tenth_of_a_second() {
         let mut local = ClaimSizer::new(1, None);
-        let mut shared = ClaimSizer::new(1, Some(Duration::from_secs(10)));
-        local.finished(1.0);
-        shared.finished(1.0);
-        // Alone: the first game is the mean. Shared: a tenth of the way from 1,000 ms.
-        assert_eq!(local.target(), 1000);
-        assert!((shared.mean_game_ms - 900.1).abs() < 1e-9);
-        assert_eq!(shared.target(), 2);
+        let mut shared = ClaimSizer::new(1, Some(Duration::from_secs(30)));
+        let mut short_lease = ClaimSizer::new(1, Some(Duration::from_millis(500)));
+        for s in [&mut local, &mut shared, &mut short_lease] {
+            s.finished(0.125);
+        }
+        // The first game is the mean on both stores: a second of 0.125 ms games alone (more
+        // than the most), a tenth of a second shared, or a tenth of a 0.5 s lease.
+        assert_eq!(local.target(), 4096);
+        assert_eq!(shared.target(), 800);
+        assert_eq!(short_lease.target(), 400);
+        // The claims after it grow fourfold from two a thread, as alone.
+        assert_eq!(claims_until_full(&mut shared, 0), vec![2, 8, 32, 128, 512]);
+        shared.finished(5.875);
+        // Then a moving average over ten games.
+        for _ in 0..8 {
+            shared.finished(3.0);
+        }
+        assert!(
+            (shared.mean_game_ms - 3.0).abs() < 1e-9,
+            "{}",
+            shared.mean_game_ms
+        );
+        shared.finished(13.0);
+        assert!(
+            (shared.mean_game_ms - 4.0).abs() < 1e-9,
+            "{}",
+            shared.mean_game_ms
+        );
     }
 }

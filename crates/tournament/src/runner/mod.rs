@@ -257,7 +257,9 @@ pub fn drive<G: PlayableGame>(
             worker: &opts.worker,
             stop: &opts.stop,
             wait_for_more: false,
-            poll: Duration::from_millis(500),
+            // Claims on a shared store cover a tenth of a second of play: the jobs other
+            // workers hold end about as soon, and are looked for as often.
+            poll: Duration::from_millis(100),
         };
         let id = tournament.id;
         let (more, end) = work(store, &settings, &|row| row.id == id, |current, store| {
