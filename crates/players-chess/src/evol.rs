@@ -8,6 +8,7 @@
 //! transposition table across the moves of a game and learns the game's positions through
 //! `observe` for repetition detection.
 
+use eloworld_engine::search::Techniques;
 use eloworld_engine::{Engine, EvalParams, Limits, SearchParams};
 use eloworld_games::{Chess, GameRng};
 use eloworld_players_core::{
@@ -37,13 +38,19 @@ pub struct EvolConfig {
     pub one_ply: Option<bool>,
     /// Transposition table size, MiB.
     pub hash_mb: usize,
+    /// The standard techniques beside the paper's genes (`techniques=all`, the default), or
+    /// none of them (`techniques=paper`: the search as David–Koppel–Netanyahu describe it,
+    /// which the shipped phase-3 parameter files were evolved with).
+    pub techniques: Techniques,
 }
 
 impl EvolConfig {
     /// Builds the engine this configuration describes.
     #[must_use]
     pub fn engine(&self) -> Engine {
-        Engine::new(self.eval, self.search, self.hash_mb)
+        let mut engine = Engine::new(self.eval, self.search, self.hash_mb);
+        engine.techniques = self.techniques;
+        engine
     }
 }
 
@@ -141,7 +148,7 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
     let p = &spec.params;
     let mut limits = Limits::infinite();
     let mut one_ply = None;
-    let mut keys = vec!["eval", "search", "hash"];
+    let mut keys = vec!["eval", "search", "hash", "techniques"];
     if name == "evol" {
         keys.extend(["nodes", "depth", "genome", "movetime"]);
     } else if name == "evol_1ply" {
@@ -226,12 +233,25 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
         )?
     };
     let hash_mb = p.parse_or(name, "hash", DEFAULT_HASH_MB)?.clamp(1, 4096);
+    let techniques = match p.get("techniques") {
+        None | Some("all") => Techniques::default(),
+        Some("paper") => Techniques::none(),
+        Some(other) => {
+            return Err(SpecError::BadParam {
+                player: name.to_owned(),
+                reason: format!(
+                    "techniques={other:?}: all (the standard techniques beside the genes) or paper (none of them)"
+                ),
+            })
+        }
+    };
     Ok(EvolConfig {
         eval,
         search,
         limits,
         one_ply,
         hash_mb,
+        techniques,
     })
 }
 
@@ -302,6 +322,11 @@ pub fn register(r: &mut Registry<Chess>) {
             "file of `NAME = value` lines: search parameters, or `plain` (alpha-beta without selective methods)",
         )
         .param("hash", DEFAULT_HASH_MB, "transposition table, MiB")
+        .param(
+            "techniques",
+            "all",
+            "all: late move reductions, aspiration windows, static exchange, reverse futility and late move pruning beside the genes; paper: none of them (the search as the paper describes it)",
+        )
     };
     r.add(
         files(PlayerInfo::new(
