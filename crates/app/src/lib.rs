@@ -1,8 +1,9 @@
 //! eloworld's use cases, callable from any front end (the `eloworld` command, the
-//! dashboard): run a tournament, a match, a placement, an evolution phase; assemble a
+//! dashboard): run a tournament, a placement, an evolution phase; assemble a
 //! report. What every run shares — the stop flag, threads, engines, a shared store's lease,
 //! where progress goes — is set up once in a [`Session`]. Nothing here prints or exits:
-//! a use case returns what it found, and the front end shows it.
+//! a use case returns what it found, and the front end shows it. Engine matches, as
+//! fastchess and cutechess-cli users run them, are the crate `eloworld-match`, built on this one.
 
 pub mod bench;
 pub mod error;
@@ -12,7 +13,6 @@ pub mod independent;
 pub mod ladder_compare;
 pub mod ladder_schedule;
 pub mod ladders;
-pub mod matches;
 pub mod placement;
 pub mod rating;
 pub mod rating_tables;

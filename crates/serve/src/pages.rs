@@ -4,8 +4,8 @@
 
 use crate::live::Live;
 use crate::rating::Rated;
-use eloworld_app::matches::Headline;
 use eloworld_app::standing::{MatchTest, Verdict};
+use eloworld_match::Headline;
 use eloworld_report::{
     crosstable_section, evolution_plot, ordered_matrix, ratings_section, sprt_plot,
     EvolutionOptions, ImageFormat, OutcomeTable, RatingColumn, RatingHistory, SprtTrace,

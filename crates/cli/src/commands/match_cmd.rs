@@ -3,8 +3,8 @@
 
 use super::match_words::{elo_line, reason};
 use crate::standings::{Standings, StandingsText};
-use eloworld_app::matches::options::{self as match_options, EngineOptions, MatchOptions};
-use eloworld_app::matches::{run_match, Headline, MatchEvent, MatchTally, Pairing};
+use eloworld_match::options::{self as match_options, EngineOptions, MatchOptions};
+use eloworld_match::{run_match, Headline, MatchEvent, MatchTally, Pairing};
 use eloworld_players::engine::PvWarning;
 use eloworld_ratings::sprt::{Sprt, SprtDecision};
 use std::fmt::Write as _;

@@ -2,7 +2,7 @@
 //! fishtest's worker) read: the `Elo:` line of a match's report and the reason on each
 //! `Finished game` line.
 
-use eloworld_app::matches::EloFigure;
+use eloworld_match::EloFigure;
 
 /// The `Elo:` line of a match's report: fastchess's `Elo: 12.34 +/- 5.67[, nElo: … +/- …]`,
 /// or what the games bound (the figure's own words, which the dashboard shows too).
@@ -65,7 +65,7 @@ mod tests {
 
     #[test]
     fn elo_lines_read_as_fastchess_writes_them() {
-        use eloworld_app::matches::ScoreUnit;
+        use eloworld_match::ScoreUnit;
         let pairs = EloFigure::PlusMinus {
             elo: 12.3456,
             error: 5.678,

@@ -3,9 +3,9 @@
 
 use super::plan::match_plan;
 use super::{MatchSettings, MatchTally, Pairing};
-use crate::error::{AppResult, Context};
-use crate::session::Session;
-use crate::AppGame;
+use eloworld_app::error::{AppResult, Context};
+use eloworld_app::session::Session;
+use eloworld_app::AppGame;
 use eloworld_games::{Chess, GameResult, Termination};
 use eloworld_players::engine::{add_definitions, check_starts, end_started};
 use eloworld_players::{PlayableGame as _, PlayerSpec};
@@ -113,10 +113,10 @@ pub fn run_match(
 ) -> AppResult<MatchRun> {
     let names: Vec<String> = m.engines.iter().map(|d| d.name.clone()).collect();
     match m.pairing {
-        Pairing::Match => crate::ensure!(names.len() == 2, "a match plays two engines"),
+        Pairing::Match => eloworld_app::ensure!(names.len() == 2, "a match plays two engines"),
         Pairing::RoundRobin | Pairing::Gauntlet { .. } | Pairing::Knockout => {
-            crate::ensure!(names.len() >= 2, "a tournament plays two engines or more");
-            crate::ensure!(
+            eloworld_app::ensure!(names.len() >= 2, "a tournament plays two engines or more");
+            eloworld_app::ensure!(
                 m.sprt.is_none(),
                 "an SPRT tests two engines, this tournament has {}",
                 names.len()
@@ -138,7 +138,7 @@ pub fn run_match(
     let _end_checked = EndChecked;
     for def in &m.engines {
         if let Err(fault) = check_starts(def) {
-            crate::invalid!(
+            eloworld_app::invalid!(
                 "engine {} ({}) cannot start: {fault}; nothing was played or stored",
                 def.name,
                 def.command
@@ -152,7 +152,7 @@ pub fn run_match(
     // Engines at a node or depth budget replay one game from one start: say so before playing.
     let determinism: Vec<_> = m.engines.iter().map(|d| d.determinism()).collect();
     let copies = plan.pairs_replaying_copies(&determinism);
-    if let Some(warning) = crate::independent::copies_warning(&copies) {
+    if let Some(warning) = eloworld_app::independent::copies_warning(&copies) {
         on(MatchEvent::Copies { warning: &warning });
     }
     let location = plan.config().db_path();
@@ -302,13 +302,13 @@ impl Watcher<'_> {
         });
         // An engine that crashed and then could not be restarted stops the match the same
         // way a broken one does before it.
-        let summary = crate::session::cannot_start(
+        let summary = eloworld_app::session::cannot_start(
             summary
                 .with_context(|| format!("match {:?} in {location}", self.plan.config().name))?,
         )?;
         let tally = match tally {
             Ok(t) => t?,
-            Err(_) => crate::invalid!("the match's event watcher failed"),
+            Err(_) => eloworld_app::invalid!("the match's event watcher failed"),
         };
         Ok((summary, tally))
     }

@@ -18,8 +18,8 @@
 use super::plan::{match_config, match_openings};
 use super::run::{begin_under_free_name, MatchEvent, MatchRun, Stage, Watcher};
 use super::{MatchSettings, MatchTally};
-use crate::error::AppResult;
-use crate::session::Session;
+use eloworld_app::error::AppResult;
+use eloworld_app::session::Session;
 use eloworld_games::Chess;
 use eloworld_players::Registry;
 use eloworld_schedule::knockout::first_round;
@@ -324,7 +324,7 @@ pub(super) fn run_knockout(
         }
     }
     let Some(summary) = totals.summary else {
-        crate::invalid!("a knockout of {} engines plays no games", names.len());
+        eloworld_app::invalid!("a knockout of {} engines plays no games", names.len());
     };
     Ok(MatchRun {
         names: names.to_vec(),

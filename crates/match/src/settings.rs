@@ -98,11 +98,11 @@ impl MatchSettings {
     /// The games each pairing plays, `-rounds × -games`.
     ///
     /// # Errors
-    /// [`crate::AppError::Invalid`] when the product does not fit.
-    pub fn games_per_pairing(&self) -> crate::AppResult<u32> {
+    /// [`eloworld_app::AppError::Invalid`] when the product does not fit.
+    pub fn games_per_pairing(&self) -> eloworld_app::AppResult<u32> {
         match self.rounds.checked_mul(self.games) {
             Some(total) => Ok(total),
-            None => crate::invalid!("-rounds × -games: too many games"),
+            None => eloworld_app::invalid!("-rounds × -games: too many games"),
         }
     }
 

@@ -4,7 +4,7 @@
 //! does not do) is an error that names it. A front end only splits the words and prints.
 
 use super::{Colours, MatchOpenings, MatchSettings, Pairing};
-use crate::error::{AppError, AppResult, Context as _};
+use eloworld_app::error::{AppError, AppResult, Context as _};
 use eloworld_players::engine::{Budget, EngineDef, KeptLines, OptionValue, Protocol, TimeControl};
 use eloworld_ratings::sprt::{SprtConfig, SprtModel};
 use eloworld_tournament::adjudication::{Adjudication, DrawRule, ResignRule};
@@ -216,7 +216,7 @@ fn groups(args: &[String]) -> AppResult<Vec<(String, Vec<String>)>> {
         } else if let Some((_, values)) = out.last_mut() {
             values.push(word.clone());
         } else {
-            crate::invalid!("{word:?}: expected an option such as -engine, -each, -rounds");
+            eloworld_app::invalid!("{word:?}: expected an option such as -engine, -each, -rounds");
         }
     }
     Ok(out)
@@ -241,7 +241,7 @@ fn engine_pairs<'a>(option: &str, values: &'a [String]) -> AppResult<Vec<(&'a st
         .map(|v| match v.split_once('=') {
             Some(kv) => Ok(kv),
             None if matches!(v.as_str(), "ponder" | "whitepov") => Ok((v.as_str(), "")),
-            None => crate::invalid!("-{option}: {v:?} is not key=value"),
+            None => eloworld_app::invalid!("-{option}: {v:?} is not key=value"),
         })
         .collect()
 }
@@ -259,7 +259,7 @@ where
 fn single<'a>(option: &str, values: &'a [String]) -> AppResult<&'a str> {
     match values {
         [v] => Ok(v.as_str()),
-        _ => crate::invalid!("-{option} takes one value, got {}", values.len()),
+        _ => eloworld_app::invalid!("-{option} takes one value, got {}", values.len()),
     }
 }
 
@@ -268,7 +268,7 @@ fn flag(option: &str, key: &str, text: &str) -> AppResult<bool> {
     match text {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
-        _ => crate::invalid!("-{option} {key}={text}: expected true or false"),
+        _ => eloworld_app::invalid!("-{option} {key}={text}: expected true or false"),
     }
 }
 
@@ -292,7 +292,7 @@ fn engine_options(
                 e.proto = Some(match text {
                     "uci" => Protocol::Uci,
                     "xboard" | "cecp" => Protocol::Cecp,
-                    _ => crate::invalid!("-{option} proto={text}: expected uci or xboard"),
+                    _ => eloworld_app::invalid!("-{option} proto={text}: expected uci or xboard"),
                 });
             }
             "tc" => {
@@ -303,7 +303,7 @@ fn engine_options(
             "st" => {
                 let seconds: f64 = value(option, key, text)?;
                 if seconds.is_nan() || seconds <= 0.0 {
-                    crate::invalid!("-{option} st={text}: expected seconds above 0");
+                    eloworld_app::invalid!("-{option} st={text}: expected seconds above 0");
                 }
                 e.movetime_ms = Some((seconds * 1000.0).round() as u64);
             }
@@ -316,7 +316,7 @@ fn engine_options(
             // and reads scores from the mover's side whatever the engine's habit.
             "ponder" => e.ponder = Some(text.is_empty() || flag(option, key, text)?),
             "restart" | "whitepov" => without_effect.push(format!("-{option} {key}{}", if text.is_empty() { String::new() } else { format!("={text}") })),
-            _ => crate::invalid!("-{option}: unknown engine setting {key:?} (expected name, cmd, dir, args, proto, tc, st, nodes, depth, timemargin, book, bookdepth, option.NAME)"),
+            _ => eloworld_app::invalid!("-{option}: unknown engine setting {key:?} (expected name, cmd, dir, args, proto, tc, st, nodes, depth, timemargin, book, bookdepth, option.NAME)"),
         }
     }
     Ok(e)
@@ -369,11 +369,11 @@ fn pgnout_options(
             ),
             "notation" if text == "san" => {}
             "fi" | "notation" => without_effect.push(format!("-pgnout {key}={text}")),
-            _ => crate::invalid!("-pgnout: unknown setting {key:?} (expected file, append, min, notation, seldepth, nodes, nps, hashfull, tbhits, timeleft, latency, pv, match_line)"),
+            _ => eloworld_app::invalid!("-pgnout: unknown setting {key:?} (expected file, append, min, notation, seldepth, nodes, nps, hashfull, tbhits, timeleft, latency, pv, match_line)"),
         }
     }
     if out.file.as_os_str().is_empty() {
-        crate::invalid!("-pgnout needs file=PATH");
+        eloworld_app::invalid!("-pgnout needs file=PATH");
     }
     Ok(out)
 }
@@ -387,7 +387,7 @@ fn sprt_options(values: &[String]) -> AppResult<SprtConfig> {
             "alpha" => c.alpha = value("sprt", key, text)?,
             "beta" => c.beta = value("sprt", key, text)?,
             "model" => c.model = value::<SprtModel>("sprt", key, text)?,
-            _ => crate::invalid!(
+            _ => eloworld_app::invalid!(
                 "-sprt: unknown setting {key:?} (expected elo0, elo1, alpha, beta, model)"
             ),
         }
@@ -407,7 +407,7 @@ fn resign_options(values: &[String]) -> AppResult<ResignRule> {
             "movecount" => rule.move_count = value("resign", key, text)?,
             "score" => rule.score = value("resign", key, text)?,
             "twosided" => rule.two_sided = flag("resign", key, text)?,
-            _ => crate::invalid!(
+            _ => eloworld_app::invalid!(
                 "-resign: unknown setting {key:?} (expected movecount, score, twosided)"
             ),
         }
@@ -426,7 +426,7 @@ fn draw_options(values: &[String]) -> AppResult<DrawRule> {
             "movenumber" => rule.move_number = value("draw", key, text)?,
             "movecount" => rule.move_count = value("draw", key, text)?,
             "score" => rule.score = value("draw", key, text)?,
-            _ => crate::invalid!(
+            _ => eloworld_app::invalid!(
                 "-draw: unknown setting {key:?} (expected movenumber, movecount, score)"
             ),
         }
@@ -441,14 +441,16 @@ fn opening_options(values: &[String]) -> AppResult<OpeningOptions> {
             "file" => file = Some(PathBuf::from(text)),
             "format" => {
                 if text != "epd" && text != "pgn" {
-                    crate::invalid!("-openings format={text}: expected epd or pgn");
+                    eloworld_app::invalid!("-openings format={text}: expected epd or pgn");
                 }
             }
             "order" => {
                 order = match text {
                     "sequential" => OpeningOrder::Sequential,
                     "random" => OpeningOrder::Random,
-                    _ => crate::invalid!("-openings order={text}: expected sequential or random"),
+                    _ => eloworld_app::invalid!(
+                        "-openings order={text}: expected sequential or random"
+                    ),
                 };
             }
             "start" => start = value::<usize>("openings", key, text)?.max(1),
@@ -458,7 +460,7 @@ fn opening_options(values: &[String]) -> AppResult<OpeningOptions> {
                 plies = u32::try_from(n).ok();
             }
             "policy" => {}
-            _ => crate::invalid!(
+            _ => eloworld_app::invalid!(
                 "-openings: unknown setting {key:?} (expected file, format, order, plies, start)"
             ),
         }
@@ -544,21 +546,21 @@ pub fn parse(args: &[String]) -> AppResult<MatchOptions> {
                         "pgn" => crc32 = flag(o, key, text)?,
                         // eloworld writes no EPD file.
                         "epd" => m.without_effect.push(format!("-crc32 {key}={text}")),
-                        _ => crate::invalid!("-crc32: unknown setting {key:?} (expected pgn, epd)"),
+                        _ => eloworld_app::invalid!("-crc32: unknown setting {key:?} (expected pgn, epd)"),
                     }
                 }
             }
             "variant" => match single(o, &values)? {
                 "fischerandom" | "chess960" | "frc" => m.chess960 = true,
                 "standard" => m.chess960 = false,
-                other => crate::invalid!("-variant {other}: expected standard or fischerandom"),
+                other => eloworld_app::invalid!("-variant {other}: expected standard or fischerandom"),
             },
             "tournament" => {
                 m.tournament = match single(o, &values)? {
                     "roundrobin" | "round-robin" => TournamentKind::RoundRobin,
                     "gauntlet" => TournamentKind::Gauntlet,
                     "knockout" => TournamentKind::Knockout,
-                    other => crate::invalid!("-tournament {other}: expected roundrobin, round-robin, gauntlet or knockout"),
+                    other => eloworld_app::invalid!("-tournament {other}: expected roundrobin, round-robin, gauntlet or knockout"),
                 };
             }
             "seeds" => m.seeds = value(o, "", single(o, &values)?)?,
@@ -574,7 +576,7 @@ pub fn parse(args: &[String]) -> AppResult<MatchOptions> {
             // into memory either way.
             "bookmode" => match single(o, &values)? {
                 mode @ ("ram" | "disk") => m.without_effect.push(format!("-bookmode {mode}")),
-                other => crate::invalid!("-bookmode {other}: expected ram or disk"),
+                other => eloworld_app::invalid!("-bookmode {other}: expected ram or disk"),
             },
             "recover" => m.recover = true,
             "ratinginterval" => m.rating_interval = value(o, "", single(o, &values)?)?,
@@ -609,7 +611,7 @@ pub fn parse(args: &[String]) -> AppResult<MatchOptions> {
                 };
                 m.without_effect.push(shown);
             }
-            _ => crate::invalid!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -tournament, -seeds, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -crc32, -variant, -recover, -ratinginterval, -outcomeinterval, -srand, -noswap, -reverse, -wait, -debug, -site, -event, plus -db)"),
+            _ => eloworld_app::invalid!("unknown option -{o} (eloworld match reads the options fastchess and cutechess-cli share: -engine, -each, -rounds, -games, -repeat, -concurrency, -tournament, -seeds, -openings, -sprt, -resign, -draw, -maxmoves, -tb, -tbpieces, -pgnout, -crc32, -variant, -recover, -ratinginterval, -outcomeinterval, -srand, -noswap, -reverse, -wait, -debug, -site, -event, plus -db)"),
         }
     }
     checked(m, engines, &each, crc32)
@@ -634,27 +636,27 @@ fn checked(
             .push("-crc32 pgn=true (without -pgnout)".to_owned());
     }
     if engines.len() < 2 {
-        crate::invalid!(
+        eloworld_app::invalid!(
             "eloworld match plays two engines or more: give -engine for each (got {})",
             engines.len()
         );
     }
     if m.tournament == TournamentKind::Knockout && m.sprt.is_some() {
-        crate::invalid!("-sprt tests a match of two engines, not a knockout: drop -sprt or -tournament knockout");
+        eloworld_app::invalid!("-sprt tests a match of two engines, not a knockout: drop -sprt or -tournament knockout");
     }
     if engines.len() > 2 && m.sprt.is_some() {
-        crate::invalid!(
+        eloworld_app::invalid!(
             "-sprt tests two engines, not {}: drop -sprt or play a gauntlet of two",
             engines.len()
         );
     }
     if (engines.len() > 2 || m.tournament == TournamentKind::Knockout) && (m.noswap || m.reverse) {
-        crate::invalid!("-noswap and -reverse set the colours of a match of two engines; a tournament plays each pairing with both colours");
+        eloworld_app::invalid!("-noswap and -reverse set the colours of a match of two engines; a tournament plays each pairing with both colours");
     }
     if m.tournament == TournamentKind::Gauntlet
         && (m.seeds == 0 || m.seeds as usize >= engines.len())
     {
-        crate::invalid!(
+        eloworld_app::invalid!(
             "-seeds {}: a gauntlet of {} engines seeds 1 to {}",
             m.seeds,
             engines.len(),
@@ -662,15 +664,15 @@ fn checked(
         );
     }
     if m.games == 0 {
-        crate::invalid!("-games 0: a round has at least one game");
+        eloworld_app::invalid!("-games 0: a round has at least one game");
     }
     if m.rounds == 0 {
-        crate::invalid!("-rounds 0: play at least one round");
+        eloworld_app::invalid!("-rounds 0: play at least one round");
     }
     m.engines = engines.into_iter().map(|e| e.or(each)).collect();
     for (i, e) in m.engines.iter_mut().enumerate() {
         if e.cmd.is_none() {
-            crate::invalid!("engine {}: no cmd= (the program to run)", i + 1);
+            eloworld_app::invalid!("engine {}: no cmd= (the program to run)", i + 1);
         }
         if e.name.is_none() {
             e.name = e.cmd.as_deref().map(|c| {
@@ -680,7 +682,7 @@ fn checked(
             });
         }
         if e.tc.is_none() && e.movetime_ms.is_none() && e.nodes.is_none() && e.depth.is_none() {
-            crate::invalid!(
+            eloworld_app::invalid!(
                 "engine {}: no limit; give tc=, st=, nodes= or depth=",
                 e.name.as_deref().unwrap_or("?")
             );
@@ -688,7 +690,7 @@ fn checked(
     }
     for (i, e) in m.engines.iter().enumerate() {
         if m.engines[..i].iter().any(|earlier| earlier.name == e.name) {
-            crate::invalid!(
+            eloworld_app::invalid!(
                 "two engines are named {:?}: give each a name=",
                 e.name.as_deref().unwrap_or("")
             );
@@ -728,7 +730,7 @@ impl EngineOptions {
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
             && !name.contains("_r");
         if !valid {
-            crate::invalid!("engine name {name:?}: use letters, digits, '_', '-', '.' (and not \"_r\", which marks dilution)");
+            eloworld_app::invalid!("engine name {name:?}: use letters, digits, '_', '-', '.' (and not \"_r\", which marks dilution)");
         }
         let cmd = self.cmd.clone().unwrap_or_default();
         let command = match &self.dir {
@@ -742,10 +744,12 @@ impl EngineOptions {
             .collect();
         let protocol = self.proto.unwrap_or(Protocol::Uci);
         if protocol == Protocol::Cecp && self.ponder == Some(true) {
-            crate::invalid!("engine {name}: ponder is played with UCI engines (go ponder / ponderhit), not xboard ones");
+            eloworld_app::invalid!("engine {name}: ponder is played with UCI engines (go ponder / ponderhit), not xboard ones");
         }
         if protocol == Protocol::Cecp && self.nodes.is_some() {
-            crate::invalid!("engine {name}: an xboard engine takes tc=, st= or depth=, not nodes=");
+            eloworld_app::invalid!(
+                "engine {name}: an xboard engine takes tc=, st= or depth=, not nodes="
+            );
         }
         let def = EngineDef {
             name: name.clone(),

@@ -2,7 +2,7 @@
 
 use super::fingerprint::engine_definition;
 use super::{MatchSettings, Pairing};
-use crate::error::AppResult;
+use eloworld_app::error::AppResult;
 use eloworld_games::rng::splitmix64;
 use eloworld_games::{DrawRules, GameKind};
 use eloworld_schedule::paired::{pick_openings, PairedMatch};
@@ -31,7 +31,7 @@ pub(super) fn match_plan(m: &MatchSettings, players: &[String]) -> AppResult<(Pl
         Pairing::Match => shape.openings_needed(),
         // Round k of every pairing starts from opening k.
         Pairing::RoundRobin | Pairing::Gauntlet { .. } => config.games_per_pair as usize,
-        Pairing::Knockout => crate::invalid!("a knockout is planned stage by stage"),
+        Pairing::Knockout => eloworld_app::invalid!("a knockout is planned stage by stage"),
     };
     let (openings, book) = match_openings(m, reached)?;
     let plan = match m.pairing {

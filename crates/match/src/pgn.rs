@@ -1,7 +1,7 @@
 //! The match's PGN file, written game by game as they finish.
 
 use super::run::Watcher;
-use crate::error::{AppResult, Context};
+use eloworld_app::error::{AppResult, Context};
 use eloworld_games::{GameKind, GameResult, Termination};
 use eloworld_tournament::pgn::{game_to_pgn_annotated, CommentFields, PgnTags, TerminationWords};
 use eloworld_tournament::{GameRow, MoveNote};
@@ -150,8 +150,9 @@ impl Watcher<'_> {
             book: row.opening.as_ref().and_then(|fen| self.book.get(fen)),
         };
         let site = self.m.site.as_deref().unwrap_or("eloworld match");
-        game_to_pgn_annotated(row, site, &tags, &row.notes)
-            .map_err(|e| crate::AppError::Invalid(format!("the PGN of game {}: {e}", row.job_id)))
+        game_to_pgn_annotated(row, site, &tags, &row.notes).map_err(|e| {
+            eloworld_app::AppError::Invalid(format!("the PGN of game {}: {e}", row.job_id))
+        })
     }
 }
 
