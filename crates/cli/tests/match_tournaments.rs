@@ -330,4 +330,61 @@ fn a_knockout_of_five_plays_its_bracket_with_byes_and_tiebreaks() {
     assert_eq!(bracket(&err_again), bracket(&err));
     let pgn_again = std::fs::read_to_string(dir.path().join("ko.pgn")).expect("the PGN");
     assert_eq!(pgn_again, pgn);
+    the_dashboard_draws_the_bracket_printed(dir.path(), &bracket(&err));
+}
+
+/// The dashboard's bracket of the knockout `ko` (`/knockout/ko`, linked from the index and
+/// from each stage's page) shows every encounter of the bracket `eloworld match` printed,
+/// with the same seeds, points and winner.
+fn the_dashboard_draws_the_bracket_printed(dir: &Path, printed: &str) {
+    use common::serve::{get, Serving};
+    let server = Serving::start(dir, &["--db", "ko.sqlite"]);
+    let index = get(server.addr, "/", &[]).text();
+    assert!(index.contains("href=\"/knockout/ko\""), "{index}");
+    let stage = get(server.addr, "/t/ko%2Fround-1%2Ftiebreak-2", &[]).text();
+    assert!(stage.contains("href=\"/knockout/ko\""), "{stage}");
+    let reply = get(server.addr, "/knockout/ko", &[]);
+    assert_eq!(reply.status, 200);
+    let page = reply.text();
+    let mut encounters = 0;
+    for line in printed.lines().filter(|l| l.contains(" - ")) {
+        // `  sfa (4) 5 - 5 sfb (5) (level …)`: each side's name, seed and points.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (first, second) = (
+            format!("{} {}", words[0], words[1]),
+            format!("{} {}", words[5], words[6]),
+        );
+        assert!(
+            page.contains(&format!("{first}</td><td>{}</td>", words[2])),
+            "{line}\n{page}"
+        );
+        assert!(
+            page.contains(&format!("{second}</td><td>{}</td>", words[4])),
+            "{line}\n{page}"
+        );
+        encounters += 1;
+    }
+    assert_eq!(encounters, 4, "{printed}");
+    for bye in ["sf4000 (1)", "sf1000 (2)", "sf300 (3)"] {
+        assert!(
+            page.contains(&format!("{bye}</td><td></td><td>✓</td>")),
+            "{page}"
+        );
+    }
+    assert!(
+        page.contains("<tr class=\"winner\"><td class=\"name\">sfa (4)</td><td>5</td><td>✓</td>")
+            && page.contains("10 games, level after every tiebreak pair: the higher seed goes on"),
+        "{page}"
+    );
+    let winner = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("Winner: "))
+        .expect("a winner");
+    assert!(
+        page.contains(&format!(
+            "Winner: <strong class=\"winner\">{winner}</strong>"
+        )),
+        "{page}"
+    );
+    assert_eq!(get(server.addr, "/knockout/nothing", &[]).status, 404);
 }

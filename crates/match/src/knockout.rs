@@ -191,6 +191,152 @@ impl Totals {
     }
 }
 
+/// The store name of a knockout's stage: `BASE/round-R`, or `BASE/round-R/tiebreak-T`.
+#[must_use]
+pub fn stage_name(base: &str, round: u32, tiebreak: u32) -> String {
+    if tiebreak == 0 {
+        format!("{base}/round-{round}")
+    } else {
+        format!("{base}/round-{round}/tiebreak-{tiebreak}")
+    }
+}
+
+/// The knockout a stored tournament is a stage of: `BASE` of `BASE/round-R` or
+/// `BASE/round-R/tiebreak-T` (R and T whole numbers), `None` for any other name.
+#[must_use]
+pub fn knockout_base(name: &str) -> Option<&str> {
+    let whole = |n: &str| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit());
+    let (base, stage) = name.rsplit_once("/round-")?;
+    let ok = match stage.split_once("/tiebreak-") {
+        Some((round, tiebreak)) => whole(round) && whole(tiebreak),
+        None => whole(stage),
+    };
+    (ok && !base.is_empty()).then_some(base)
+}
+
+/// A stage of a knockout as the store holds it.
+#[derive(Clone, Debug, Default)]
+pub struct StoredStage {
+    /// Its stored results.
+    pub rows: Vec<ResultRow>,
+    /// Whether every game of its plan is stored.
+    pub complete: bool,
+}
+
+/// A round's encounters before any game: each pairing of `field`, open, or a bye.
+fn open_round(field: &[(usize, Option<usize>)]) -> Vec<Encounter> {
+    field
+        .iter()
+        .map(|&(first, second)| Encounter {
+            first,
+            second,
+            points: (0.0, 0.0),
+            games: 0,
+            decision: if second.is_none() {
+                Decision::Bye
+            } else {
+                Decision::Open
+            },
+        })
+        .collect()
+}
+
+/// The encounters that play stage `tiebreak` of a round (0: the main games): the open ones,
+/// and after the main games only the level ones.
+fn playing_in(encounters: &[Encounter], tiebreak: u32) -> Vec<usize> {
+    (0..encounters.len())
+        .filter(|&i| encounters[i].decision == Decision::Open)
+        .filter(|&i| tiebreak == 0 || encounters[i].level())
+        .collect()
+}
+
+/// Decides the encounters that played a finished stage: by their score once not level, by
+/// the seed once level after the last tiebreak pair.
+fn settle(encounters: &mut [Encounter], playing: &[usize], tiebreak: u32) {
+    for &i in playing {
+        let e = &mut encounters[i];
+        if !e.level() {
+            e.decision = if tiebreak == 0 {
+                Decision::Score
+            } else {
+                Decision::Tiebreak(tiebreak)
+            };
+        } else if tiebreak == TIEBREAK_PAIRS {
+            e.decision = Decision::Seed;
+        }
+    }
+}
+
+/// The next round's pairings from a decided round's winners (in draw order, adjacent
+/// winners meet, the higher seed first); `None` while a winner is open or after the final.
+fn next_field(encounters: &[Encounter]) -> Option<Vec<(usize, Option<usize>)>> {
+    let winners: Vec<usize> = encounters
+        .iter()
+        .map(Encounter::winner)
+        .collect::<Option<_>>()?;
+    (winners.len() > 1).then(|| {
+        winners
+            .chunks(2)
+            .map(|p| match p {
+                [a, b] => ((*a).min(*b), Some((*a).max(*b))),
+                [a] | [a, ..] => (*a, None),
+                [] => (0, None),
+            })
+            .collect()
+    })
+}
+
+impl Bracket {
+    /// Rebuilds a knockout's bracket from its stored stages, as [`run_knockout`] decides
+    /// it: `names` are the engines in seed order (the players of any of its stages, which
+    /// are stored in the order the engines were given), `stage` returns the stage of a
+    /// name ([`stage_name`]) if the store holds it. A stage not stored, or not complete,
+    /// leaves its encounters open and ends the bracket there.
+    pub fn from_stages(
+        names: Vec<String>,
+        base: &str,
+        mut stage: impl FnMut(&str) -> Option<StoredStage>,
+    ) -> Bracket {
+        let mut rounds = Vec::new();
+        let mut field = first_round(names.len());
+        for round in 1_u32.. {
+            let mut encounters = open_round(&field);
+            let mut stopped = false;
+            for tiebreak in 0..=TIEBREAK_PAIRS {
+                let playing = playing_in(&encounters, tiebreak);
+                if playing.is_empty() {
+                    break;
+                }
+                let Some(stored) = stage(&stage_name(base, round, tiebreak)) else {
+                    stopped = true;
+                    break;
+                };
+                for &i in &playing {
+                    for row in &stored.rows {
+                        encounters[i].count(&names, row);
+                    }
+                }
+                if !stored.complete {
+                    stopped = true;
+                    break;
+                }
+                settle(&mut encounters, &playing, tiebreak);
+            }
+            let next = if stopped {
+                None
+            } else {
+                next_field(&encounters)
+            };
+            rounds.push(encounters);
+            match next {
+                Some(f) => field = f,
+                None => break,
+            }
+        }
+        Bracket { names, rounds }
+    }
+}
+
 /// Plays (or resumes) the knockout of `m`'s engines, stage by stage.
 ///
 /// # Errors
@@ -220,35 +366,15 @@ pub(super) fn run_knockout(
     };
     let mut field: Vec<(usize, Option<usize>)> = first_round(names.len());
     for round in 1_u32.. {
-        let mut encounters: Vec<Encounter> = field
-            .iter()
-            .map(|&(first, second)| Encounter {
-                first,
-                second,
-                points: (0.0, 0.0),
-                games: 0,
-                decision: if second.is_none() {
-                    Decision::Bye
-                } else {
-                    Decision::Open
-                },
-            })
-            .collect();
+        let mut encounters = open_round(&field);
         // The round's main games, then a tiebreak pair at a time for the level encounters.
         for tiebreak in 0..=TIEBREAK_PAIRS {
-            let playing: Vec<usize> = (0..encounters.len())
-                .filter(|&i| encounters[i].decision == Decision::Open)
-                .filter(|&i| tiebreak == 0 || encounters[i].level())
-                .collect();
+            let playing = playing_in(&encounters, tiebreak);
             if playing.is_empty() || totals.interrupted() {
                 break;
             }
             let mut stage_config = config.clone();
-            stage_config.name = if tiebreak == 0 {
-                format!("{}/round-{round}", config.name)
-            } else {
-                format!("{}/round-{round}/tiebreak-{tiebreak}", config.name)
-            };
+            stage_config.name = stage_name(&config.name, round, tiebreak);
             let pairings: Vec<(u32, u32)> = playing
                 .iter()
                 .filter_map(|&i| {
@@ -298,28 +424,12 @@ pub(super) fn run_knockout(
             if totals.interrupted() {
                 break;
             }
-            for &i in &playing {
-                let e = &mut encounters[i];
-                if !e.level() {
-                    e.decision = if tiebreak == 0 {
-                        Decision::Score
-                    } else {
-                        Decision::Tiebreak(tiebreak)
-                    };
-                } else if tiebreak == TIEBREAK_PAIRS {
-                    e.decision = Decision::Seed;
-                }
-            }
+            settle(&mut encounters, &playing, tiebreak);
         }
-        let winners: Option<Vec<usize>> = encounters.iter().map(Encounter::winner).collect();
+        let next = next_field(&encounters);
         bracket.rounds.push(encounters);
-        match winners {
-            Some(w) if w.len() > 1 && !totals.interrupted() => {
-                field = w
-                    .chunks(2)
-                    .map(|p| (p[0].min(p[1]), Some(p[0].max(p[1]))))
-                    .collect();
-            }
+        match next {
+            Some(f) if !totals.interrupted() => field = f,
             _ => break,
         }
     }
@@ -342,6 +452,8 @@ pub(super) fn run_knockout(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eloworld_games::{GameKind, GameResult, Side, Termination};
+    use eloworld_tournament::GameIdentity;
 
     fn encounter(
         first: usize,
@@ -419,5 +531,69 @@ mod tests {
             text.ends_with("Round 3\n  a (1) 1.5 - 0.5 b (2)\nWinner: a\n"),
             "{text}"
         );
+    }
+
+    fn row(white: &str, black: &str, result: GameResult) -> ResultRow {
+        ResultRow {
+            tournament: String::new(),
+            white: white.to_owned(),
+            black: black.to_owned(),
+            result,
+            termination: Termination::Checkmate,
+            plies: 2,
+            date: String::new(),
+            identity: GameIdentity::of_codes(GameKind::Chess, None, ""),
+        }
+    }
+
+    #[test]
+    fn a_stage_name_gives_its_knockout() {
+        assert_eq!(knockout_base("ko/round-1"), Some("ko"));
+        assert_eq!(knockout_base("a/b/round-12/tiebreak-3"), Some("a/b"));
+        assert_eq!(knockout_base(&stage_name("x", 2, 4)), Some("x"));
+        assert_eq!(knockout_base("ko/round-one"), None);
+        assert_eq!(knockout_base("ko/round-1/tiebreak-"), None);
+        assert_eq!(knockout_base("/round-1"), None);
+        assert_eq!(knockout_base("plain"), None);
+    }
+
+    #[test]
+    fn the_bracket_is_rebuilt_from_its_stored_stages() {
+        let (white_wins, black_wins) =
+            (GameResult::Win(Side::First), GameResult::Win(Side::Second));
+        let names: Vec<String> = ["a", "b", "c"].map(str::to_owned).to_vec();
+        // Round 1: a bye, b-c level after the main pair, c wins the tiebreak pair;
+        // the final a-c is stored but not complete.
+        let stages = |name: &str| -> Option<StoredStage> {
+            let (rows, complete) = match name {
+                "ko/round-1" => (
+                    vec![row("b", "c", white_wins), row("c", "b", white_wins)],
+                    true,
+                ),
+                "ko/round-1/tiebreak-1" => (
+                    vec![row("b", "c", GameResult::Draw), row("c", "b", white_wins)],
+                    true,
+                ),
+                "ko/round-2" => (vec![row("a", "c", black_wins)], false),
+                _ => return None,
+            };
+            Some(StoredStage { rows, complete })
+        };
+        let bracket = Bracket::from_stages(names, "ko", stages);
+        assert_eq!(bracket.rounds.len(), 2);
+        assert_eq!(bracket.rounds[0][0].decision, Decision::Bye);
+        let tiebroken = &bracket.rounds[0][1];
+        assert_eq!((tiebroken.first, tiebroken.second), (1, Some(2)));
+        assert_eq!(tiebroken.points, (1.5, 2.5));
+        assert_eq!(tiebroken.games, 4);
+        assert_eq!(tiebroken.decision, Decision::Tiebreak(1));
+        assert_eq!(tiebroken.winner(), Some(2));
+        let last = &bracket.rounds[1][0];
+        assert_eq!((last.first, last.second), (0, Some(2)));
+        assert_eq!(
+            (last.points, last.games, last.decision),
+            ((0.0, 1.0), 1, Decision::Open)
+        );
+        assert_eq!(bracket.champion(), None);
     }
 }

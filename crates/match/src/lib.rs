@@ -21,7 +21,9 @@ mod settings;
 mod tally;
 
 pub use eloworld_schedule::paired::Colours;
-pub use knockout::{Bracket, Decision, Encounter, TIEBREAK_PAIRS};
+pub use knockout::{
+    knockout_base, stage_name, Bracket, Decision, Encounter, StoredStage, TIEBREAK_PAIRS,
+};
 pub use run::{run_match, MatchEvent, MatchRun};
 pub use settings::{MatchOpenings, MatchSettings, Pairing};
 pub use tally::{EloFigure, Headline, LlrLine, MatchTally, ScoreUnit};

@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 mod auth;
+mod bracket_page;
 mod error;
 mod game_page;
 mod live;

@@ -16,7 +16,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::sync::{Arc, OnceLock};
 
 /// Characters kept as they are in a path segment.
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+pub(crate) const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'_')
     .remove(b'.')
@@ -236,6 +236,13 @@ impl IndexFilter {
 }
 
 /// The index's rows, from the tournaments followed.
+impl IndexRow {
+    /// The tournament's name.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 pub(crate) fn index_rows<'a>(lives: impl Iterator<Item = &'a Live>, now_ms: i64) -> Vec<IndexRow> {
     lives.map(|l| IndexRow::of(l, now_ms)).collect()
 }
@@ -662,6 +669,10 @@ pub(crate) fn fixed(live: &Live, location: &str) -> String {
                 tr { th.name { "created" } td.name { (r.created) " by eloworld " (r.program_version) } }
             }
             details { summary { "tournament file" } pre { (r.config) } }
+            @if let Some(base) = eloworld_app::matches::knockout_base(&r.name) {
+                p #knockout { "A stage of the knockout " (base) ": "
+                    a href=(crate::bracket_page::knockout_path(base)) { "its bracket" } }
+            }
         }
     }
     .into_string()

@@ -12,8 +12,9 @@
 //! | `/assets/style.css`, `/assets/app.js` | the page's style and script |
 
 use crate::auth::{bearer, cookie, Token, COOKIE};
+use crate::bracket_page::{bracket_page, knockouts_section, read_bracket};
 use crate::game_page::game_page;
-use crate::pages::{index_form, index_list, layout, tournament_page, IndexFilter, View};
+use crate::pages::{index_form, index_list, layout, tournament_page, IndexFilter, IndexRow, View};
 use crate::poller::{Hub, IndexView};
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -60,6 +61,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/t/{name}/matrix.png", get(matrix))
         .route("/t/{name}/evolution.png", get(evolution))
         .route("/t/{name}/sprt.png", get(sprt))
+        .route("/knockout/{base}", get(knockout))
         .route("/game/{id}", get(game))
         .route("/game/{id}/pgn", get(game_pgn))
         .route("/game/{id}/sgf", get(game_pgn))
@@ -238,6 +240,7 @@ async fn index(State(state): State<AppState>, req: Request) -> Response {
         p.note { "in " (state.hub.location) }
         (index_form(&filter))
         div #tournaments { (maud::PreEscaped(&list)) }
+        (knockouts_section(view.rows.iter().map(IndexRow::name)))
     };
     html_response(
         StatusCode::OK,
@@ -474,6 +477,27 @@ async fn read_game(state: &AppState, id: &str) -> Result<eloworld_tournament::Ga
         Ok(Ok(None)) => Err(not_found(&format!("No game {id} is stored."))),
         Ok(Err(e)) => Err(internal(&e.to_string())),
         Err(e) => Err(internal(&e.to_string())),
+    }
+}
+
+/// A knockout's bracket, read from the store on the blocking pool.
+async fn knockout(State(state): State<AppState>, Path(base): Path<String>) -> Response {
+    let reader = Arc::clone(&state.reader);
+    let name = base.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        let store = reader
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        read_bracket(&**store, &name)
+    })
+    .await;
+    match read {
+        Ok(Ok(Some(bracket))) => html_response(StatusCode::OK, bracket_page(&base, &bracket)),
+        Ok(Ok(None)) => not_found(&format!(
+            "The store holds no knockout {base:?} (no tournament {base:?}/round-1)."
+        )),
+        Ok(Err(e)) => internal(&e.to_string()),
+        Err(e) => internal(&e.to_string()),
     }
 }
 
