@@ -3,7 +3,7 @@
 //! knockout` decides them ([`Bracket::from_stages`]), drawn a round a column.
 
 use crate::pages::{layout, tournament_path, SEGMENT};
-use eloworld_app::matches::{knockout_base, stage_name, Bracket, Decision, StoredStage};
+use eloworld_match::{knockout_base, stage_name, Bracket, Decision, StoredStage};
 use eloworld_tournament::{Store, StoreError};
 use maud::{html, Markup};
 use percent_encoding::utf8_percent_encode;

@@ -669,7 +669,7 @@ pub(crate) fn fixed(live: &Live, location: &str) -> String {
                 tr { th.name { "created" } td.name { (r.created) " by eloworld " (r.program_version) } }
             }
             details { summary { "tournament file" } pre { (r.config) } }
-            @if let Some(base) = eloworld_app::matches::knockout_base(&r.name) {
+            @if let Some(base) = eloworld_match::knockout_base(&r.name) {
                 p #knockout { "A stage of the knockout " (base) ": "
                     a href=(crate::bracket_page::knockout_path(base)) { "its bracket" } }
             }
