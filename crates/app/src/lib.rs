@@ -17,6 +17,7 @@ pub mod placement;
 pub mod rating;
 pub mod rating_tables;
 pub mod report;
+pub mod report_views;
 pub mod session;
 pub mod squava;
 pub mod standing;

@@ -66,11 +66,7 @@ enum Command {
     Serve(commands::serve::Args),
     /// Evolve chess players with a genetic algorithm (David–Koppel–Netanyahu's papers): imitate, search, coevolve, report.
     Evolve(commands::evolve::Args),
-    /// Train the blind players' model (position from the occupancy mask) on PGN games.
-    #[cfg(feature = "train-blind")]
-    TrainBlind(commands::train_blind::Args),
-    /// Train the blind players' model: needs an eloworld built with `--features train-blind`.
-    #[cfg(not(feature = "train-blind"))]
+    /// Train the blind players' model: a program of its own, `eloworld-train-blind`.
     TrainBlind(NotBuiltIn),
     /// Build a ladder (a fixed rating scale in a file) from a database; list the shipped ones.
     Ladder(commands::ladder::Args),
@@ -78,9 +74,8 @@ enum Command {
     Place(commands::place::Args),
 }
 
-/// The arguments of a command this build leaves out: taken whole, so that the command
-/// says what to build instead of a parse error.
-#[cfg(not(feature = "train-blind"))]
+/// The arguments of a command this binary leaves out: taken whole, so that the command
+/// says what to run instead of a parse error.
 #[derive(clap::Args, Debug)]
 struct NotBuiltIn {
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
@@ -122,11 +117,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Suite(a) => commands::suite::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
         Command::Serve(a) => commands::serve::run(a),
-        #[cfg(feature = "train-blind")]
-        Command::TrainBlind(a) => commands::train_blind::run(a),
-        #[cfg(not(feature = "train-blind"))]
         Command::TrainBlind(_) => anyhow::bail!(
-            "train-blind is not built into this eloworld (it carries candle and linfa): build it with `cargo build --release --features train-blind`"
+            "train-blind is a program of its own (it carries candle and linfa): run `cargo run --release -p eloworld-train-blind -- ARGS`"
         ),
         Command::Ladder(a) => commands::ladder::run(a),
         Command::Place(a) => commands::place::run(a),

@@ -1,4 +1,5 @@
-//! The blind players end to end (training the model, playing with it) and the PGN headers
+//! The blind players end to end (playing with a model; the training is `eloworld-train-blind`'s,
+//! tested in its crate) and the PGN headers
 //! of `play` and `export`. They run the real binary in a temp dir.
 
 use std::process::Command;
@@ -75,94 +76,6 @@ fn export_names_the_tournament_the_day_and_each_pairs_round() {
     assert_eq!(pgn.matches("[Round \"2\"]").count(), 2, "{pgn}");
 }
 
-#[cfg(feature = "train-blind")]
-const GAMES: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0\n\n\
-[Event \"b\"]\n[Result \"0-1\"]\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 0-1\n\n\
-[Event \"c\"]\n[Result \"1/2-1/2\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1/2-1/2\n\n\
-[Event \"d\"]\n[Result \"1-0\"]\n\n1. c4 e5 2. Nc3 Nf6 3. Nf3 Nc6 4. g3 d5 5. cxd5 Nxd5 1-0\n";
-
-#[cfg(feature = "train-blind")]
-#[test]
-fn train_blind_writes_a_model_that_a_blind_player_plays_with() {
-    let dir = tempfile::tempdir().expect("tmp");
-    std::fs::write(dir.path().join("g.pgn"), GAMES).expect("write");
-    // The linear model, then the network (the default) on the same held-out positions.
-    for (model, options, kind) in [
-        (
-            "linear.bin",
-            &["--model", "linear", "--iterations", "10"][..],
-            "linear model",
-        ),
-        (
-            "m.bin",
-            &["--hidden", "16", "--epochs", "3"][..],
-            "neural network model",
-        ),
-    ] {
-        let mut command = vec![
-            "train-blind",
-            "g.pgn",
-            "--out",
-            model,
-            "--stride",
-            "1",
-            "--hold-out",
-            "2",
-        ];
-        command.extend_from_slice(options);
-        let o = eloworld(dir.path(), &command);
-        let (out, err) = text(&o);
-        assert!(o.status.success(), "{out}{err}");
-        assert!(err.contains("read 4 games (0 skipped)"), "{err}");
-        assert!(out.contains(kind), "{out}");
-        assert!(out.contains("held-out positions: 22"), "{out}");
-        assert!(out.contains("one king per side"), "{out}");
-        let o = eloworld(
-            dir.path(),
-            &[
-                "train-blind",
-                "g.pgn",
-                "--evaluate",
-                model,
-                "--hold-out",
-                "2",
-            ],
-        );
-        assert!(o.status.success(), "{:?}", text(&o));
-        assert_eq!(
-            text(&o).0,
-            out.lines()
-                .skip(1)
-                .map(|l| format!("{l}\n"))
-                .collect::<String>()
-        );
-    }
-    // Positions of games given with --extra are trained on, never held out.
-    let o = eloworld(
-        dir.path(),
-        &[
-            "train-blind",
-            "g.pgn",
-            "--extra",
-            "g.pgn",
-            "--out",
-            "x.bin",
-            "--hold-out",
-            "2",
-            "--hidden",
-            "8",
-            "--epochs",
-            "1",
-        ],
-    );
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}{err}");
-    assert!(err.contains("22 held-out positions"), "{err}");
-    assert!(err.contains("44 more training positions"), "{err}");
-    assert!(out.contains("held-out positions: 22"), "{out}");
-    play_with_model_and_refuse_a_damaged_one(dir.path());
-}
-
 /// Plays with the model `m.bin` in `dir`, and refuses a copy of it with a byte changed.
 fn play_with_model_and_refuse_a_damaged_one(dir: &std::path::Path) {
     let o = eloworld(
@@ -215,10 +128,9 @@ fn a_blind_player_plays_with_the_shipped_model() {
     play_with_model_and_refuse_a_damaged_one(dir.path());
 }
 
-#[cfg(not(feature = "train-blind"))]
 #[test]
-fn train_blind_without_the_feature_says_how_to_build_it() {
+fn train_blind_says_which_program_trains() {
     let dir = tempfile::tempdir().expect("tmp");
     let err = common::fails(dir.path(), &["train-blind", "g.pgn", "--model", "linear"]);
-    assert!(err.contains("--features train-blind"), "{err}");
+    assert!(err.contains("-p eloworld-train-blind"), "{err}");
 }

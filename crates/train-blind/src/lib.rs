@@ -7,8 +7,8 @@
 //! piece on the square from the 64 occupancy bits, and one binary logistic regression for
 //! the side to move. Both are exported into an `eloworld_players::blind::BlindModel`, whose
 //! plain-Rust forward pass the players run: this crate (and its ML stack) is needed only to
-//! train, so the `eloworld` command carries it only when built with its `train-blind`
-//! feature.
+//! train, so it is a program of its own (`eloworld-train-blind`, this crate's binary) and the
+//! `eloworld` command carries none of it.
 
 pub mod linear;
 pub mod mlp;

@@ -22,6 +22,4 @@ pub mod status;
 pub mod suite;
 pub mod synth;
 pub mod tournament;
-#[cfg(feature = "train-blind")]
-pub mod train_blind;
 pub mod worker;

@@ -3,13 +3,14 @@
 //! them; never plays a game.
 
 use anyhow::{bail, Context};
-use eloworld_app::report::{assemble_html, histories, load_results, rating_value, HtmlSettings};
-use eloworld_ratings::{rate as rate_games, Games, Method, Options};
-use eloworld_report::{
-    asterisk_table, evolution_plot, html_report, outcome_matrix, AsteriskOptions, AsteriskRow,
-    EvolutionOptions, ImageFormat, MatrixOptions, OutcomeTable, RatingValue,
+use eloworld_app::report::{assemble_html, load_results, HtmlSettings};
+use eloworld_app::report_views::{
+    asterisk_tables, evolution_runs, matrix_order, Fallback, SortKey,
 };
-use eloworld_tournament::ResultRow;
+use eloworld_report::{
+    evolution_plot, html_report, outcome_matrix, AsteriskOptions, EvolutionOptions, ImageFormat,
+    MatrixOptions,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -117,35 +118,6 @@ struct HtmlArgs {
     pictures: String,
 }
 
-/// A rating method, or the plain score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SortKey {
-    Rating(Method),
-    Score,
-}
-
-impl SortKey {
-    fn name(self) -> &'static str {
-        match self {
-            SortKey::Rating(m) => m.name(),
-            SortKey::Score => "score",
-        }
-    }
-}
-
-impl std::str::FromStr for SortKey {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<SortKey, String> {
-        if s == "score" {
-            return Ok(SortKey::Score);
-        }
-        s.parse::<Method>()
-            .map(SortKey::Rating)
-            .map_err(|_| format!("expected {} or score", Method::valid_names()))
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Matrix(a) => matrix(&a),
@@ -153,31 +125,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         What::Table(a) => table(&a),
         What::Html(a) => html(&a),
     }
-}
-
-/// Rates the games of `list` by `key`: one value per player of the list (None where the
-/// method rates no one), with intervals where the method gives them.
-fn rate(key: SortKey, list: &Games) -> anyhow::Result<Vec<Option<RatingValue>>> {
-    let n = list.player_count();
-    let method = match key {
-        SortKey::Rating(m) => m,
-        SortKey::Score => {
-            let mut points = vec![(0.0f64, 0u64); n];
-            for g in list.games() {
-                let s = g.score.points();
-                points[g.first.index()].0 += s;
-                points[g.first.index()].1 += 1;
-                points[g.second.index()].0 += 1.0 - s;
-                points[g.second.index()].1 += 1;
-            }
-            return Ok(points
-                .into_iter()
-                .map(|(p, g)| (g > 0).then(|| RatingValue::point(p / g as f64)))
-                .collect());
-        }
-    };
-    let r = rate_games(list, &Options::new(method))?;
-    Ok((0..n).map(|i| rating_value(&r, i)).collect())
 }
 
 fn picture_format(out: &Path) -> anyhow::Result<ImageFormat> {
@@ -205,41 +152,24 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     let results = load_results(&args.source.db, args.source.tournament.as_deref())?;
     note_copies(&results.copies);
     let table = &results.table;
-    let list = results.games();
-    let (keys, sorted_by) = match rate(args.by, &list) {
-        Ok(values) if values.iter().all(Option::is_some) => (
-            values
-                .iter()
-                .map(|v| v.map_or(f64::NEG_INFINITY, |v| v.value))
-                .collect(),
-            format!("{} rating", args.by.name()),
+    let order = matrix_order(&results, args.by)?;
+    match order.fallback {
+        Some(Fallback::Unrated) => eprintln!(
+            "note: {} does not rate every player; sorting by score",
+            args.by.name()
         ),
-        Ok(_) => {
-            eprintln!(
-                "note: {} does not rate every player; sorting by score",
-                args.by.name()
-            );
-            (table.score_fractions(), "score".to_owned())
-        }
-        Err(e) => {
-            eprintln!(
-                "note: {} cannot rate these results ({e:#}); sorting by score",
-                args.by.name()
-            );
-            (table.score_fractions(), "score".to_owned())
-        }
-    };
-    let sorted_by = if args.by == SortKey::Score {
-        "score".to_owned()
-    } else {
-        sorted_by
-    };
-    let sorted = table.reordered(&table.weakest_first(&keys)?)?;
+        Some(Fallback::Failed(e)) => eprintln!(
+            "note: {} cannot rate these results ({:#}); sorting by score",
+            args.by.name(),
+            anyhow::Error::from(e)
+        ),
+        None => {}
+    }
     let (bytes, layout) = outcome_matrix(
-        &sorted,
+        &order.sorted,
         &MatrixOptions {
             cell: args.cell,
-            sorted_by,
+            sorted_by: order.sorted_by,
         },
         format,
     )?;
@@ -257,81 +187,22 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
 
 fn evolution(args: &EvolutionArgs) -> anyhow::Result<ExitCode> {
     let format = picture_format(&args.out)?;
-    let mut runs: Vec<(String, Vec<ResultRow>)> = Vec::new();
-    for db in &args.db {
-        let results = load_results(db, args.tournament.as_deref())?;
-        note_copies(&results.copies);
-        for t in &results.tournaments {
-            let rows: Vec<ResultRow> = results
-                .rows
-                .iter()
-                .filter(|r| r.tournament == t.name)
-                .cloned()
-                .collect();
-            if !rows.is_empty() {
-                let name = if args.db.len() > 1 {
-                    format!("{db}: {}", t.name)
-                } else {
-                    t.name.clone()
-                };
-                runs.push((name, rows));
-            }
-        }
-    }
-    let several = runs.len() > 1;
-    let mut all = Vec::new();
-    for (name, rows) in &runs {
-        let table = OutcomeTable::from_games(
-            &[],
-            rows.iter()
-                .map(|r| (r.white.as_str(), r.black.as_str(), r.result.first_score())),
-        );
-        all.extend(histories(&table, rows, several.then_some(name.as_str())));
-    }
+    let runs = evolution_runs(&args.db, args.tournament.as_deref())?;
+    runs.copies.iter().for_each(note_copies);
     let options = EvolutionOptions {
         width: args.width,
         height: args.height,
         ..EvolutionOptions::new()
     };
-    let bytes = evolution_plot(&all, &options, format)?;
+    let bytes = evolution_plot(&runs.histories, &options, format)?;
     write(&args.out, &bytes)?;
     eprintln!(
         "rating evolution of {} run{} written to {}",
-        runs.len(),
-        if runs.len() == 1 { "" } else { "s" },
+        runs.runs,
+        if runs.runs == 1 { "" } else { "s" },
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Returns the asterisk table of the games of `list`.
-fn asterisk_text(
-    title: &str,
-    list: &Games,
-    method: SortKey,
-    options: &AsteriskOptions,
-) -> anyhow::Result<String> {
-    let ratings =
-        rate(method, list).with_context(|| format!("rating {title} by {}", method.name()))?;
-    let mut points = vec![0.0; list.player_count()];
-    for g in list.games() {
-        points[g.first.index()] += g.score.points();
-        points[g.second.index()] += 1.0 - g.score.points();
-    }
-    let rows: Vec<AsteriskRow> = list
-        .names()
-        .iter()
-        .zip(ratings)
-        .zip(points)
-        .filter_map(|((name, r), points)| {
-            r.map(|r| AsteriskRow {
-                player: name.clone(),
-                rating: r.value,
-                points,
-            })
-        })
-        .collect();
-    Ok(asterisk_table(title, &rows, options))
 }
 
 fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
@@ -341,41 +212,7 @@ fn table(args: &TableArgs) -> anyhow::Result<ExitCode> {
     };
     let results = load_results(&args.source.db, args.source.tournament.as_deref())?;
     note_copies(&results.copies);
-    let mut text = String::new();
-    if args.by_year {
-        let list = results.games();
-        let periods: Vec<i32> = list.periods().into_iter().flatten().collect();
-        let title = match (periods.first(), periods.last()) {
-            (Some(a), Some(b)) if a != b => format!("{a}-{b} combined"),
-            (Some(a), _) => format!("{a}"),
-            _ => "all games".to_owned(),
-        };
-        text.push_str(&asterisk_text(&title, &list, args.method, &options)?);
-        if periods.len() > 1 {
-            for y in periods.iter().rev() {
-                text.push('\n');
-                text.push_str(&asterisk_text(
-                    &y.to_string(),
-                    &list.period(Some(*y)),
-                    args.method,
-                    &options,
-                )?);
-            }
-        }
-    } else {
-        let list = results.games();
-        let names: Vec<&str> = results
-            .tournaments
-            .iter()
-            .map(|t| t.name.as_str())
-            .collect();
-        text.push_str(&asterisk_text(
-            &names.join(", "),
-            &list,
-            args.method,
-            &options,
-        )?);
-    }
+    let text = asterisk_tables(&results, args.method, args.by_year, &options)?;
     match &args.out {
         Some(path) => write(path, text.as_bytes())?,
         None => print!("{text}"),

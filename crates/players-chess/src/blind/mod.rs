@@ -4,7 +4,7 @@
 //! ([`model`]), and hand the predicted position to Stockfish with the paper's budget
 //! (`stockfish1m`: 1,000,000 nodes a move; `nodes=N` for quick runs).
 //!
-//! [`dataset`] collects training positions from PGN games; `eloworld train-blind` fits the
+//! [`dataset`] collects training positions from PGN games; `eloworld-train-blind` fits the
 //! model and writes `data/blind/model.bin`, which is embedded in eloworld.
 
 pub mod dataset;
@@ -77,7 +77,7 @@ pub fn register(r: &mut Registry<Chess>) {
             .param(
                 "model",
                 EMBEDDED,
-                "a model file written by `eloworld train-blind`; `embedded` was trained on data/pgn",
+                "a model file written by `eloworld-train-blind`; `embedded` was trained on data/pgn",
             );
         let engine = engine.clone();
         r.add(

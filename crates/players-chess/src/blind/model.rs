@@ -7,7 +7,7 @@
 //! - [`ModelKind::Linear`]: per square, a multinomial logistic regression (fitted with
 //!   linfa), and one binary logistic regression for the side to move;
 //! - [`ModelKind::Mlp`]: a small neural network (dense layers with ReLU between them,
-//!   trained with candle by `eloworld train-blind --model mlp`) whose last layer gives 64·12
+//!   trained with candle by `eloworld-train-blind --model mlp`) whose last layer gives 64·12
 //!   piece logits and the logit of White to move; its forward pass here is plain Rust.
 //!
 //! File format (`data/blind/model.bin`, little-endian), version 2:

@@ -1,9 +1,16 @@
-//! `eloworld train-blind` (built with the `train-blind` feature): fit the blind players'
-//! model (Murphy's Elo World, section 2.4) on the positions of PGN games, and report how
-//! well it predicts held-out games' positions next to the paper's network. The training is
-//! `eloworld_train_blind`'s; this file reads the options and prints.
+//! `eloworld-train-blind`: fit the blind players' model (Murphy's Elo World, section 2.4)
+//! on the positions of PGN games, and report how well it predicts held-out games' positions
+//! next to the paper's network. The training is this crate's library; this file reads the
+//! options and prints. A program of its own so that the `eloworld` binary carries no ML
+//! stack (candle, linfa) it would use only to train.
+#![expect(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a program: it prints its report and progress (the library never does)"
+)]
 
 use anyhow::{bail, Context};
+use clap::Parser;
 use eloworld_players::blind::dataset::Sample;
 use eloworld_players::blind::{Accuracy, BlindModel, ModelKind};
 use eloworld_train_blind::{evaluate, linear, mlp, pgn_files, read_samples, write, PAPER};
@@ -13,7 +20,7 @@ use std::time::Instant;
 
 /// Which model `train-blind` fits.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelChoice {
+enum ModelChoice {
     /// A small neural network (candle, AdamW).
     Mlp,
     /// Logistic regressions per square (linfa, L-BFGS).
@@ -21,8 +28,9 @@ pub enum ModelChoice {
 }
 
 /// Train the blind players' model on PGN games and report its held-out accuracy.
-#[derive(clap::Args, Debug)]
-pub struct Args {
+#[derive(Parser, Debug)]
+#[command(name = "eloworld-train-blind", version)]
+struct Args {
     /// PGN files, or directories whose `*.pgn` files are read.
     #[arg(default_value = "data/pgn", value_name = "PGN")]
     pgn: Vec<PathBuf>,
@@ -105,7 +113,17 @@ fn report(accuracy: &[Accuracy; 2]) {
         100.0 * (1.0 - PAPER[1].1 / 64.0));
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+fn main() -> ExitCode {
+    match run(Args::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.hold_out < 2 {
         bail!("--hold-out must be at least 2 (every Nth game is held out)");
     }
