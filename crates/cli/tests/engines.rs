@@ -65,7 +65,9 @@ fn faulty_engines_lose_their_games_and_one_that_cannot_start_loses_none() {
     // and none of its games is stored as a loss; every other game is played.
     assert_eq!(o.status.code(), Some(2), "{out}\n{err}");
     assert!(
-        err.contains("mute cannot start") && err.contains("not counted as losses"),
+        err.contains("mute cannot start")
+            && err.contains("no uciok within")
+            && err.contains("not counted as losses"),
         "{err}"
     );
     let db = rusqlite::Connection::open(dir.path().join("faults.sqlite")).expect("db");
