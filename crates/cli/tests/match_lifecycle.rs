@@ -92,6 +92,34 @@ const MATCH: &str = "match -engine cmd=stockfish name=a option.Hash=16 nodes=300
      -engine cmd=stockfish name=b option.Hash=16 nodes=200 -games 2 -rounds 12 -repeat \
      -concurrency 2 -maxmoves 40 -pgnout file=k.pgn -db k.sqlite";
 
+/// Starts `eloworld ARGS` in `dir` and kills it (`kill -9`) once `db` holds `games` games,
+/// failing when that takes longer than `limit`.
+fn kill_once_stored(dir: &Path, args: &[&str], db: &Path, games: i64, limit: Duration) {
+    let mut child = common::command()
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start eloworld");
+    let t0 = Instant::now();
+    let stored_now = || {
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0)
+    };
+    while stored_now() < games {
+        assert!(
+            t0.elapsed() < limit,
+            "fewer than {games} games stored in {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+}
+
 #[test]
 fn after_a_kill_the_pgn_holds_exactly_the_stored_games() {
     if !have_stockfish() {
@@ -99,28 +127,9 @@ fn after_a_kill_the_pgn_holds_exactly_the_stored_games() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let args: Vec<&str> = MATCH.split_whitespace().collect();
-    let mut child = common::command()
-        .args(&args)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the match");
     let pgn = dir.path().join("k.pgn");
     let db = dir.path().join("k.sqlite");
-    let t0 = Instant::now();
-    let stored_now = || {
-        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)))
-            .unwrap_or(0)
-    };
-    while stored_now() < 4 {
-        assert!(t0.elapsed() < Duration::from_secs(120), "no games played");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().expect("kill -9");
-    let _ = child.wait();
+    kill_once_stored(dir.path(), &args, &db, 4, Duration::from_secs(120));
     // The windows a kill can hit, made certain: the last stored game was written to the PGN
     // but not committed (its row is gone), and another was committed but not yet written
     // (its PGN is gone).
@@ -257,28 +266,9 @@ fn a_killed_knockout_resumes_without_replaying_its_stored_games() {
          -tournament knockout -games 4 -rounds 1 -concurrency 2 -maxmoves 40 \
          -event ko -pgnout file=ko.pgn -db ko.sqlite";
     let args: Vec<&str> = line.split_whitespace().collect();
-    let mut child = common::command()
-        .args(&args)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the knockout");
     let db = dir.path().join("ko.sqlite");
-    let t0 = Instant::now();
-    let stored_now = || {
-        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)))
-            .unwrap_or(0)
-    };
     // Into the second round: the first round's four games and some of the next.
-    while stored_now() < 6 {
-        assert!(t0.elapsed() < Duration::from_secs(180), "no games played");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().expect("kill -9");
-    let _ = child.wait();
+    kill_once_stored(dir.path(), &args, &db, 6, Duration::from_secs(180));
     let before = stored_keys(&db);
     let o = common::eloworld(dir.path(), &args);
     let (out, err) = text(&o);
