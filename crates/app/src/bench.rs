@@ -557,18 +557,7 @@ fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> AppResult<f64> {
         }
         let games: Vec<FinishedGame> = jobs
             .iter()
-            .map(|j| FinishedGame {
-                job_id: j.id,
-                tournament: j.tournament,
-                attempt: j.attempt,
-                result: eloworld_games::GameResult::Draw,
-                termination: eloworld_games::Termination::MaxPlies,
-                plies: plies.round() as u32,
-                moves: moves.clone(),
-                detail: None,
-                wall_ms: 0.0,
-                notes: Vec::new(),
-            })
+            .map(|j| bench_game(j, plies.round() as u32, &moves))
             .collect();
         stored += store.complete("bench", &games)?.accepted as u64;
     }
@@ -777,6 +766,27 @@ pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures
     Ok(figures)
 }
 
+/// The game a store benchmark reports for a claimed job: a draw at the move limit after
+/// `plies` plies (`moves`), so that only the store's work is measured.
+fn bench_game(
+    job: &eloworld_tournament::ClaimedJob,
+    plies: u32,
+    moves: &MoveRecord,
+) -> eloworld_tournament::FinishedGame {
+    eloworld_tournament::FinishedGame {
+        job_id: job.id,
+        tournament: job.tournament,
+        attempt: job.attempt,
+        result: eloworld_games::GameResult::Draw,
+        termination: eloworld_games::Termination::MaxPlies,
+        plies,
+        moves: moves.clone(),
+        detail: None,
+        wall_ms: 0.0,
+        notes: Vec::new(),
+    }
+}
+
 /// `workers` connections at once claiming `batch` jobs of a fresh tournament and
 /// completing them, for `seconds`.
 fn claims_at_once(
@@ -787,6 +797,7 @@ fn claims_at_once(
     seconds: f64,
 ) -> AppResult<ClaimFigures> {
     use eloworld_tournament::FinishedGame;
+    let no_moves = MoveRecord::with_capacity(GameKind::Chess, 0);
     let mut config = TournamentConfig::new(name, GameKind::Chess, vec!["random_move".to_owned()]);
     config.self_play = true;
     config.games_per_pair = 200_000;
@@ -798,7 +809,7 @@ fn claims_at_once(
     let counts: Vec<AppResult<(u64, u64, f64, f64)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
-                let start = &start;
+                let (start, no_moves) = (&start, &no_moves);
                 s.spawn(move || -> AppResult<(u64, u64, f64, f64)> {
                     let store = open_store(db, false);
                     start.wait();
@@ -816,18 +827,7 @@ fn claims_at_once(
                         }
                         let done: Vec<FinishedGame> = jobs
                             .iter()
-                            .map(|job| FinishedGame {
-                                job_id: job.id,
-                                tournament: job.tournament,
-                                attempt: job.attempt,
-                                result: eloworld_games::GameResult::Draw,
-                                termination: eloworld_games::Termination::MaxPlies,
-                                plies: 0,
-                                moves: MoveRecord::with_capacity(GameKind::Chess, 0),
-                                detail: None,
-                                wall_ms: 0.0,
-                                notes: Vec::new(),
-                            })
+                            .map(|job| bench_game(job, 0, no_moves))
                             .collect();
                         let t = Instant::now();
                         let stored = store.complete(&name, &done)?;
