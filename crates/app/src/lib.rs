@@ -14,6 +14,8 @@ pub mod ladder_compare;
 pub mod ladder_schedule;
 pub mod ladders;
 pub mod placement;
+pub mod progress;
+pub mod rate;
 pub mod rating;
 pub mod rating_tables;
 pub mod report;

@@ -5,11 +5,11 @@
 //! second by indicatif, so nothing flickers or scrolls. Elsewhere (CI, pipes): a plain log line
 //! every few seconds. `--quiet`: nothing.
 
-use crate::standings::Standings;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
+use eloworld_app::progress::RunTally;
+use eloworld_app::standing::Standings;
 use eloworld_tournament::Event;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -47,160 +47,80 @@ const PANEL_EVERY: Duration = Duration::from_millis(200);
 /// How often a log line is written on a non-terminal.
 const LINE_EVERY: Duration = Duration::from_secs(5);
 
-/// What the display knows of the run so far.
-struct Progress {
-    players: Vec<String>,
-    standings: Standings,
-    total: u64,
-    done: u64,
-    done_before: u64,
-    /// Games being played: job → (white, black).
-    in_flight: BTreeMap<u32, (u32, u32)>,
-}
-
-impl Progress {
-    fn new(players: Vec<String>) -> Progress {
-        let standings = Standings::new(&players);
-        Progress {
-            players,
-            standings,
-            total: 0,
-            done: 0,
-            done_before: 0,
-            in_flight: BTreeMap::new(),
-        }
-    }
-
-    fn name(&self, i: u32) -> &str {
-        self.players.get(i as usize).map_or("?", String::as_str)
-    }
-
-    /// Takes in one event.
-    fn apply(&mut self, event: &Event) {
-        match *event {
-            Event::RunStarted {
-                total, done_before, ..
-            } => {
-                self.total = total;
-                self.done = done_before;
-                self.done_before = done_before;
-            }
-            Event::GameStarted { job, white, black } => {
-                self.in_flight.insert(job, (white, black));
-            }
-            Event::GameFinished {
-                job,
-                white,
-                black,
-                result,
-                ..
-            } => {
-                self.in_flight.remove(&job);
-                self.done += 1;
-                if let (Some(w), Some(b)) = (
-                    self.players.get(white as usize),
-                    self.players.get(black as usize),
-                ) {
-                    let (w, b) = (w.clone(), b.clone());
-                    self.standings.add(&w, &b, result);
-                }
-            }
-            Event::EngineRestarted { .. }
-            | Event::PlayerCannotStart { .. }
-            | Event::GameRecorded { .. }
-            | Event::Checkpoint { .. }
-            | Event::Interrupted { .. }
-            | Event::ResultRejected { .. } => {}
-        }
-    }
-
-    /// Renders the standings panel: the leaders by current score, then the games in flight.
-    fn panel(&self) -> String {
-        let ranked = self.standings.ranked();
-        let width = ranked
-            .iter()
-            .take(PANEL_PLAYERS)
-            .map(|(p, _)| p.chars().count().min(32))
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        let mut out = String::new();
+/// Renders the standings panel: the leaders by current score, then the games in flight.
+fn panel(progress: &RunTally) -> String {
+    let ranked = progress.standings.ranked();
+    let width = ranked
+        .iter()
+        .take(PANEL_PLAYERS)
+        .map(|(p, _)| p.chars().count().min(32))
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  {:>3}  {:<width$}  {:>7}  {:>6}  {:>16}",
+        "#", "player", "score", "games", "+win =draw -loss"
+    );
+    for (i, (p, l)) in ranked.iter().take(PANEL_PLAYERS).enumerate() {
+        let name: String = p.chars().take(32).collect();
         let _ = writeln!(
             out,
-            "  {:>3}  {:<width$}  {:>7}  {:>6}  {:>16}",
-            "#", "player", "score", "games", "+win =draw -loss"
+            "  {:>3}  {name:<width$}  {:>6.1}%  {:>6}  {:>16}",
+            i + 1,
+            l.score_pct(),
+            l.games(),
+            format!("+{} ={} -{}", l.wins, l.draws, l.losses)
         );
-        for (i, (p, l)) in ranked.iter().take(PANEL_PLAYERS).enumerate() {
-            let name: String = p.chars().take(32).collect();
-            let _ = writeln!(
-                out,
-                "  {:>3}  {name:<width$}  {:>6.1}%  {:>6}  {:>16}",
-                i + 1,
-                l.score_pct(),
-                l.games(),
-                format!("+{} ={} -{}", l.wins, l.draws, l.losses)
-            );
-        }
-        if ranked.len() > PANEL_PLAYERS {
-            let _ = writeln!(
-                out,
-                "       … {} more players",
-                ranked.len() - PANEL_PLAYERS
-            );
-        }
-        let games: Vec<String> = self
-            .in_flight
-            .values()
-            .take(PANEL_GAMES)
-            .map(|&(w, b)| format!("{} – {}", self.name(w), self.name(b)))
-            .collect();
-        let more = self.in_flight.len().saturating_sub(PANEL_GAMES);
-        let _ = write!(
+    }
+    if ranked.len() > PANEL_PLAYERS {
+        let _ = writeln!(
             out,
-            "  in flight: {}{}{}",
-            self.in_flight.len(),
-            if games.is_empty() {
-                String::new()
-            } else {
-                format!("  ({}", games.join(", "))
-            },
-            match (games.is_empty(), more) {
-                (true, _) => String::new(),
-                (false, 0) => ")".to_owned(),
-                (false, m) => format!(", … {m} more)"),
-            }
+            "       … {} more players",
+            ranked.len() - PANEL_PLAYERS
         );
-        out
     }
+    let games: Vec<String> = progress
+        .games_in_flight()
+        .take(PANEL_GAMES)
+        .map(|(w, b)| format!("{w} – {b}"))
+        .collect();
+    let more = progress.in_flight().saturating_sub(PANEL_GAMES);
+    let _ = write!(
+        out,
+        "  in flight: {}{}{}",
+        progress.in_flight(),
+        if games.is_empty() {
+            String::new()
+        } else {
+            format!("  ({}", games.join(", "))
+        },
+        match (games.is_empty(), more) {
+            (true, _) => String::new(),
+            (false, 0) => ")".to_owned(),
+            (false, m) => format!(", … {m} more)"),
+        }
+    );
+    out
+}
 
-    /// Renders a log line: games done, rate, ETA and the leader.
-    fn log_line(&self, elapsed: Duration) -> String {
-        let played = self.done - self.done_before;
-        let rate = played as f64 / elapsed.as_secs_f64().max(1e-9);
-        let left = self.total.saturating_sub(self.done);
-        let eta = if rate > 0.0 {
-            format_duration(Duration::from_secs_f64(left as f64 / rate))
-        } else {
-            "?".to_owned()
-        };
-        let pct = if self.total > 0 {
-            100.0 * self.done as f64 / self.total as f64
-        } else {
-            100.0
-        };
-        let leader = self
-            .standings
-            .ranked()
-            .first()
-            .map(|(p, l)| format!("; leader {p} {:.1}%", l.score_pct()))
-            .unwrap_or_default();
-        format!(
-            "{}/{} games ({pct:.1}%), {rate:.1} games/s, ETA {eta}, {} in flight{leader}",
-            self.done,
-            self.total,
-            self.in_flight.len()
-        )
-    }
+/// Renders a log line: games done, rate, ETA and the leader.
+fn log_line(progress: &RunTally, elapsed: Duration) -> String {
+    let pace = progress.pace(elapsed);
+    let eta = pace.eta.map_or_else(|| "?".to_owned(), format_duration);
+    let leader = progress
+        .leader()
+        .map(|(p, pct)| format!("; leader {p} {pct:.1}%"))
+        .unwrap_or_default();
+    format!(
+        "{}/{} games ({:.1}%), {:.1} games/s, ETA {eta}, {} in flight{leader}",
+        progress.done,
+        progress.total,
+        pace.percent,
+        pace.rate,
+        progress.in_flight()
+    )
 }
 
 /// Formats a duration as `1h02m03s`, `2m03s` or `3s`.
@@ -219,7 +139,7 @@ pub fn show(events: Receiver<Event>, players: Vec<String>, mode: Mode) -> Standi
         Mode::Bar => show_bar(&events, players),
         Mode::Lines => show_lines(&events, players, &mut std::io::stderr(), LINE_EVERY),
         Mode::Quiet => {
-            let mut p = Progress::new(players);
+            let mut p = RunTally::new(players);
             for e in events {
                 p.apply(&e);
             }
@@ -229,7 +149,7 @@ pub fn show(events: Receiver<Event>, players: Vec<String>, mode: Mode) -> Standi
 }
 
 fn show_bar(events: &Receiver<Event>, players: Vec<String>) -> Standings {
-    let mut progress = Progress::new(players);
+    let mut progress = RunTally::new(players);
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(8));
     bar.set_style(
         ProgressStyle::with_template(
@@ -270,7 +190,7 @@ fn show_bar(events: &Receiver<Event>, players: Vec<String>) -> Standings {
         }
         if last_panel.elapsed() >= PANEL_EVERY {
             last_panel = Instant::now();
-            bar.set_message(progress.panel());
+            bar.set_message(panel(&progress));
         }
     }
     bar.finish_and_clear();
@@ -288,7 +208,7 @@ fn show_lines(
     out: &mut dyn Write,
     every: Duration,
 ) -> Standings {
-    let mut progress = Progress::new(players);
+    let mut progress = RunTally::new(players);
     let started = Instant::now();
     let mut last_line = Instant::now();
     for e in events {
@@ -310,13 +230,13 @@ fn show_lines(
             }
             Event::GameFinished { .. } if last_line.elapsed() >= every => {
                 last_line = Instant::now();
-                let _ = writeln!(out, "{}", progress.log_line(started.elapsed()));
+                let _ = writeln!(out, "{}", log_line(&progress, started.elapsed()));
             }
             _ => {}
         }
     }
     if progress.done > progress.done_before {
-        let _ = writeln!(out, "{}", progress.log_line(started.elapsed()));
+        let _ = writeln!(out, "{}", log_line(&progress, started.elapsed()));
     }
     progress.standings
 }
@@ -346,7 +266,7 @@ mod tests {
 
     #[test]
     fn panel_ranks_by_current_score_and_names_games_in_flight() {
-        let mut p = Progress::new(names());
+        let mut p = RunTally::new(names());
         p.apply(&Event::RunStarted {
             total: 10,
             done_before: 0,
@@ -363,7 +283,7 @@ mod tests {
         p.apply(&finished(0, 2, 0, GameResult::Win(Side::First)));
         p.apply(&finished(1, 1, 2, GameResult::Win(Side::Second)));
         p.apply(&finished(2, 0, 1, GameResult::Draw));
-        let text = p.panel();
+        let text = panel(&p);
         let expected = concat!(
             "    #  player         score   games  +win =draw -loss\n",
             "    1  stockfish1m   100.0%       2          +2 =0 -0\n",

@@ -1,19 +1,15 @@
 //! `eloworld rate`: every rating method side by side, or one in detail, over a tournament
 //! database, a PGN file or a CSV file. The ratings come from `eloworld_ratings::rate` /
-//! `rate_all`; this file only chooses, loads and renders.
+//! `rate_all`; the request and its tables are `eloworld_app::rate`'s; this file
+//! only parses and renders.
 
 use crate::rating_table::Render;
-use anyhow::{bail, Context};
-use eloworld_app::rating::{self, Choice, Period, RateSettings, Source};
-use eloworld_app::rating_tables::{prediction_table, tables, Table};
-use eloworld_app::report::COPY_PAIRS_SHOWN;
-use eloworld_ratings::{
-    elo_world::EloWorldConfig,
-    mle::{Advantage, DrawModel, MleConfig},
-    uscf::UscfConfig,
-    Anchor, Games, Method, Options,
-};
-use eloworld_tournament::{Copies, CopyRule, ResultRow};
+use eloworld_app::rate::{rate, rate_stored, RateRequest, Rated, RatedPeriod};
+use eloworld_app::rating::Choice;
+use eloworld_app::rating_tables::Table;
+use eloworld_ratings::predict::CrossValidation;
+use eloworld_ratings::{mle::DrawModel, uscf::UscfConfig, Anchor, Method};
+use eloworld_tournament::ResultRow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -144,107 +140,46 @@ pub(crate) fn parse_anchor(s: &str) -> Result<(String, f64), String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.keep_copies && args.db.is_none() {
-        bail!("--keep-copies: copies are found in a database (--db) only; --pgn, --csv and --ladder take every game as given");
-    }
-    let copy_rule = if args.keep_copies {
-        CopyRule::CountEach
-    } else {
-        CopyRule::CountOnce
-    };
-    let (games, unfinished, copies) = match &args.ladder {
-        Some(ladder) => (eloworld_app::ladders::load(ladder)?.game_list(), 0, None),
-        None => {
-            let source = match (&args.pgn, &args.csv, &args.db) {
-                (Some(p), _, _) => Source::Pgn(p),
-                (None, Some(c), _) => Source::Csv(c),
-                (None, None, Some(db)) => Source::Db {
-                    db,
-                    tournament: args.tournament.as_deref(),
-                },
-                (None, None, None) => bail!("give --db, --pgn or --csv"),
-            };
-            let read = source.load(args.case_sensitive, copy_rule)?;
-            (read.games, read.unfinished, read.copies)
-        }
-    };
-    if let Some(note) = copies
-        .as_ref()
-        .and_then(|c| c.note(copy_rule, COPY_PAIRS_SHOWN))
-    {
-        eprintln!("note: {note}");
-    }
-    if let Some(k) = args.predict {
-        return predict(&games, &args, k);
-    }
-    let advantage = match args.white_advantage.as_str() {
-        "fit" => Advantage::Fit,
-        v => Advantage::Fixed(
-            v.parse()
-                .with_context(|| format!("--white-advantage {v:?}: expected fit or a number"))?,
-        ),
-    };
-    let options = Options {
-        mle: MleConfig {
-            draw_model: match args.draw_model {
-                DrawModelArg::Half => DrawModel::HalfPoint,
-                DrawModelArg::Davidson => DrawModel::Davidson,
-            },
-            advantage,
-            bootstrap: args.bootstrap,
-            seed: args.seed,
-            newton_steps: args.newton_steps,
-            ..MleConfig::new()
-        },
-        uscf: uscf_config(&args),
-        elo_world: elo_world_config(&args),
+    let request = RateRequest {
+        ladder: args.ladder.as_deref(),
+        pgn: args.pgn.as_deref(),
+        csv: args.csv.as_deref(),
+        db: args.db.as_deref(),
+        tournament: args.tournament.as_deref(),
+        case_sensitive: args.case_sensitive,
+        keep_copies: args.keep_copies,
+        method: args.method,
+        by_year: args.by_year,
         anchor: args
             .anchor
             .clone()
             .map(|(player, rating)| Anchor { player, rating }),
-        ..Options::new(args.method.ranked_by())
-    };
-    if let Some(a) = &options.anchor {
-        if games.find(&a.player).is_none() {
-            bail!("--anchor: no player {:?} in the games", a.player);
-        }
-    }
-    for (kept, merged) in games.merged_spellings() {
-        eprintln!(
-            "note: {:?} is taken as {:?} (names differing only in case are one player; --case-sensitive keeps them apart)",
-            eloworld_ratings::shown_name(merged),
-            eloworld_ratings::shown_name(kept)
-        );
-    }
-    if unfinished > 0 {
-        eprintln!(
-            "note: {unfinished} {} without a result (*) or players skipped",
-            if unfinished == 1 { "game" } else { "games" }
-        );
-    }
-    let settings = RateSettings {
-        choice: args.method,
-        options,
         consistency: args.consistency,
         los: args.los,
         family: args.family.clone(),
-        truth: match &args.truth {
-            Some(path) => Some(rating::read_truth(path)?),
-            None => None,
+        truth: args.truth.as_deref(),
+        draw_model: match args.draw_model {
+            DrawModelArg::Half => DrawModel::HalfPoint,
+            DrawModelArg::Davidson => DrawModel::Davidson,
         },
+        white_advantage: &args.white_advantage,
+        bootstrap: args.bootstrap,
+        newton_steps: args.newton_steps,
+        uscf: UscfConfig {
+            initial_rating: args.initial_rating,
+            prior_games: args.prior_games,
+        },
+        repetitions: args.repetitions,
+        seed: args.seed,
+        predict: args.predict,
+    };
+    let outcome = rate(&request, &mut |note| eprintln!("note: {note}"))?;
+    let periods = match outcome.rated {
+        Rated::Prediction { cv, table } => return print_prediction(&cv, &table, args.format),
+        Rated::Periods(periods) => periods,
     };
     let mut documents = Vec::new();
-    for (k, (period, report)) in rating::rate_periods(&games, args.by_year, &settings)?
-        .iter()
-        .enumerate()
-    {
-        let title = match period {
-            Period::Whole => String::new(),
-            Period::AllYears => "all games".to_owned(),
-            Period::Year(y) => y.to_string(),
-            Period::Undated => "no date".to_owned(),
-        };
-        let tables = tables(report);
+    for (k, RatedPeriod { title, tables }) in periods.iter().enumerate() {
         match args.format {
             Format::Table => {
                 if k > 0 {
@@ -261,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             Format::Csv => {
-                for t in &tables {
+                for t in tables {
                     if !title.is_empty() {
                         eprintln!("# {title}");
                     }
@@ -272,14 +207,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             Format::Json => {
-                for t in &tables {
+                for t in tables {
                     for n in &t.notes {
                         eprintln!("{n}");
                     }
                 }
                 let tables: Vec<serde_json::Value> = tables.iter().map(Table::json).collect();
                 let mut document = serde_json::json!({ "period": title, "tables": tables });
-                if let (Some(copies), false) = (&copies, args.by_year) {
+                if let (Some(copies), false) = (&outcome.copies, args.by_year) {
                     document["copies"] = serde_json::to_value(copies)?;
                 }
                 documents.push(document);
@@ -297,35 +232,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The incremental Elo settings of the command line.
-fn uscf_config(args: &Args) -> UscfConfig {
-    UscfConfig {
-        initial_rating: args.initial_rating,
-        prior_games: args.prior_games,
-    }
-}
-
-/// Elo World's settings of the command line.
-fn elo_world_config(args: &Args) -> EloWorldConfig {
-    EloWorldConfig {
-        repetitions: args.repetitions,
-        seed: args.seed,
-        ..EloWorldConfig::new()
-    }
-}
-
 /// `rate --predict K`: the cross-validation table, best first.
-fn predict(games: &Games, args: &Args, folds: u64) -> anyhow::Result<ExitCode> {
-    let options = Options {
-        uscf: uscf_config(args),
-        elo_world: elo_world_config(args),
-        ..Options::default()
-    };
-    let folds = usize::try_from(folds).context("--predict: too many folds")?;
-    let cv = eloworld_ratings::predict::cross_validate(games, &options, folds)
-        .with_context(|| format!("--predict {folds}"))?;
-    let t = prediction_table(&cv);
-    match args.format {
+fn print_prediction(cv: &CrossValidation, t: &Table, format: Format) -> anyhow::Result<ExitCode> {
+    match format {
         Format::Table => print!("{}", t.text()),
         Format::Csv => {
             print!("{}", t.csv());
@@ -354,13 +263,14 @@ fn predict(games: &Games, args: &Args, folds: u64) -> anyhow::Result<ExitCode> {
 /// Returns the side-by-side ratings of stored results (what a tournament prints at its end),
 /// a copy of an earlier game counted once, with a note naming the copies.
 pub fn tournament_ratings(rows: &[ResultRow]) -> anyhow::Result<String> {
-    let report = rating::rate_results(rows)?;
-    let mut text = tables(&report)
+    let rated = rate_stored(rows)?;
+    let mut text = rated
+        .tables
         .iter()
         .map(Table::text)
         .collect::<Vec<_>>()
         .join("\n");
-    if let Some(note) = Copies::of(rows).note(CopyRule::CountOnce, COPY_PAIRS_SHOWN) {
+    if let Some(note) = rated.copies_note {
         text.push_str(&format!("note: {note}\n"));
     }
     Ok(text)
