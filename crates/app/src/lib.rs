@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod error;
 pub mod evolve;
+pub mod export;
 pub mod game;
 pub mod independent;
 pub mod ladder_compare;
@@ -23,6 +24,7 @@ pub mod report_views;
 pub mod session;
 pub mod squava;
 pub mod standing;
+pub mod stored;
 pub mod suite;
 pub mod tournament;
 pub mod worker;

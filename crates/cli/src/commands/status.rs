@@ -1,7 +1,6 @@
 use crate::rating_table::shortened;
 use crate::standings::column_width;
-use eloworld_app::standing::{ending, match_tests};
-use eloworld_tournament::open_store;
+use eloworld_app::stored::{status, StoreStatus};
 use std::process::ExitCode;
 
 /// Show the state of every tournament in a database, and its workers.
@@ -13,29 +12,22 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let store = open_store(&args.db, false)?;
-    let (tournaments, workers) = store.status()?;
-    let rows = store.tournaments()?;
-    let tests = match_tests(&*store, &rows)?;
-    println!("{}", store.location());
-    let names: Vec<String> = tournaments.iter().map(|t| shortened(&t.name)).collect();
+    let StoreStatus {
+        location,
+        tournaments,
+        workers,
+    } = status(&args.db)?;
+    println!("{location}");
+    let names: Vec<String> = tournaments
+        .iter()
+        .map(|(t, ..)| shortened(&t.name))
+        .collect();
     let w = column_width(&names, "tournament");
     println!(
         "{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}  state",
         "tournament", "done", "running", "dead-lease", "pending", "total"
     );
-    for (t, name) in tournaments.iter().zip(&names) {
-        let total = t.done + t.running + t.dead_leases + t.pending;
-        let test = rows
-            .iter()
-            .find(|r| r.name == t.name)
-            .and_then(|r| tests.get(&r.id));
-        let state = match ending(t.done, total, test) {
-            Some(e) => e.to_string(),
-            None if t.running > 0 => "running".to_owned(),
-            None if t.done == 0 => "not started".to_owned(),
-            None => "in play".to_owned(),
-        };
+    for ((t, total, state), name) in tournaments.iter().zip(&names) {
         println!(
             "{:<w$}  {:>9} {:>9} {:>11} {:>9} {:>9}  {state}",
             name, t.done, t.running, t.dead_leases, t.pending, total
