@@ -5,8 +5,10 @@ use crate::error::{AppError, AppResult, Context};
 use crate::game::AppGame;
 use crate::session::Session;
 use crate::with_game;
+use eloworld_games::{DrawRules, GameKind};
 use eloworld_players::SpecError;
-use eloworld_tournament::{GameRow, Plan, ResultRow, RunSummary};
+use eloworld_tournament::{GameRow, Plan, ResultRow, RunSummary, TournamentConfig};
+use std::path::{Path, PathBuf};
 
 /// What a tournament run did, and every result its store holds for it.
 #[derive(Debug)]
@@ -138,4 +140,124 @@ pub fn play_to_end(session: &Session, plan: &Plan) -> AppResult<Vec<GameRow>> {
         plan.jobs().len()
     );
     Ok(rows)
+}
+
+/// A tournament's settings given beside its file (or, with a name and players, instead of
+/// one): each setting given replaces the file's.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// The tournament's name.
+    pub name: Option<String>,
+    /// The game.
+    pub game: Option<GameKind>,
+    /// Player specs, each item a comma-separated list (`stockfish:nodes=1000,hash=16` stays
+    /// one player).
+    pub players: Option<Vec<String>>,
+    /// Games per ordered pair.
+    pub games_per_pair: Option<u32>,
+    /// The tournament seed.
+    pub seed: Option<u64>,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// An openings file.
+    pub openings: Option<PathBuf>,
+    /// At most this many openings.
+    pub openings_limit: Option<usize>,
+    /// A draw is adjudicated after this many plies.
+    pub max_plies: Option<u32>,
+    /// Chess draw rules.
+    pub draw_rules: Option<DrawRules>,
+    /// The database.
+    pub db: Option<String>,
+    /// A `ladder` schedule's target half-width in Elo.
+    pub precision: Option<f64>,
+    /// A `ladder` schedule's game budget, or a `random` schedule's games.
+    pub max_games: Option<u32>,
+}
+
+/// Returns the settings of the tournament `file` (TOML), or of a chess tournament named
+/// by the overrides when there is no file, with the overrides applied.
+///
+/// # Errors
+/// A file that cannot be read or parsed, or neither a file nor a name.
+pub fn config_from(file: Option<&Path>, o: Overrides) -> AppResult<TournamentConfig> {
+    let mut c = match file {
+        Some(path) => TournamentConfig::from_file(path)?,
+        None => {
+            let Some(name) = &o.name else {
+                crate::invalid!("give a tournament FILE, or --name and --players");
+            };
+            TournamentConfig::new(name, GameKind::Chess, Vec::new())
+        }
+    };
+    if let Some(v) = o.name {
+        c.name = v;
+    }
+    if let Some(v) = o.players {
+        c.players = v
+            .iter()
+            .flat_map(|list| eloworld_players::PlayerSpec::split_list(list))
+            .collect();
+    }
+    c.game = o.game.unwrap_or(c.game);
+    c.games_per_pair = o.games_per_pair.unwrap_or(c.games_per_pair);
+    c.seed = o.seed.unwrap_or(c.seed);
+    c.threads = o.threads.or(c.threads);
+    c.openings = o.openings.or(c.openings);
+    c.openings_limit = o.openings_limit.or(c.openings_limit);
+    c.max_plies = o.max_plies.unwrap_or(c.max_plies);
+    c.draw_rules = o.draw_rules.unwrap_or(c.draw_rules);
+    c.db = o.db.or(c.db);
+    c.precision = o.precision.or(c.precision);
+    c.games = o.max_games.or(c.games);
+    Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_replace_the_files_settings_and_keep_the_rest() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("t.toml");
+        std::fs::write(
+            &file,
+            "name = \"t\"\ngame = \"squava\"\nplayers = [\"random_move\", \"mcts\"]\ngames_per_pair = 4\nseed = 9\n",
+        )
+        .expect("write");
+        let c = config_from(
+            Some(&file),
+            Overrides {
+                players: Some(vec!["a,b:x=1,y=2".to_owned(), "c".to_owned()]),
+                seed: Some(3),
+                max_games: Some(12),
+                ..Overrides::default()
+            },
+        )
+        .expect("config");
+        assert_eq!((c.name.as_str(), c.game), ("t", GameKind::Squava));
+        assert_eq!(c.players, ["a", "b:x=1,y=2", "c"]);
+        assert_eq!((c.games_per_pair, c.seed, c.games), (4, 3, Some(12)));
+    }
+
+    #[test]
+    fn without_a_file_a_name_makes_a_chess_tournament() {
+        let e = config_from(None, Overrides::default()).expect_err("no name");
+        assert_eq!(
+            e.to_string(),
+            "give a tournament FILE, or --name and --players"
+        );
+        let c = config_from(
+            None,
+            Overrides {
+                name: Some("n".to_owned()),
+                draw_rules: Some(DrawRules::Claimed),
+                ..Overrides::default()
+            },
+        )
+        .expect("config");
+        assert_eq!((c.name.as_str(), c.game), ("n", GameKind::Chess));
+        assert_eq!(c.draw_rules, DrawRules::Claimed);
+    }
 }

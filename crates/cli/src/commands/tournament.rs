@@ -1,8 +1,7 @@
 use crate::standings::{Standings, StandingsText};
-use anyhow::Context;
 use eloworld_app::tournament;
 use eloworld_games::{DrawRules, GameKind};
-use eloworld_tournament::{Plan, TournamentConfig};
+use eloworld_tournament::Plan;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,64 +65,25 @@ pub struct Args {
     engines: Option<PathBuf>,
 }
 
-pub fn config_from(args: &Args) -> anyhow::Result<TournamentConfig> {
-    let mut c = match &args.file {
-        Some(path) => TournamentConfig::from_file(path)?,
-        None => {
-            let name = args
-                .name
-                .clone()
-                .context("give a tournament FILE, or --name and --players")?;
-            TournamentConfig::new(&name, eloworld_games::GameKind::Chess, Vec::new())
-        }
-    };
-    if let Some(v) = &args.name {
-        c.name.clone_from(v);
-    }
-    if let Some(v) = args.game {
-        c.game = v;
-    }
-    if let Some(v) = &args.players {
-        c.players = v
-            .iter()
-            .flat_map(|list| eloworld_players::PlayerSpec::split_list(list))
-            .collect();
-    }
-    if let Some(v) = args.games_per_pair {
-        c.games_per_pair = v;
-    }
-    if let Some(v) = args.seed {
-        c.seed = v;
-    }
-    if let Some(v) = args.threads {
-        c.threads = Some(v);
-    }
-    if let Some(v) = &args.openings {
-        c.openings = Some(v.clone());
-    }
-    if let Some(v) = args.openings_limit {
-        c.openings_limit = Some(v);
-    }
-    if let Some(v) = args.max_plies {
-        c.max_plies = v;
-    }
-    if let Some(v) = args.draw_rules {
-        c.draw_rules = v;
-    }
-    if let Some(v) = &args.db {
-        c.db = Some(v.clone());
-    }
-    if let Some(v) = args.precision {
-        c.precision = Some(v);
-    }
-    if let Some(v) = args.max_games {
-        c.games = Some(v);
-    }
-    Ok(c)
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = config_from(&args)?;
+    let config = tournament::config_from(
+        args.file.as_deref(),
+        tournament::Overrides {
+            name: args.name.clone(),
+            game: args.game,
+            players: args.players.clone(),
+            games_per_pair: args.games_per_pair,
+            seed: args.seed,
+            threads: args.threads,
+            openings: args.openings.clone(),
+            openings_limit: args.openings_limit,
+            max_plies: args.max_plies,
+            draw_rules: args.draw_rules,
+            db: args.db.clone(),
+            precision: args.precision,
+            max_games: args.max_games,
+        },
+    )?;
     let session = crate::session::start(None)
         .threads(config.threads)
         .engines(args.engines.clone())
