@@ -15,6 +15,7 @@ pub mod ladder_compare;
 pub mod ladder_schedule;
 pub mod ladders;
 pub mod placement;
+pub mod play;
 pub mod progress;
 pub mod rate;
 pub mod rating;

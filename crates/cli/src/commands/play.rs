@@ -1,12 +1,9 @@
 use crate::games::parse_kind;
 use anyhow::Context;
-use eloworld_app::{with_game, AppGame};
+use eloworld_app::play::{play_one, HumanIo, PlayRequest, Record};
 use eloworld_games::{DrawRules, GameKind};
-use eloworld_players::human::{Human, HUMAN};
-use eloworld_players::{Player, Worker};
-use eloworld_tournament::{pgn::game_to_pgn, play_game, GameRow, DEFAULT_MAX_PLIES};
+use eloworld_tournament::DEFAULT_MAX_PLIES;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 
 /// Play one game between two players and print it.
 #[derive(clap::Args, Debug)]
@@ -47,146 +44,50 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    with_game!(args.game, G => play::<G>(&args))
-}
-
-fn play<G: AppGame>(args: &Args) -> anyhow::Result<ExitCode> {
-    let go = G::KIND == GameKind::Go;
-    anyhow::ensure!(
-        go || (args.size.is_none() && args.komi.is_none() && args.sgf.is_none()),
-        "--size, --komi and --sgf are Go settings; this is a {} game",
-        G::KIND
-    );
-    let rules = G::rules_with(args.draw_rules, args.size, args.komi)?;
-    let mut reg = G::builtin_players();
-    if let Some(path) = &args.engines {
-        eloworld_players::engine::add_definitions_file(&mut reg, path)?;
-    }
-    let mut worker = Worker::new(0);
-    // The first player is White in chess and Black in Go.
-    let (first_arg, second_arg) = if go {
-        (&args.black, &args.white)
-    } else {
-        (&args.white, &args.black)
+    let request = PlayRequest {
+        game: args.game,
+        white: &args.white,
+        black: &args.black,
+        seed: args.seed,
+        position: args.fen.as_deref(),
+        max_plies: args.max_plies,
+        draw_rules: args.draw_rules,
+        size: args.size,
+        komi: args.komi,
+        sgf: args.sgf.is_some(),
+        engines: args.engines.as_deref(),
     };
-    let white_spec: eloworld_players::PlayerSpec = first_arg.parse()?;
-    let black_spec: eloworld_players::PlayerSpec = second_arg.parse()?;
-    let mut white = make_player::<G>(&reg, &white_spec, &mut worker)
-        .with_context(|| format!("starting {white_spec}"))?;
-    let mut black = make_player::<G>(&reg, &black_spec, &mut worker)
-        .with_context(|| format!("starting {black_spec}"))?;
-    let start = match &args.fen {
-        Some(f) => G::from_position(f, rules)?,
-        None => G::new(rules),
-    };
-    let mut game = start.clone();
-    let mut moves = Vec::new();
-    let stop = AtomicBool::new(false);
-    let played = play_game(
-        &mut game,
-        &mut *white,
-        &mut *black,
-        args.seed,
-        args.max_plies,
-        &stop,
-        &mut moves,
-    )
-    .context("game stopped")?;
-    let codes: Vec<String> = moves.iter().map(|&m| start.move_code(m)).collect();
-    if G::KIND == GameKind::Chess {
-        let row = GameRow {
-            job_id: 0,
-            tournament: "eloworld play".to_owned(),
-            game: eloworld_games::GameKind::Chess,
-            white: white_spec.to_string(),
-            black: black_spec.to_string(),
-            round: 0,
-            result: played.outcome.result,
-            termination: played.outcome.termination,
-            plies: played.plies,
-            moves: codes.join(" "),
-            opening: args.fen.as_ref().map(|_| start.position_text()),
-            seed: args.seed,
-            wall_ms: 0.0,
-            detail: played.detail.clone(),
-            date: eloworld_tournament::pgn::pgn_date_today(),
-            notes: Vec::new(),
-            setup: eloworld_tournament::GameSetup::default(),
-        };
-        print!(
-            "{}",
-            game_to_pgn(&row, "local").map_err(anyhow::Error::msg)?
-        );
-        if [&white_spec, &black_spec].iter().any(|s| s.name == HUMAN) {
-            print!("\n{}", game.board_text());
-            println!(
-                "result: {} ({})",
-                played.outcome.result, played.outcome.termination
-            );
+    // A human reads moves from this terminal (standard input) and writes the board and
+    // prompts to standard output. A one-byte buffer over stdin's own buffer: two human
+    // players never steal each other's lines.
+    let g = play_one(&request, &mut || HumanIo {
+        input: Box::new(std::io::BufReader::with_capacity(1, std::io::stdin())),
+        output: Box::new(std::io::stdout()),
+    })?;
+    let (first, second, seed) = (&g.first, &g.second, args.seed);
+    match &g.record {
+        Record::Chess { pgn, human } => {
+            print!("{pgn}");
+            if *human {
+                print!("\n{}", g.board);
+                println!("result: {} ({})", g.result, g.termination);
+            }
         }
-    } else if go {
-        let go_game = (&game as &dyn std::any::Any).downcast_ref::<eloworld_games::Go>();
-        let result = go_game.map_or_else(String::new, |g| {
-            eloworld_tournament::sgf::result_value(g, played.outcome)
-        });
-        println!(
-            "Black (x) {white_spec} vs White (o) {black_spec}, seed {}",
-            args.seed
-        );
-        println!("moves: {}", codes.join(" "));
-        print!("{}", game.board_text());
-        println!("result: {result} ({})", played.outcome.termination);
-        if let (Some(path), Some(g)) = (&args.sgf, go_game) {
-            let refs: Vec<&str> = codes.iter().map(String::as_str).collect();
-            let date = eloworld_tournament::pgn::pgn_date_today().replace('.', "-");
-            let header = eloworld_tournament::sgf::SgfHeader {
-                black: &white_spec.to_string(),
-                white: &black_spec.to_string(),
-                date: &date,
-                event: "eloworld play",
-            };
-            let sgf = eloworld_tournament::sgf::game_to_sgf(
-                &header,
-                g.rules(),
-                &refs,
-                Some(played.outcome),
-            )?;
-            std::fs::write(path, sgf).with_context(|| format!("writing {}", path.display()))?;
+        Record::Go { result, sgf } => {
+            println!("Black (x) {first} vs White (o) {second}, seed {seed}");
+            println!("moves: {}", g.moves.join(" "));
+            print!("{}", g.board);
+            println!("result: {result} ({})", g.termination);
+            if let (Some(path), Some(sgf)) = (&args.sgf, sgf) {
+                std::fs::write(path, sgf).with_context(|| format!("writing {}", path.display()))?;
+            }
         }
-    } else {
-        println!(
-            "{} (first, x) vs {} (second, o), seed {}",
-            white_spec, black_spec, args.seed
-        );
-        println!("moves: {}", codes.join(" "));
-        print!("{}", game.board_text());
-        println!(
-            "result: {} ({})",
-            played.outcome.result, played.outcome.termination
-        );
+        Record::Plain => {
+            println!("{first} (first, x) vs {second} (second, o), seed {seed}");
+            println!("moves: {}", g.moves.join(" "));
+            print!("{}", g.board);
+            println!("result: {} ({})", g.result, g.termination);
+        }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Builds a player: `human` reads moves from this terminal (standard input) and writes the
-/// board and prompts to standard output; every other spec comes from the registry.
-fn make_player<G: AppGame>(
-    reg: &eloworld_players::Registry<G>,
-    spec: &eloworld_players::PlayerSpec,
-    worker: &mut Worker,
-) -> anyhow::Result<Box<dyn Player<G>>> {
-    if spec.name == HUMAN {
-        anyhow::ensure!(
-            spec.params.is_empty() && spec.dilution.is_none(),
-            "the human player takes no parameters: {spec}"
-        );
-        // A one-byte buffer over stdin's own buffer: two human players never steal each
-        // other's lines.
-        let input = std::io::BufReader::with_capacity(1, std::io::stdin());
-        return Ok(Box::new(Human::<G>::new(
-            Box::new(input),
-            Box::new(std::io::stdout()),
-        )));
-    }
-    Ok(reg.resolve(spec)?.create(worker)?)
 }
