@@ -24,6 +24,18 @@ pub struct WorkerSettings {
     pub wait: bool,
 }
 
+/// Returns a worker's name when none is given: the host's name and the process id.
+#[must_use]
+pub fn default_name() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "worker".to_owned());
+    format!("{host}-{}", std::process::id())
+}
+
 /// Plays jobs until none is left it can play (or the session is stopped); returns why it
 /// ended. Players this machine cannot run are reported to the store (`status` lists them),
 /// and their jobs are left to other workers. `opened` is told the store's location (with no
@@ -90,4 +102,15 @@ fn play_claimable<G: AppGame>(
         cannot_run,
         interrupted: summary.interrupted,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_default_name_ends_with_the_process_id() {
+        let name = super::default_name();
+        let suffix = format!("-{}", std::process::id());
+        assert!(name.ends_with(&suffix), "{name}");
+        assert!(name.len() > suffix.len(), "a host part: {name}");
+    }
 }

@@ -4,7 +4,7 @@
 //! dies costs only its games in flight, which others play again.
 
 use crossbeam_channel::Receiver;
-use eloworld_app::worker::{run_worker, WorkerSettings};
+use eloworld_app::worker::{default_name, run_worker, WorkerSettings};
 use eloworld_app::Progress;
 use eloworld_tournament::{Event, WorkEnd};
 use std::path::PathBuf;
@@ -41,21 +41,9 @@ pub struct Args {
     quiet: bool,
 }
 
-fn host_name() -> String {
-    std::fs::read_to_string("/etc/hostname")
-        .ok()
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "worker".to_owned())
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.lease >= 1.0, "--lease must be at least 1 second");
-    let name = args
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
+    let name = args.name.clone().unwrap_or_else(default_name);
     let session = crate::session::start(None)
         .threads(args.threads)
         .engines(args.engines.clone())
