@@ -20,8 +20,10 @@ pub mod report;
 pub mod report_views;
 pub mod session;
 pub mod squava;
+mod squava_tables;
 pub mod standing;
 pub mod suite;
+pub mod synth;
 pub mod tournament;
 pub mod worker;
 
