@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod error;
 pub mod evolve;
+pub mod fates;
 pub mod game;
 pub mod independent;
 pub mod ladder_compare;
