@@ -48,6 +48,12 @@ pub enum AppError {
     /// A picture or report.
     #[error(transparent)]
     Report(#[from] eloworld_report::ReportError),
+    /// A file of chess games (PGN) that cannot be read.
+    #[error(transparent)]
+    Input(#[from] eloworld_games::chess::input::InputError),
+    /// A fates table that cannot be read or written.
+    #[error(transparent)]
+    FateFile(#[from] eloworld_players::fate::FateFileError),
     /// Reading or writing a file.
     #[error(transparent)]
     Io(#[from] std::io::Error),

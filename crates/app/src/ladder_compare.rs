@@ -2,9 +2,9 @@
 //! section 4): the players in both, their ranks on each side, and Spearman's rank
 //! correlation over them (`eloworld ladder compare`).
 
-use crate::error::AppResult;
+use crate::error::{AppResult, Context};
 use eloworld_ladder::ladder::{Ladder, Rung};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Elo World's table (Murphy, SIGBOVIK 2019, section 4), with our field's names.
 pub const PAPER_TABLE: &str = include_str!("../../../data/papers/elo-world-table.csv");
@@ -20,6 +20,22 @@ pub struct Published {
     pub elo: f64,
     /// The name of the same player in our field (`None`: no counterpart).
     pub ours: Option<String>,
+}
+
+/// Reads the published table a comparison is made with: the file given, else Elo World's
+/// ([`PAPER_TABLE`]); returns it with the name it is shown under.
+///
+/// # Errors
+/// A file that cannot be read; a table [`read_published`] refuses.
+pub fn published_table(file: Option<&Path>) -> AppResult<(Vec<Published>, PathBuf)> {
+    let (text, origin) = match file {
+        Some(path) => (
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+            path.to_owned(),
+        ),
+        None => (PAPER_TABLE.to_owned(), PathBuf::from(PAPER_TABLE_NAME)),
+    };
+    Ok((read_published(&text, &origin)?, origin))
 }
 
 /// Reads a published table: `player,elo[,ours]` lines, `#` comments, an optional header.
@@ -219,6 +235,23 @@ fn counterpart<'a>(rungs: &'a [Rung], name: &str) -> Option<&'a Rung> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_published_table_is_the_file_given_else_elo_worlds() -> AppResult<()> {
+        let (paper, origin) = published_table(None)?;
+        assert_eq!(origin, Path::new(PAPER_TABLE_NAME));
+        assert_eq!(paper, read_published(PAPER_TABLE, &origin)?);
+        let dir = tempfile::tempdir()?;
+        let file = dir.path().join("t.csv");
+        std::fs::write(&file, "player,elo\nrandom_move,100\nstockfish,2500\n")?;
+        let (table, origin) = published_table(Some(&file))?;
+        assert_eq!(origin, file);
+        let elos: Vec<f64> = table.iter().map(|p| p.elo).collect();
+        assert_eq!(elos, [100.0, 2500.0]);
+        let missing = published_table(Some(&dir.path().join("none.csv"))).err();
+        assert!(missing.is_some_and(|e| e.to_string().starts_with("reading ")));
+        Ok(())
+    }
 
     #[test]
     fn spearman_of_hand_ranked_lists() {

@@ -64,6 +64,19 @@ impl LadderRun {
     pub fn precise(&self) -> bool {
         self.status.precise(self.precision)
     }
+
+    /// Returns each of `players` (the schedule's, in its order) with its rating and 95%
+    /// half-width, lowest rating first.
+    #[must_use]
+    pub fn by_rating<'a>(&self, players: &'a [String]) -> Vec<(&'a str, f64, f64)> {
+        let ratings = &self.status.ratings;
+        let mut order: Vec<usize> = (0..players.len().min(ratings.len())).collect();
+        order.sort_by(|&a, &b| ratings[a].total_cmp(&ratings[b]));
+        order
+            .into_iter()
+            .map(|i| (players[i].as_str(), ratings[i], self.status.half_widths[i]))
+            .collect()
+    }
 }
 
 /// Adds a batch's results to the counts (players by their index in `players`): `played`
@@ -267,5 +280,36 @@ mod copy_tests {
             "a–b: two distinct games"
         );
         assert_eq!(counts.coloured(1, 0).iter().sum::<u32>(), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_listed_lowest_rating_first() {
+        let run = LadderRun {
+            batches: 1,
+            games: 6,
+            stored: 6,
+            status: Status {
+                ratings: vec![1100.0, 900.0, 1000.0],
+                half_widths: vec![40.0, 60.0, 50.0],
+                games: 6,
+            },
+            precision: 50.0,
+            budget: 100,
+            location: "l.sqlite".into(),
+            interrupted: false,
+            warning: None,
+            stored_batch: None,
+        };
+        let players = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        assert_eq!(
+            run.by_rating(&players),
+            [("b", 900.0, 60.0), ("c", 1000.0, 50.0), ("a", 1100.0, 40.0)]
+        );
+        assert!(!run.precise(), "b's ±60 is wider than ±50");
     }
 }

@@ -26,6 +26,21 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("go-9x9", include_str!("../../../data/ladders/go-9x9.toml")),
 ];
 
+/// Returns every shipped ladder by name, read.
+///
+/// # Errors
+/// A shipped ladder that does not read (a defect of this build).
+pub fn shipped() -> AppResult<Vec<(&'static str, Ladder)>> {
+    SHIPPED
+        .iter()
+        .map(|(name, text)| {
+            Ladder::from_toml(text)
+                .with_context(|| format!("shipped ladder {name}"))
+                .map(|l| (*name, l))
+        })
+        .collect()
+}
+
 /// Reads a ladder argument: an existing file, else a shipped ladder of that name.
 ///
 /// # Errors
@@ -90,16 +105,46 @@ pub struct BuildRequest<'a> {
     pub db: &'a str,
     /// Only this tournament of it (default: every game in it).
     pub tournament: Option<&'a str>,
-    /// The ladder's name.
-    pub name: &'a str,
+    /// The ladder file to write.
+    pub out: &'a Path,
+    /// The ladder's name (default: the output file's stem).
+    pub name: Option<&'a str>,
     /// This rung gets this rating (default: the rungs average 1000).
     pub anchor: Option<(&'a str, f64)>,
     /// Engine definitions the games were played with (to record their versions).
     pub engines: Option<&'a Path>,
     /// The note kept in the file.
     pub note: &'a str,
-    /// The command that built it, kept in the file.
-    pub command: String,
+}
+
+impl BuildRequest<'_> {
+    /// Returns the ladder's name: the one given, else the output file's stem (`ladder`
+    /// when it has none).
+    #[must_use]
+    pub fn name(&self) -> String {
+        self.name.map_or_else(
+            || {
+                self.out
+                    .file_stem()
+                    .map_or("ladder".to_owned(), |s| s.to_string_lossy().into_owned())
+            },
+            str::to_owned,
+        )
+    }
+
+    /// Returns the command that builds this ladder again, as the file keeps it.
+    #[must_use]
+    pub fn command(&self) -> String {
+        let mut command = format!("eloworld ladder build --db {}", self.db);
+        if let Some(t) = self.tournament {
+            command.push_str(&format!(" --tournament {t:?}"));
+        }
+        if let Some((n, e)) = self.anchor {
+            command.push_str(&format!(" --anchor {n}={e}"));
+        }
+        command.push_str(&format!(" --out {}", self.out.display()));
+        command
+    }
 }
 
 /// A ladder built from a database, with what the front end should say about it.
@@ -117,13 +162,13 @@ pub struct BuiltLadder {
     pub copies: eloworld_tournament::Copies,
 }
 
-/// Builds a ladder from stored results: maximum-likelihood ratings with 95% intervals,
-/// White's advantage, the W/D/L per ordered pair, the rules of the first tournament with
-/// finished games, the engines' versions.
+/// Builds a ladder from stored results and writes it to `req.out`: maximum-likelihood
+/// ratings with 95% intervals, White's advantage, the W/D/L per ordered pair, the rules of
+/// the first tournament with finished games, the engines' versions.
 ///
 /// # Errors
 /// No finished games; stored settings that do not read; an anchor that is not a player;
-/// a fit that fails; engine definitions that do not read.
+/// a fit that fails; engine definitions that do not read; a file that cannot be written.
 pub fn build(req: &BuildRequest<'_>) -> AppResult<BuiltLadder> {
     let store = open_store(req.db, false)?;
     let rows = store.results(req.tournament)?;
@@ -172,7 +217,7 @@ pub fn build(req: &BuildRequest<'_>) -> AppResult<BuiltLadder> {
         GameKind::Squava => LadderGame::Squava,
         GameKind::Go => LadderGame::Go,
     };
-    let mut ladder = Ladder::from_games_with(req.name, game, &games, &config)?;
+    let mut ladder = Ladder::from_games_with(&req.name(), game, &games, &config)?;
     let left_out = games.player_count() - ladder.rungs.len();
     ladder.draw_rules = match settings.draw_rules {
         DrawRules::Automatic => LadderDrawRules::Automatic,
@@ -190,9 +235,12 @@ pub fn build(req: &BuildRequest<'_>) -> AppResult<BuiltLadder> {
         (!latest.openings_for.is_all()).then(|| latest.openings_for.name().to_owned());
     ladder.size = settings.size;
     ladder.komi = settings.komi;
-    ladder.command.clone_from(&req.command);
+    ladder.command = req.command();
     req.note.clone_into(&mut ladder.note);
     ladder.engines = engine_versions(&ladder, req.engines)?;
+    ladder
+        .write(req.out)
+        .with_context(|| format!("writing the ladder {}", req.out.display()))?;
     Ok(BuiltLadder {
         ladder,
         rules_of: first.name.clone(),
@@ -256,4 +304,42 @@ fn engine_versions(ladder: &Ladder, engines: Option<&Path>) -> AppResult<Vec<Eng
         });
     }
     Ok(versions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_ladder_reads_under_its_name() -> AppResult<()> {
+        let names: Vec<&str> = shipped()?.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["elo-world", "elo-world-in-process", "go-9x9"]);
+        Ok(())
+    }
+
+    #[test]
+    fn a_build_request_names_its_ladder_and_the_command_that_builds_it() {
+        let mut req = BuildRequest {
+            db: "games.sqlite",
+            tournament: None,
+            out: Path::new("data/my-field.toml"),
+            name: None,
+            anchor: None,
+            engines: None,
+            note: "",
+        };
+        assert_eq!(req.name(), "my-field");
+        assert_eq!(
+            req.command(),
+            "eloworld ladder build --db games.sqlite --out data/my-field.toml"
+        );
+        req.name = Some("field");
+        req.tournament = Some("round 2");
+        req.anchor = Some(("random_move", 0.0));
+        assert_eq!(req.name(), "field");
+        assert_eq!(
+            req.command(),
+            "eloworld ladder build --db games.sqlite --tournament \"round 2\" --anchor random_move=0 --out data/my-field.toml"
+        );
+    }
 }

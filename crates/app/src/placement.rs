@@ -29,6 +29,9 @@ use std::path::PathBuf;
 pub struct PlacementSettings {
     /// The player to place (a spec).
     pub spec: String,
+    /// The game the player plays, when the front end was told: it must be the ladder's
+    /// (which decides it).
+    pub game: Option<GameKind>,
     /// The store the placement's games go to (and are reused from).
     pub db: String,
     /// Stop when the 95% interval is at most ± this many Elo.
@@ -78,7 +81,8 @@ pub struct BatchDone {
 /// Places `settings.spec` on `ladder`, calling `on_batch` after each batch.
 ///
 /// # Errors
-/// A bad setting, a player that cannot be made, no rung that runs here, or the store.
+/// A bad setting (a game other than the ladder's), a player that cannot be made, no rung
+/// that runs here, or the store.
 pub fn place_on_ladder(
     session: &Session,
     ladder: &Ladder,
@@ -86,6 +90,14 @@ pub fn place_on_ladder(
     on_batch: &mut dyn FnMut(&BatchDone),
 ) -> AppResult<Placement> {
     let rules = LadderRules::of(ladder)?;
+    if let Some(game) = settings.game {
+        crate::ensure!(
+            rules.game == game,
+            "--game {game}: ladder {} is a {} ladder",
+            ladder.name,
+            ladder.game
+        );
+    }
     crate::ensure!(
         settings.precision > 0.0 && settings.precision.is_finite(),
         "--precision must be a positive number of Elo"
@@ -271,6 +283,18 @@ pub const DEFAULT_CHESS_BOOK: &str = "data/books/2moves_v1.first2000.epd";
 /// the ladder names none.
 pub const DEFAULT_RANDOM_PLIES: u32 = 4;
 
+/// How far a placement got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Its 95% interval is within the precision asked for.
+    Precise,
+    /// Every game won or every game lost: beyond the ladder's reach, the rating rests on a
+    /// prior.
+    BeyondLadder,
+    /// The game budget was spent before the interval was within the precision.
+    OutOfGames,
+}
+
 /// A rung next to a rating: (name, rating, points scored against it, games).
 pub type NearRung = (String, f64, f64, u32);
 
@@ -298,11 +322,113 @@ impl Placement {
         [below, above]
     }
 
+    /// Returns how far the placement got: within `precision`, beyond the ladder's reach, or
+    /// out of games first.
+    #[must_use]
+    pub fn reach(&self, precision: f64) -> Reach {
+        if self.placed.flagged {
+            Reach::BeyondLadder
+        } else if self.placed.half_width() > precision {
+            Reach::OutOfGames
+        } else {
+            Reach::Precise
+        }
+    }
+
+    /// Returns the rungs the player met, in the ladder's order: (name, fixed rating, its
+    /// games against the rung).
+    #[must_use]
+    pub fn rungs_played<'a>(&'a self, ladder: &'a Ladder) -> Vec<(&'a str, f64, &'a RungGames)> {
+        ladder
+            .rungs
+            .iter()
+            .zip(&self.rungs)
+            .filter(|(_, g)| g.games() > 0)
+            .map(|(r, g)| (r.player.as_str(), r.rating, g))
+            .collect()
+    }
+
     /// Where the placed rating falls in each family of dilutions on the ladder.
     #[must_use]
     pub fn scovilles(&self, ladder: &Ladder) -> Vec<Scoville> {
         let names: Vec<&str> = ladder.rungs.iter().map(|r| r.player.as_str()).collect();
         let ratings: Vec<f64> = ladder.rungs.iter().map(|r| r.rating).collect();
         scoville(&names, &ratings, self.placed.rating)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eloworld_ratings::Wdl;
+
+    /// A placement on the shipped Elo World ladder at `rating` ± `half_width`, with three
+    /// games against its second rung.
+    fn placed(ladder: &Ladder, rating: f64, half_width: f64, flagged: bool) -> Placement {
+        let mut rungs =
+            RungGames::none_against(&ladder.rungs.iter().map(|r| r.rating).collect::<Vec<_>>());
+        rungs[1].as_white = Wdl {
+            wins: 1,
+            draws: 1,
+            losses: 0,
+        };
+        rungs[1].as_black = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 1,
+        };
+        Placement {
+            spec: "p".into(),
+            placed: Placed {
+                rating,
+                error: half_width / 1.96,
+                low: rating - half_width,
+                high: rating + half_width,
+                games: 3,
+                flagged,
+            },
+            combined: Combined {
+                error: half_width / 1.96,
+                low: rating - half_width,
+                high: rating + half_width,
+            },
+            rungs,
+            skipped: Vec::new(),
+            interrupted: false,
+            copies: Copies::default(),
+        }
+    }
+
+    #[test]
+    fn reach_says_whether_the_interval_met_the_precision() -> AppResult<()> {
+        let ladder = crate::ladders::load("elo-world")?;
+        assert_eq!(
+            placed(&ladder, 500.0, 30.0, false).reach(40.0),
+            Reach::Precise
+        );
+        assert_eq!(
+            placed(&ladder, 500.0, 50.0, false).reach(40.0),
+            Reach::OutOfGames
+        );
+        assert_eq!(
+            placed(&ladder, 500.0, 30.0, true).reach(40.0),
+            Reach::BeyondLadder
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn only_the_rungs_played_are_listed() -> AppResult<()> {
+        let ladder = crate::ladders::load("elo-world")?;
+        let p = placed(&ladder, 500.0, 30.0, false);
+        let played = p.rungs_played(&ladder);
+        assert_eq!(played.len(), 1);
+        let (name, rating, games) = played[0];
+        assert_eq!(
+            (name, rating),
+            (ladder.rungs[1].player.as_str(), ladder.rungs[1].rating)
+        );
+        assert_eq!((games.points(), games.games()), (1.5, 3));
+        Ok(())
     }
 }

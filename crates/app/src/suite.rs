@@ -8,11 +8,15 @@
 
 use crate::error::{AppError, AppResult, Context};
 use eloworld_games::{Chess, DrawRules, Game, GameRng, Side};
-use eloworld_players::chess::evol::engine::suite::{solve, EpdPosition, SolveResult};
+use eloworld_players::chess::evol::engine::suite::{
+    parse_epd, solve, EpdPosition, EpdSuite, SolveResult,
+};
 use eloworld_players::chess::evol::engine::Limits;
 use eloworld_players::chess::evol::evol_config;
 use eloworld_players::{PlayerSpec, Registry, SpecError, Worker};
 use rayon::prelude::*;
+use shakmaty::san::San;
+use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -20,6 +24,8 @@ use std::time::{Duration, Instant};
 /// How a suite is searched.
 #[derive(Clone, Debug)]
 pub struct SuiteRequest<'a> {
+    /// The suite's name in messages (its file).
+    pub source: &'a str,
     /// The player's spec as given.
     pub player: &'a str,
     /// Milliseconds per position.
@@ -43,6 +49,26 @@ pub struct SuiteLimit {
     pub nodes: Option<u64>,
     /// Plies per position.
     pub depth: Option<u32>,
+}
+
+impl fmt::Display for SuiteLimit {
+    /// Writes the limits as one line (`5000 ms, 20000 nodes, 8 plies`), or that the engine
+    /// kept its own budget.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = [
+            self.ms.map(|t| format!("{t} ms")),
+            self.nodes.map(|n| format!("{n} nodes")),
+            self.depth.map(|d| format!("{d} plies")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            f.write_str("the engine's own budget")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
 }
 
 /// Who searched the suite.
@@ -75,18 +101,90 @@ pub struct SuiteReport {
     pub elapsed: Duration,
 }
 
+/// One position's result as a reader sees it: moves in SAN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionLine<'a> {
+    /// The position's `id`.
+    pub id: &'a str,
+    /// Whether it was solved.
+    pub solved: bool,
+    /// The move played, in SAN (`-` when none was).
+    pub played: String,
+    /// Nodes to solution.
+    pub nodes_to_solution: u64,
+    /// Depth reached.
+    pub depth: u32,
+    /// The suite's answer: the best moves, then `not` each move to avoid.
+    pub expected: Vec<String>,
+}
+
+impl SuiteReport {
+    /// Returns one line per position, `positions` being the ones the suite was run on.
+    #[must_use]
+    pub fn lines<'a>(&self, positions: &[&'a EpdPosition]) -> Vec<PositionLine<'a>> {
+        positions
+            .iter()
+            .zip(&self.results)
+            .map(|(p, r)| PositionLine {
+                id: &p.id,
+                solved: r.solved,
+                played: r.best_move.map_or("-".to_owned(), |m| {
+                    San::from_move(&p.position, m).to_string()
+                }),
+                nodes_to_solution: r.nodes_to_solution,
+                depth: r.depth,
+                expected: expected_moves(p),
+            })
+            .collect()
+    }
+
+    /// Returns the nodes searched per second of wall-clock time.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The suite's answer as SAN: the best moves, then `not` each move to avoid.
+fn expected_moves(p: &EpdPosition) -> Vec<String> {
+    p.best_moves
+        .iter()
+        .map(|&m| San::from_move(&p.position, m).to_string())
+        .chain(
+            p.avoid_moves
+                .iter()
+                .map(|&m| format!("not {}", San::from_move(&p.position, m))),
+        )
+        .collect()
+}
+
+/// Reads an EPD suite file (bytes that are not UTF-8 replaced); its bad lines are skipped
+/// and listed in the result, never fatal.
+///
+/// # Errors
+/// A file that cannot be read.
+pub fn read_suite(path: &Path) -> AppResult<EpdSuite> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(parse_epd(
+        &String::from_utf8_lossy(&bytes),
+        &path.display().to_string(),
+    ))
+}
+
 /// Searches `positions` with the player `req` names; `done` hears the number of positions
 /// finished after each.
 ///
 /// # Errors
-/// A player that is neither of the evol family nor a known engine, or does not search; no
-/// budget; an engine given several budgets; a position a player fails on (naming it).
+/// A bad player spec; no position; a player that is neither of the evol family nor a known
+/// engine, or does not search; no budget; an engine given several budgets; a position a player fails on (naming it).
 pub fn run_suite(
     positions: &[&EpdPosition],
     req: &SuiteRequest<'_>,
     done: impl Fn(usize) + Sync,
 ) -> AppResult<SuiteReport> {
+    // The spec is read first: a bad spec is the error to show.
     let spec: PlayerSpec = req.player.parse()?;
+    crate::ensure!(!positions.is_empty(), "{}: no usable position", req.source);
     let mut config = match evol_config(&spec) {
         Ok(config) => config,
         // Not of an evol family: an engine, or a name nothing here knows.
@@ -266,4 +364,95 @@ fn solve_all<S>(
             )
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request<'a>(player: &'a str) -> SuiteRequest<'a> {
+        SuiteRequest {
+            source: "t.epd",
+            player,
+            movetime: None,
+            nodes: None,
+            depth: Some(2),
+            engines: None,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn limits_read_as_one_line() {
+        let all = SuiteLimit {
+            ms: Some(5000),
+            nodes: Some(20_000),
+            depth: Some(8),
+        };
+        assert_eq!(all.to_string(), "5000 ms, 20000 nodes, 8 plies");
+        let nodes = SuiteLimit {
+            nodes: Some(500_000),
+            ..SuiteLimit::default()
+        };
+        assert_eq!(nodes.to_string(), "500000 nodes");
+        assert_eq!(SuiteLimit::default().to_string(), "the engine's own budget");
+    }
+
+    #[test]
+    fn a_suite_file_keeps_its_good_lines_and_lists_the_rest() -> AppResult<()> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("s.epd");
+        std::fs::write(
+            &path,
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id \"mate\";\n\
+             not a position\n\
+             \x00\x006k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Kf1; id \"padded\";\n",
+        )?;
+        let suite = read_suite(&path)?;
+        let ids: Vec<&str> = suite.positions.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["mate", "padded"]);
+        assert_eq!(suite.skipped.len(), 1);
+        assert_eq!(suite.nul_lines, [3]);
+        let missing = read_suite(&dir.path().join("none.epd")).err();
+        assert!(
+            missing.is_some_and(|e| e.to_string().starts_with("reading ")),
+            "an unreadable file says what was being read"
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn an_empty_suite_is_an_error_after_the_spec_is_read() {
+        let err = run_suite(&[], &request("evol"), |_| {}).err();
+        assert_eq!(
+            err.map(|e| e.to_string()).as_deref(),
+            Some("t.epd: no usable position")
+        );
+        let err = run_suite(&[], &request(""), |_| {}).err();
+        assert!(
+            err.is_some_and(|e| e.to_string().contains("empty player name")),
+            "a bad spec is the error shown"
+        );
+    }
+
+    #[test]
+    fn each_position_reads_in_san_with_its_answer() -> AppResult<()> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("s.epd");
+        std::fs::write(
+            &path,
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; am Kf1; id \"mate\";\n",
+        )?;
+        let suite = read_suite(&path)?;
+        let positions: Vec<&EpdPosition> = suite.positions.iter().collect();
+        let report = run_suite(&positions, &request("ab_depth2"), |_| {})?;
+        assert_eq!((report.solver, report.solved), (Solver::Evol, 1));
+        let lines = report.lines(&positions);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].id, "mate");
+        assert!(lines[0].solved);
+        assert_eq!(lines[0].played, "Ra8");
+        assert_eq!(lines[0].expected, ["Ra8", "not Kf1"]);
+        Ok(())
+    }
 }

@@ -9,6 +9,7 @@
 //! finished or was stopped.
 
 mod coevolve;
+mod event_lines;
 mod imitate;
 mod report;
 mod score;

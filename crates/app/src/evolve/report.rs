@@ -5,7 +5,6 @@
 use super::{play_plan, read_eval, GamesStore, PhaseEnd, PhaseEvent};
 use crate::error::{AppResult, Context};
 use crate::session::Session;
-use eloworld_engine::suite::parse_epd;
 use eloworld_engine::{EvalParams, SearchParams};
 use eloworld_evolve::coevolve::{fen_of, read_book};
 use eloworld_evolve::search_phase::SearchFitness;
@@ -131,11 +130,7 @@ pub fn report(
             return Ok(PhaseEnd::Stopped);
         }
     }
-    let bytes = std::fs::read(&s.epd).with_context(|| format!("reading {}", s.epd.display()))?;
-    let suite = parse_epd(
-        &String::from_utf8_lossy(&bytes),
-        &s.epd.display().to_string(),
-    );
+    let suite = crate::suite::read_suite(&s.epd)?;
     let take = s.positions.min(suite.positions.len());
     on(PhaseEvent::Note(format!(
         "\nSuite: first {take} positions of {}, {} nodes each",

@@ -22,6 +22,22 @@ pub struct ScoreSettings {
     pub scoring: OnePlyScoring,
 }
 
+impl ScoreSettings {
+    /// Returns what is scored, and how: `Fig. 3's parameters, 1-ply search with quiescence`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let what = self.eval.as_ref().map_or_else(
+            || "Fig. 3's parameters".to_owned(),
+            |p| p.display().to_string(),
+        );
+        let how = match self.scoring {
+            OnePlyScoring::Quiescence => "1-ply search with quiescence",
+            OnePlyScoring::Static => "1-ply search, static evaluation",
+        };
+        format!("{what}, {how}")
+    }
+}
+
 /// One set's score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetScore {
@@ -70,4 +86,33 @@ pub fn score_imitation(s: &ScoreSettings) -> AppResult<ImitationScore> {
         score("test", &loaded.data.test),
     ];
     Ok(ImitationScore { loaded, scores })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_say_which_evaluation_is_scored_and_how() {
+        let mut s = ScoreSettings {
+            eval: None,
+            positions: 10,
+            source: GmPositions {
+                pgn_dir: PathBuf::from("data/pgn"),
+                min_elo: 2600,
+                per_game: 16,
+            },
+            scoring: OnePlyScoring::Quiescence,
+        };
+        assert_eq!(
+            s.describe(),
+            "Fig. 3's parameters, 1-ply search with quiescence"
+        );
+        s.eval = Some(PathBuf::from("evolve/imitate-run1.params"));
+        s.scoring = OnePlyScoring::Static;
+        assert_eq!(
+            s.describe(),
+            "evolve/imitate-run1.params, 1-ply search, static evaluation"
+        );
+    }
 }

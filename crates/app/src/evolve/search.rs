@@ -2,9 +2,8 @@
 //! a test suite in the fewest nodes (David–Koppel–Netanyahu, section V).
 
 use super::{points, read_eval, run_ga, write_file, GaRun, GaSettings, PhaseEnd, PhaseEvent};
-use crate::error::{AppResult, Context};
+use crate::error::AppResult;
 use crate::session::Session;
-use eloworld_engine::suite::parse_epd;
 use eloworld_engine::SearchParams;
 use eloworld_evolve::search_phase::{self, SearchFitness, SearchSummary};
 use eloworld_evolve::{Checkpointing, GaConfig, Generation};
@@ -48,11 +47,7 @@ pub fn search(
     on: &mut dyn FnMut(PhaseEvent),
 ) -> AppResult<PhaseEnd> {
     let store = s.ga.prepare(session)?;
-    let bytes = std::fs::read(&s.epd).with_context(|| format!("reading {}", s.epd.display()))?;
-    let suite = parse_epd(
-        &String::from_utf8_lossy(&bytes),
-        &s.epd.display().to_string(),
-    );
+    let suite = crate::suite::read_suite(&s.epd)?;
     for e in &suite.skipped {
         on(PhaseEvent::Skipped(e.to_string()));
     }

@@ -3,7 +3,7 @@
 
 use super::evolve_score::GmPositions;
 use eloworld_app::evolve::{
-    self, pct, CoevolveSettings, GaSettings, GamesStore as GamesStoreSettings, ImitateSettings,
+    self, CoevolveSettings, GaSettings, GamesStore as GamesStoreSettings, ImitateSettings,
     PhaseEnd, PhaseEvent, ReportSettings, SearchSettings,
 };
 use eloworld_app::Session;
@@ -294,106 +294,13 @@ fn with_threads(session: &Session, threads: Option<usize>, lease: Option<f64>) -
     }
 }
 
-/// Prints what a phase tells: notes and generations on standard output, skipped input on
+/// Prints what a phase tells (`PhaseEvent::lines`) on standard output, skipped input on
 /// standard error.
 fn show(event: PhaseEvent) {
-    match event {
-        PhaseEvent::Note(line) => println!("{line}"),
-        PhaseEvent::Skipped(what) => eprintln!("skipped: {what}"),
-        PhaseEvent::Imitation {
-            run,
-            name,
-            summary: g,
-            positions: (ntrain, ntest),
-            last,
-            loaded,
-            secs,
-        } => {
-            if loaded {
-                if g.index == last || g.index.is_multiple_of(50) {
-                    println!(
-                        "run {run} ({name}) generation {:>3}: from the checkpoint, best {:.1}% train",
-                        g.index,
-                        pct(g.best_train, ntrain)
-                    );
-                }
-                return;
-            }
-            println!(
-                "run {run} generation {:>3}/{last}: best {:.0} matches = {:.1}% train, {:.1}% test; population mean {:.1}% [{secs:.2} s]",
-                g.index,
-                g.best_train,
-                pct(g.best_train, ntrain),
-                pct(g.best_test, ntest),
-                pct(g.mean_train, ntrain),
-            );
-        }
-        PhaseEvent::Search {
-            summary: g,
-            positions,
-            last,
-            loaded,
-            secs,
-        } => {
-            if loaded {
-                if g.index == last || g.index.is_multiple_of(10) {
-                    println!(
-                        "generation {:>3}: from the checkpoint, best {:.0} nodes",
-                        g.index, g.best_nodes
-                    );
-                }
-                return;
-            }
-            println!(
-                "generation {:>3}/{last}: best {:.0} nodes ({:.0}/{positions} solved), population mean {:.0} nodes [{secs:.1} s]",
-                g.index, g.best_nodes, g.best_solved, g.mean_nodes
-            );
-        }
-        PhaseEvent::Coevolution {
-            index,
-            standings,
-            last,
-            secs,
-        } => {
-            let standings: Vec<String> = standings
-                .iter()
-                .map(|(i, points)| format!("#{i} {points}"))
-                .collect();
-            println!(
-                "generation {index:>2}/{last}: standings {} [{secs:.1} s]",
-                standings.join(", ")
-            );
-        }
-        PhaseEvent::Match {
-            label,
-            points,
-            games,
-        } => {
-            let n = games.max(1) as f64;
-            let rate = points / n;
-            let rd = eloworld_ratings::convert::elo_difference(rate.clamp(1e-6, 1.0 - 1e-6));
-            println!(
-                "{label:<40} {:>14} {:>6.1}% {:>+8.1}",
-                format!("{points:.1} - {:.1}", n - points),
-                100.0 * rate,
-                rd
-            );
-        }
-        PhaseEvent::RunEnd {
-            prefix,
-            computed,
-            secs,
-            stopped_at,
-        } => {
-            if computed > 0 {
-                let rate = computed as f64 / secs * 60.0;
-                println!(
-                    "{prefix}{computed} generations computed in {secs:.1} s = {rate:.1} generations/min"
-                );
-            }
-            if let Some(at) = stopped_at {
-                println!("stopped at generation {at}; run the same command to resume");
-            }
-        }
+    if let PhaseEvent::Skipped(what) = &event {
+        eprintln!("skipped: {what}");
+    }
+    for line in event.lines() {
+        println!("{line}");
     }
 }

@@ -72,13 +72,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         OnePlyScoring::Quiescence
     };
-    let started = Instant::now();
-    let ImitationScore { loaded, scores } = score_imitation(&ScoreSettings {
+    let settings = ScoreSettings {
         eval: a.eval.clone(),
         positions: a.positions,
         source: a.source.settings(),
         scoring,
-    })?;
+    };
+    let started = Instant::now();
+    let ImitationScore { loaded, scores } = score_imitation(&settings)?;
     eprintln!(
         "{} games read, {} decisive with both players rated >= {}: {} training positions (from {} games), {} test (from {} other games)",
         loaded.report.games,
@@ -89,16 +90,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         loaded.data.test.len(),
         loaded.data.test_games
     );
-    let what = a.eval.as_ref().map_or_else(
-        || "Fig. 3's parameters".to_owned(),
-        |p| p.display().to_string(),
-    );
-    let how = match scoring {
-        OnePlyScoring::Quiescence => "1-ply search with quiescence",
-        OnePlyScoring::Static => "1-ply search, static evaluation",
-    };
     eprintln!(
-        "{what}, {how} [{:.1} s]; the paper: Fig. 3's parameters 26.7% of test moves, its evolved organism 32.4% train / 30.4% test",
+        "{} [{:.1} s]; the paper: Fig. 3's parameters 26.7% of test moves, its evolved organism 32.4% train / 30.4% test",
+        settings.describe(),
         started.elapsed().as_secs_f64()
     );
     let mut out = String::new();

@@ -1,13 +1,10 @@
 //! `eloworld fates`: count where each piece of the starting position ends games, alive or
 //! dead, over PGN collections, and write the fates table the fate players use (Murphy's Elo World,
-//! section 2.2).
+//! section 2.2). The counting and writing are `eloworld_app::fates`'s; this prints what was read.
 
-use anyhow::Context;
-use eloworld_games::chess::input::PgnReader;
-use eloworld_players::fate::count_fates;
+use eloworld_app::fates::{build_fates_table, FatesBuilt};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// Build a fates table from PGN collections.
 #[derive(clap::Args, Debug)]
@@ -24,19 +21,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
-        .max(1);
-    let mut sources = Vec::with_capacity(args.pgn.len());
-    for path in &args.pgn {
-        sources.push(PgnReader::open(path)?);
-    }
-    let started = Instant::now();
-    let (table, report) = count_fates(sources, threads)?;
-    let seconds = started.elapsed().as_secs_f64();
-    table.write(&args.out).context("writing the fates table")?;
-
+    let FatesBuilt {
+        report,
+        games,
+        threads,
+        seconds,
+    } = build_fates_table(&args.pgn, &args.out, args.threads)?;
     println!(
         "read {} games from {} file(s) in {seconds:.2} s on {threads} thread(s): {:.0} games/s, {:.0} moves/s",
         report.games_read,
@@ -55,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for example in &report.examples {
         println!("  e.g. {example}");
     }
-    println!("wrote {} ({} games)", args.out.display(), table.games());
+    println!("wrote {} ({games} games)", args.out.display());
     if report.games_counted == 0 {
         eprintln!("warning: no game was counted; every fate is the smoothing's uniform guess");
     }

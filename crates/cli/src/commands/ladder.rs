@@ -3,7 +3,6 @@
 
 use anyhow::Context;
 use eloworld_app::ladders;
-use eloworld_ladder::ladder::Ladder;
 use eloworld_tournament::TournamentConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,9 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Build(b) => build(&b),
         Command::List => {
-            for (name, text) in ladders::SHIPPED {
-                let l =
-                    Ladder::from_toml(text).with_context(|| format!("shipped ladder {name}"))?;
+            for (name, l) in ladders::shipped()? {
                 println!(
                     "{name}: {} rungs, {} games ({})",
                     l.rungs.len(),
@@ -110,27 +107,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
-    let name = args.name.clone().unwrap_or_else(|| {
-        args.out
-            .file_stem()
-            .map_or("ladder".to_owned(), |s| s.to_string_lossy().into_owned())
-    });
-    let mut command = format!("eloworld ladder build --db {}", args.db);
-    if let Some(t) = &args.tournament {
-        command.push_str(&format!(" --tournament {t:?}"));
-    }
-    if let Some((n, e)) = &args.anchor {
-        command.push_str(&format!(" --anchor {n}={e}"));
-    }
-    command.push_str(&format!(" --out {}", args.out.display()));
     let built = ladders::build(&ladders::BuildRequest {
         db: &args.db,
         tournament: args.tournament.as_deref(),
-        name: &name,
+        out: &args.out,
+        name: args.name.as_deref(),
         anchor: args.anchor.as_ref().map(|(n, e)| (n.as_str(), *e)),
         engines: args.engines.as_deref(),
         note: args.note.as_deref().unwrap_or_default(),
-        command,
     })?;
     if let Some(note) = built.copies.note(
         eloworld_tournament::CopyRule::CountOnce,
@@ -151,11 +135,9 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let ladder = &built.ladder;
-    ladder
-        .write(&args.out)
-        .with_context(|| format!("writing the ladder {}", args.out.display()))?;
     eprintln!(
-        "ladder {name}: {} rungs from {} games, White's advantage {:+.1} Elo, written to {}",
+        "ladder {}: {} rungs from {} games, White's advantage {:+.1} Elo, written to {}",
+        ladder.name,
         ladder.rungs.len(),
         ladder.game_count(),
         ladder.advantage,
@@ -191,13 +173,8 @@ pub fn play_and_report(
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let mut order: Vec<usize> = (0..config.players.len().min(run.status.ratings.len())).collect();
-    order.sort_by(|&a, &b| run.status.ratings[a].total_cmp(&run.status.ratings[b]));
-    for i in order {
-        println!(
-            "{:<32} {:>7.1} ±{:.1}",
-            config.players[i], run.status.ratings[i], run.status.half_widths[i]
-        );
+    for (player, rating, half_width) in run.by_rating(&config.players) {
+        println!("{player:<32} {rating:>7.1} ±{half_width:.1}");
     }
     eprintln!(
         "ladder schedule {:?}: {} batches, {} games of at most {} in {} ({} this run); widest 95% interval ±{:.1} (target ±{:.1})",

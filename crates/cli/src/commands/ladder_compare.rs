@@ -2,8 +2,7 @@
 //! SIGBOVIK 2019, section 4), with Spearman's rank correlation over the players in both
 //! (computed by `eloworld_app::ladder_compare`; this file prints).
 
-use anyhow::Context;
-use eloworld_app::ladder_compare::{compare, read_published, PAPER_TABLE, PAPER_TABLE_NAME};
+use eloworld_app::ladder_compare::{compare, published_table};
 use std::path::PathBuf;
 
 /// Compare a ladder with a published rating table.
@@ -33,14 +32,7 @@ pub enum CompareFormat {
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     let ladder = eloworld_app::ladders::load(&args.ladder)?;
-    let (text, origin) = match &args.reference {
-        Some(path) => (
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
-            path.clone(),
-        ),
-        None => (PAPER_TABLE.to_owned(), PathBuf::from(PAPER_TABLE_NAME)),
-    };
-    let table = read_published(&text, &origin)?;
+    let (table, origin) = published_table(args.reference.as_deref())?;
     let c = compare(&ladder, &table, &origin, &args.anchor)?;
     let rho_text = c.rho.map_or("undefined".to_owned(), |r| format!("{r:.3}"));
     match args.format {

@@ -5,7 +5,7 @@
 //! The placement itself is `eloworld_app::placement`; this prints it.
 
 use eloworld_app::ladders;
-use eloworld_app::placement::{place_on_ladder, BatchDone, Placement, PlacementSettings};
+use eloworld_app::placement::{place_on_ladder, BatchDone, Placement, PlacementSettings, Reach};
 use eloworld_ladder::ladder::Ladder;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,19 +61,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ladder = ladders::load(&args.ladder)?;
-    if let Some(game) = args.game {
-        anyhow::ensure!(
-            ladder.game.name() == game.name(),
-            "--game {game}: ladder {} is a {} ladder",
-            ladder.name,
-            ladder.game
-        );
-    }
     let session = crate::session::start(None)
         .threads(args.threads)
         .engines(args.engines.clone());
     let settings = PlacementSettings {
         spec: args.spec.clone(),
+        game: args.game,
         db: args.db.clone(),
         precision: args.precision,
         max_games: args.max_games,
@@ -133,12 +126,10 @@ fn table(ladder: &Ladder, o: &Placement, precision: f64) -> String {
         c.low,
         c.high,
         p.games,
-        if p.flagged {
-            "; every game won or every game lost: beyond the ladder's reach, the rating rests on a prior"
-        } else if p.half_width() > precision {
-            "; --max-games reached before the interval was ±precision"
-        } else {
-            ""
+        match o.reach(precision) {
+            Reach::BeyondLadder => "; every game won or every game lost: beyond the ladder's reach, the rating rests on a prior",
+            Reach::OutOfGames => "; --max-games reached before the interval was ±precision",
+            Reach::Precise => "",
         }
     );
     let _ = writeln!(
@@ -175,17 +166,10 @@ fn table(ladder: &Ladder, o: &Placement, precision: f64) -> String {
         }
     }
     let _ = writeln!(out, "  games against each rung played:");
-    for (r, g) in ladder
-        .rungs
-        .iter()
-        .zip(&o.rungs)
-        .filter(|(_, g)| g.games() > 0)
-    {
+    for (player, rating, g) in o.rungs_played(ladder) {
         let _ = writeln!(
             out,
-            "    {:<28} {:>7.1}  {}/{}",
-            r.player,
-            r.rating,
+            "    {player:<28} {rating:>7.1}  {}/{}",
             g.points(),
             g.games()
         );

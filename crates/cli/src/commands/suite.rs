@@ -1,11 +1,10 @@
 //! `eloworld suite`: runs an EPD test suite (`bm`/`am`) and reports the positions solved
 //! and, for an evol-family player, the nodes to solution (David–Koppel–Netanyahu, section
-//! IV). The searching is `eloworld_app::suite`'s; this file reads the file and prints.
+//! IV). Reading the file and searching are `eloworld_app::suite`'s; this file prints.
 
-use anyhow::{bail, Context};
-use eloworld_app::suite::{run_suite, Solver, SuiteRequest};
-use eloworld_players::chess::evol::engine::suite::{parse_epd, EpdPosition};
-use shakmaty::san::San;
+use eloworld_app::suite::{read_suite, run_suite, Solver, SuiteRequest};
+use eloworld_players::chess::evol::engine::suite::EpdPosition;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Run an EPD test suite and report solved positions and nodes to solution.
@@ -42,9 +41,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let text_bytes = std::fs::read(&args.epd).with_context(|| format!("reading {}", args.epd))?;
-    let text = String::from_utf8_lossy(&text_bytes);
-    let suite = parse_epd(&text, &args.epd);
+    let suite = read_suite(Path::new(&args.epd))?;
     if let (Some(first), Some(last)) = (suite.nul_lines.first(), suite.nul_lines.last()) {
         eprintln!(
             "note: {}: NUL bytes removed from {} lines (lines {first} to {last})",
@@ -60,12 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .take(args.first.unwrap_or(usize::MAX))
         .collect();
-    if positions.is_empty() {
-        // The spec is read first, as the search reads it: a bad spec is the error to show.
-        let _: eloworld_players::PlayerSpec = args.player.parse()?;
-        bail!("{}: no usable position", args.epd);
-    }
     let request = SuiteRequest {
+        source: &args.epd,
         player: &args.player,
         movetime: args.movetime,
         nodes: args.nodes,
@@ -84,18 +77,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{:<12} {:>6} {:>8} {:>10} {:>6}  expected",
             "id", "solved", "move", "nodes", "depth"
         );
-        for (p, r) in positions.iter().zip(&r.results) {
-            let played = r.best_move.map_or("-".to_owned(), |m| {
-                San::from_move(&p.position, m).to_string()
-            });
+        for l in r.lines(&positions) {
             println!(
                 "{:<12} {:>6} {:>8} {:>10} {:>6}  {}",
-                p.id,
-                if r.solved { "yes" } else { "no" },
-                played,
-                r.nodes_to_solution,
-                r.depth,
-                expected_moves(p).join(" ")
+                l.id,
+                if l.solved { "yes" } else { "no" },
+                l.played,
+                l.nodes_to_solution,
+                l.depth,
+                l.expected.join(" ")
             );
         }
     } else {
@@ -104,10 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let secs = r.elapsed.as_secs_f64();
     println!("suite       {}", args.epd);
     println!("player      {}", r.spec);
-    println!(
-        "limit       {}",
-        describe_limits(r.limit.ms, r.limit.nodes, r.limit.depth)
-    );
+    println!("limit       {}", r.limit);
     match r.solver {
         Solver::Evol => {
             println!(
@@ -122,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!(
                 "nodes searched {} in {secs:.1} s ({:.0} nodes/s)",
                 r.nodes,
-                r.nodes as f64 / secs.max(1e-9)
+                r.nodes_per_second()
             );
         }
         Solver::Engine => {
@@ -135,34 +122,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The limits as one line: `5000 ms, 20000 nodes, 8 plies`.
-fn describe_limits(ms: Option<u128>, nodes: Option<u64>, depth: Option<u32>) -> String {
-    let parts: Vec<String> = [
-        ms.map(|t| format!("{t} ms")),
-        nodes.map(|n| format!("{n} nodes")),
-        depth.map(|d| format!("{d} plies")),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if parts.is_empty() {
-        "the engine's own budget".to_owned()
-    } else {
-        parts.join(", ")
-    }
-}
-
-/// The suite's answer as SAN: the best moves, then `not` each move to avoid.
-fn expected_moves(p: &EpdPosition) -> Vec<String> {
-    p.best_moves
-        .iter()
-        .map(|&m| San::from_move(&p.position, m).to_string())
-        .chain(
-            p.avoid_moves
-                .iter()
-                .map(|&m| format!("not {}", San::from_move(&p.position, m))),
-        )
-        .collect()
 }

@@ -1,10 +1,8 @@
 //! `eloworld synth`: games simulated from known strengths, as PGN or CSV, with the strengths
-//! beside them (for studying rating methods and for the rating benchmark).
+//! beside them (for studying rating methods and for the rating benchmark). The simulating and
+//! writing are `eloworld_app::synth`'s; this reads the options and says what was written.
 
-use anyhow::{bail, Context};
-use eloworld_ratings::synth::{simulate, SynthConfig};
-use eloworld_ratings::Score;
-use std::io::{BufWriter, Write};
+use eloworld_app::synth::{write_synthetic, SynthRequest};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,77 +46,24 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ext = args
-        .out
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if ext != "pgn" && ext != "csv" {
-        bail!(
-            "--out {}: the name must end in .pgn or .csv",
-            args.out.display()
-        );
-    }
-    let (players, spread_default, cycle_margin) = match args.cycle {
-        Some(n) => (
-            usize::try_from(n).context("--cycle: too many players")?,
-            0.0,
-            args.cycle_margin,
-        ),
-        None => (args.players, 200.0, 0.0),
-    };
-    let config = SynthConfig {
-        players,
+    let written = write_synthetic(&SynthRequest {
+        players: args.players,
+        cycle: args.cycle,
+        cycle_margin: args.cycle_margin,
         games: args.games,
-        spread: args.spread.unwrap_or(spread_default),
+        spread: args.spread,
         draw_nu: args.draw_nu,
-        advantage: args.white_advantage,
+        white_advantage: args.white_advantage,
         seed: args.seed,
-        cycle_margin,
-    };
-    let synth = simulate(&config)?;
-    let names = synth.games.names();
-    let file = std::fs::File::create(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    if ext == "csv" {
-        writeln!(out, "white,black,result")?;
-    }
-    for (round, g) in synth.games.games().iter().enumerate() {
-        let result = match g.score {
-            Score::Win => "1-0",
-            Score::Draw => "1/2-1/2",
-            Score::Loss => "0-1",
-        };
-        let (white, black) = (&names[g.first.index()], &names[g.second.index()]);
-        if ext == "csv" {
-            writeln!(out, "{white},{black},{result}")?;
-        } else {
-            write!(
-                out,
-                "[Event \"synth\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n",
-                round + 1
-            )?;
-        }
-    }
-    out.flush()
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    let truth_path = args
-        .truth
-        .unwrap_or_else(|| args.out.with_extension("truth.csv"));
-    let mut truth = String::from("name,strength\n");
-    for (name, s) in names.iter().zip(&synth.strengths) {
-        truth.push_str(&format!("{name},{s:.3}\n"));
-    }
-    std::fs::write(&truth_path, truth)
-        .with_context(|| format!("writing {}", truth_path.display()))?;
+        out: args.out,
+        truth: args.truth,
+    })?;
     eprintln!(
         "wrote {} games among {} players to {} and their strengths to {}",
-        args.games,
-        players,
-        args.out.display(),
-        truth_path.display()
+        written.games,
+        written.players,
+        written.out.display(),
+        written.truth.display()
     );
     Ok(ExitCode::SUCCESS)
 }
