@@ -1,12 +1,12 @@
 //! `eloworld evolve`: the genetic evolution of David, Koppel and Netanyahu, phase by phase
-//! (`eloworld_app::evolve`); this reads the settings and prints what each phase tells.
+//! (`eloworld_evolution`); this reads the settings and prints what each phase tells.
 
 use super::evolve_score::GmPositions;
-use eloworld_app::evolve::{
-    self, CoevolveSettings, GaSettings, GamesStore as GamesStoreSettings, ImitateSettings,
-    PhaseEnd, PhaseEvent, ReportSettings, SearchSettings,
-};
 use eloworld_app::Session;
+use eloworld_evolution::{
+    self as evolve, CoevolveSettings, GaSettings, GamesStore as GamesStoreSettings,
+    ImitateSettings, PhaseEnd, PhaseEvent, ReportSettings, SearchSettings,
+};
 use eloworld_evolve::Selection;
 use std::path::PathBuf;
 use std::process::ExitCode;

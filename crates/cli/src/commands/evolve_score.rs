@@ -4,7 +4,7 @@
 //! 26.7% of the test moves there, the evolved organism 32.4% of training and 30.4% of test).
 
 use anyhow::Context;
-use eloworld_app::evolve::{score_imitation, ImitationScore, ScoreSettings};
+use eloworld_evolution::{score_imitation, ImitationScore, ScoreSettings};
 use eloworld_evolve::engine::one_ply::OnePlyScoring;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -26,8 +26,8 @@ pub(crate) struct GmPositions {
 }
 
 impl GmPositions {
-    pub(crate) fn settings(&self) -> eloworld_app::evolve::GmPositions {
-        eloworld_app::evolve::GmPositions {
+    pub(crate) fn settings(&self) -> eloworld_evolution::GmPositions {
+        eloworld_evolution::GmPositions {
             pgn_dir: self.pgn_dir.clone(),
             min_elo: self.min_elo,
             per_game: self.per_game,

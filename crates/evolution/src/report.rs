@@ -3,8 +3,8 @@
 //! EVOL* against reference players (David–Koppel–Netanyahu, section VI, Tables III–IV).
 
 use super::{play_plan, read_eval, GamesStore, PhaseEnd, PhaseEvent};
-use crate::error::{AppResult, Context};
-use crate::session::Session;
+use eloworld_app::Session;
+use eloworld_app::{AppResult, Context};
 use eloworld_engine::{EvalParams, SearchParams};
 use eloworld_evolve::coevolve::{fen_of, read_book};
 use eloworld_evolve::search_phase::SearchFitness;
@@ -57,7 +57,7 @@ pub fn report(
 ) -> AppResult<PhaseEnd> {
     let pick = |given: &Option<PathBuf>, name: &str| -> AppResult<PathBuf> {
         let p = given.clone().unwrap_or_else(|| s.out.join(name));
-        crate::ensure!(
+        eloworld_app::ensure!(
             p.exists(),
             "{} not found: run the earlier phases (or give the file)",
             p.display()
@@ -130,7 +130,7 @@ pub fn report(
             return Ok(PhaseEnd::Stopped);
         }
     }
-    let suite = crate::suite::read_suite(&s.epd)?;
+    let suite = eloworld_app::suite::read_suite(&s.epd)?;
     let take = s.positions.min(suite.positions.len());
     on(PhaseEvent::Note(format!(
         "\nSuite: first {take} positions of {}, {} nodes each",
@@ -202,7 +202,7 @@ fn play_match(
 ) -> AppResult<PhaseEnd> {
     let pairs = m.games.div_ceil(2).min(book.len());
     let Some(chosen) = pair_openings(m.seed, 0, 0, m.slot, pairs, book.len()) else {
-        crate::invalid!(
+        eloworld_app::invalid!(
             "{} needs {pairs} openings; the book has {}",
             m.name,
             book.len()
@@ -217,7 +217,7 @@ fn play_match(
     );
     config.games_per_pair = u32::try_from(pairs).unwrap_or(u32::MAX);
     config.max_plies = 300;
-    config.draw_rules = super::PHASE_DRAW_RULES;
+    config.draw_rules = crate::PHASE_DRAW_RULES;
     let shape = PairedMatch {
         games: u32::try_from(games).unwrap_or(u32::MAX),
         paired: true,

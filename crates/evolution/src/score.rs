@@ -4,7 +4,7 @@
 //! organism 32.4% of training and 30.4% of test).
 
 use super::{read_eval, GmPositions};
-use crate::error::AppResult;
+use eloworld_app::AppResult;
 use eloworld_engine::one_ply::{OnePlyScoring, Weights};
 use eloworld_evolve::imitate::{self, LoadedDataset, PositionSet};
 use std::path::PathBuf;
@@ -53,7 +53,7 @@ impl SetScore {
     /// Matched moves in percent.
     #[must_use]
     pub fn percent(&self) -> f64 {
-        super::pct(self.matched as f64, self.positions)
+        crate::pct(self.matched as f64, self.positions)
     }
 }
 
@@ -71,7 +71,7 @@ pub struct ImitationScore {
 /// # Errors
 /// No positions asked for, a bad parameter file, or the games cannot be read.
 pub fn score_imitation(s: &ScoreSettings) -> AppResult<ImitationScore> {
-    crate::ensure!(s.positions >= 1, "--positions must be at least 1");
+    eloworld_app::ensure!(s.positions >= 1, "--positions must be at least 1");
     let params = read_eval(s.eval.as_deref())?;
     let config = s.source.dataset(s.positions, s.positions);
     let loaded = imitate::load_dataset(&s.source.pgn_dir, &config)?;

@@ -6,8 +6,8 @@ use super::{
     read_eval, run_ga, write_file, GaRun, GaSettings, GamesStore, PhaseEnd, PhaseEvent,
     PHASE_DRAW_RULES,
 };
-use crate::error::{AppResult, Context};
-use crate::session::Session;
+use eloworld_app::Session;
+use eloworld_app::{AppResult, Context};
 use eloworld_engine::{Coding, EvalParams};
 use eloworld_evolve::coevolve::{generation_games, read_book, MatchConfig};
 use eloworld_evolve::Selection;
@@ -62,7 +62,7 @@ pub fn coevolve(
             .collect();
         files.sort();
     }
-    crate::ensure!(
+    eloworld_app::ensure!(
         files.len() >= 2,
         "coevolution needs at least 2 organisms: give --from FILE… or run `eloworld evolve imitate --runs 10 --out {}` first",
         s.ga.out.display()
@@ -155,7 +155,7 @@ pub fn coevolve(
         return Ok(PhaseEnd::Stopped);
     };
     let Some(last_gen) = run.history.last() else {
-        crate::invalid!("no generation")
+        eloworld_app::invalid!("no generation")
     };
     let (best, points) = last_gen.best();
     let params = EvalParams::decode(best, Coding::Gray)?;

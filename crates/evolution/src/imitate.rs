@@ -4,8 +4,8 @@
 use super::{
     pct, points, run_ga, write_file, GaRun, GaSettings, GmPositions, PhaseEnd, PhaseEvent,
 };
-use crate::error::AppResult;
-use crate::session::Session;
+use eloworld_app::AppResult;
+use eloworld_app::Session;
 use eloworld_evolve::imitate::{self, ImitationFitness, ImitationSummary};
 use eloworld_evolve::{Checkpointing, GaConfig, Generation};
 use eloworld_report::{line_plot, ImageFormat, Labels, Series};
@@ -39,7 +39,7 @@ pub fn imitate(
 ) -> AppResult<PhaseEnd> {
     let store = s.ga.prepare(session)?;
     let files = imitate::pgn_files(&s.source.pgn_dir)?;
-    crate::ensure!(
+    eloworld_app::ensure!(
         !files.is_empty(),
         "no .pgn files in {}",
         s.source.pgn_dir.display()
@@ -130,7 +130,7 @@ pub fn imitate(
             return Ok(PhaseEnd::Stopped);
         };
         let Some((best, _)) = run.best() else {
-            crate::invalid!("no generation")
+            eloworld_app::invalid!("no generation")
         };
         let params = imitate::decode(best)?;
         let stem = s.ga.out.join(format!("imitate-run{k}"));

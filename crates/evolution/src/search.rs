@@ -2,8 +2,8 @@
 //! a test suite in the fewest nodes (David–Koppel–Netanyahu, section V).
 
 use super::{points, read_eval, run_ga, write_file, GaRun, GaSettings, PhaseEnd, PhaseEvent};
-use crate::error::AppResult;
-use crate::session::Session;
+use eloworld_app::AppResult;
+use eloworld_app::Session;
 use eloworld_engine::SearchParams;
 use eloworld_evolve::search_phase::{self, SearchFitness, SearchSummary};
 use eloworld_evolve::{Checkpointing, GaConfig, Generation};
@@ -47,7 +47,7 @@ pub fn search(
     on: &mut dyn FnMut(PhaseEvent),
 ) -> AppResult<PhaseEnd> {
     let store = s.ga.prepare(session)?;
-    let suite = crate::suite::read_suite(&s.epd)?;
+    let suite = eloworld_app::suite::read_suite(&s.epd)?;
     for e in &suite.skipped {
         on(PhaseEvent::Skipped(e.to_string()));
     }
@@ -61,7 +61,7 @@ pub fn search(
         .unwrap_or(default_positions)
         .min(suite.positions.len());
     let cap = s.cap.unwrap_or(default_cap);
-    crate::ensure!(
+    eloworld_app::ensure!(
         take > 0 && cap > 0,
         "no positions to search (--positions and --cap must be positive; {} has {})",
         s.epd.display(),
@@ -139,7 +139,7 @@ pub fn search(
         return Ok(PhaseEnd::Stopped);
     };
     let Some((best, _)) = run.best() else {
-        crate::invalid!("no generation")
+        eloworld_app::invalid!("no generation")
     };
     let params = search_phase::decode(best)?;
     let cost = fitness.cost(&params);

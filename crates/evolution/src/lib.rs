@@ -21,8 +21,8 @@ pub use report::{report, ReportSettings};
 pub use score::{score_imitation, ImitationScore, ScoreSettings, SetScore};
 pub use search::{search, SearchSettings, SEARCH_DEFAULT_CAP, SEARCH_DEFAULT_POSITIONS};
 
-use crate::error::{AppResult, Context};
-use crate::session::Session;
+use eloworld_app::Session;
+use eloworld_app::{AppResult, Context};
 use eloworld_evolve::imitate::{DatasetConfig, ImitationSummary};
 use eloworld_evolve::search_phase::SearchSummary;
 use eloworld_evolve::{
@@ -73,11 +73,11 @@ impl GaSettings {
             genome_bits: defaults.genome_bits,
             seed: self.seed,
         };
-        crate::ensure!(
+        eloworld_app::ensure!(
             (0.0..=1.0).contains(&c.crossover_rate) && (0.0..=1.0).contains(&c.mutation_rate),
             "--crossover and --mutation are probabilities (0 to 1)"
         );
-        crate::ensure!(
+        eloworld_app::ensure!(
             c.population >= 2 && c.generations >= 1,
             "--population must be at least 2 and --generations at least 1"
         );
@@ -314,7 +314,7 @@ fn play_plan(
     plan: &Plan,
     store: &mut dyn Store,
 ) -> AppResult<Option<Vec<(u32, GameResult)>>> {
-    let rules = <Chess as crate::AppGame>::rules(plan.config().draw_rules);
+    let rules = <Chess as eloworld_app::AppGame>::rules(plan.config().draw_rules);
     let summary = session
         .play::<Chess>(plan, &Chess::builtin_players(), rules, store)
         .with_context(|| format!("playing {:?} in {}", plan.config().name, store.location()))?;
