@@ -1,10 +1,10 @@
 //! eloworld's use cases, callable from any front end (the `eloworld` command, the
-//! dashboard): run a tournament, a placement; assemble a
-//! report. What every run shares — the stop flag, threads, engines, a shared store's lease,
-//! where progress goes — is set up once in a [`Session`]. Nothing here prints or exits:
-//! a use case returns what it found, and the front end shows it. Engine matches, as
-//! fastchess and cutechess-cli users run them, are the crate `eloworld-match`, built on this one; the evolution's
-//! phases (David, Koppel and Netanyahu) are the crate `eloworld-evolution`, built on it too.
+//! dashboard): run a tournament, a placement; assemble a report. What every run shares —
+//! the stop flag, threads, engines, a shared store's lease, where progress goes — is set up
+//! once in a [`Session`]. Nothing here prints or exits: a use case returns what it found, and
+//! the front end shows it. Engine matches, as fastchess and cutechess-cli users run them, are
+//! the crate `eloworld-match`, built on this one; the evolution's phases (David, Koppel and
+//! Netanyahu) are the crate `eloworld-evolution`, built on it too.
 
 pub mod bench;
 pub mod error;
