@@ -55,6 +55,7 @@ pub fn run_worker(
         stop: session.stop_flag(),
         wait_for_more: s.wait,
         poll: Duration::from_millis(500),
+        only: None,
     };
     let wanted = |row: &TournamentRow| s.tournament.as_deref().is_none_or(|t| t == row.name);
     let (_, end) = work::<crate::AppError>(

@@ -415,6 +415,93 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
     );
 }
 
+/// Two `eloworld tournament` processes of one thread each share one tournament of short
+/// games beside another tournament: both end, every game is stored once, the other
+/// tournament is untouched, and the store reads one tournament's row and counts alone as the
+/// full listings give them (what a run reads at its start and while it waits for the jobs
+/// the other process holds).
+#[test]
+fn two_one_thread_runs_share_a_tournament_and_read_it_alone() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    for (name, pairs) in [("other", 2), ("shared", 400)] {
+        std::fs::write(
+            dir.path().join(format!("{name}.toml")),
+            format!("name = \"{name}\"\nplayers = [\"random_move\", \"first_move_r40000\"]\ngames_per_pair = {pairs}\nseed = 4\nthreads = 1\n"),
+        )
+        .expect("toml");
+    }
+    let o = eloworld(
+        dir.path(),
+        &["tournament", "other.toml", "--db", &url, "--plan-only"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = eloworld(
+        dir.path(),
+        &["tournament", "shared.toml", "--db", &url, "--plan-only"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let runs: Vec<Child> = (0..2)
+        .map(|_| {
+            common::command()
+                .args(["tournament", "shared.toml", "--db", &url, "--quiet"])
+                .current_dir(dir.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for run in runs {
+        let (ok, err) = finish(run, Duration::from_secs(120));
+        assert!(ok, "a run failed: {err}");
+    }
+    let planned = 2 * 400;
+    assert_eq!(cluster.query_i64("SELECT count(*) FROM games"), planned);
+    assert_eq!(
+        cluster.query_i64("SELECT count(DISTINCT job_id) FROM games"),
+        planned
+    );
+    assert_eq!(
+        cluster.query_i64(
+            "SELECT count(*) FROM jobs j JOIN tournaments t ON t.id = j.tournament_id \
+             WHERE t.name = 'shared' AND j.state <> 2"
+        ),
+        0
+    );
+
+    let store = eloworld_tournament::open_store(&url, false).expect("open the store");
+    let all = store.tournaments().expect("tournaments");
+    let (counts, _) = store.status().expect("status");
+    assert_eq!(all.len(), 2);
+    for (row, count) in all.iter().zip(&counts) {
+        assert_eq!(
+            store.tournament(row.id).expect("one row").as_ref(),
+            Some(row)
+        );
+        assert_eq!(
+            store.tournament_status(row.id).expect("one count").as_ref(),
+            Some(count)
+        );
+    }
+    let shared = store.tournament(all[1].id).expect("row").expect("stored");
+    assert_eq!(
+        (shared.name.as_str(), shared.total, shared.done),
+        ("shared", 800, 800)
+    );
+    let other = store
+        .tournament_status(all[0].id)
+        .expect("count")
+        .expect("stored");
+    assert_eq!((other.done, other.pending, other.running), (0, 4, 0));
+    let none = all.iter().map(|r| r.id).max().unwrap_or(0) + 1;
+    assert_eq!(store.tournament(none).expect("no row"), None);
+    assert_eq!(store.tournament_status(none).expect("no count"), None);
+}
+
 #[test]
 fn each_sslmode_means_what_libpq_means() {
     let Some(cluster) = Cluster::start() else {

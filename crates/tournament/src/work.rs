@@ -45,6 +45,10 @@ pub struct WorkSettings<'a> {
     pub wait_for_more: bool,
     /// Pause between looks at the store while other workers hold the jobs left.
     pub poll: Duration,
+    /// Only this tournament (by id), of those `select` keeps: the store is asked about it
+    /// alone, not about every tournament it holds (a run waiting for the jobs other
+    /// workers hold of its own tournament).
+    pub only: Option<i64>,
 }
 
 /// Plays the selected tournaments of `store` with `play` until every job is stored (or, with
@@ -74,7 +78,11 @@ where
         }
         let mut played = 0u64;
         let mut unrunnable: Vec<String> = Vec::new();
-        for row in store.tournaments()? {
+        let rows = match settings.only {
+            Some(id) => store.tournament(id)?.into_iter().collect(),
+            None => store.tournaments()?,
+        };
+        for row in rows {
             if !select(&row) || row.done >= row.total {
                 continue;
             }
@@ -94,11 +102,23 @@ where
         if store.lease().is_none() && !settings.wait_for_more {
             return Ok((stored, WorkEnd::Done));
         }
-        let (tournaments, _) = store.status()?;
-        let rows = store.tournaments()?;
-        let selected = |name: &str| rows.iter().any(|r| r.name == name && select(r));
+        let counts = match settings.only {
+            Some(id) => match store.tournament(id)? {
+                Some(row) if select(&row) => store.tournament_status(id)?.into_iter().collect(),
+                _ => Vec::new(),
+            },
+            None => {
+                let (tournaments, _) = store.status()?;
+                let rows = store.tournaments()?;
+                let selected = |name: &str| rows.iter().any(|r| r.name == name && select(r));
+                tournaments
+                    .into_iter()
+                    .filter(|t| selected(&t.name))
+                    .collect::<Vec<_>>()
+            }
+        };
         let (mut pending, mut running) = (0u64, 0u64);
-        for t in tournaments.iter().filter(|t| selected(&t.name)) {
+        for t in &counts {
             pending += t.pending + t.dead_leases;
             running += t.running;
         }

@@ -15,7 +15,11 @@ use std::time::Duration;
 /// half that target, and is at most four times the one before: claiming thousands of jobs
 /// takes SQLite milliseconds, which workers with nothing queued spent waiting at the start
 /// of every run (`eloworld bench` measured 3–7 ms a worker in runs of 2,000 games), and the
-/// first claims of a worker on a shared store leave work for the others.
+/// first claims of a worker on a shared store leave work for the others. On a shared store
+/// a claim is at most sixteen times the one before: each claim there is a round trip to
+/// the server (5–40 ms on a busy 2-core machine) during which a process of one thread,
+/// with the few games of the claim before played, waits; growing fourfold from two games
+/// to a tenth of a second of short games took five of them.
 ///
 /// A shared store's claims are sized to the games' length as fishtest sizes its workers'
 /// batches; they learnt it by a moving average that started at one second and moved a
@@ -29,6 +33,8 @@ pub(super) struct ClaimSizer {
     mean_game_ms: f64,
     games_seen: f64,
     last_claim: usize,
+    /// How many times the claim before a claim may be.
+    growth: usize,
 }
 
 impl ClaimSizer {
@@ -42,6 +48,7 @@ impl ClaimSizer {
             mean_game_ms: 1000.0,
             games_seen: 0.0,
             last_claim: 0,
+            growth: if lease.is_some() { 16 } else { 4 },
         }
     }
 
@@ -55,7 +62,7 @@ impl ClaimSizer {
     pub(super) fn wanted(&self, in_flight: usize) -> Option<usize> {
         let target = self.target();
         (in_flight < target.div_ceil(2)).then(|| {
-            let growth = (self.last_claim * 4).max(self.threads * 2);
+            let growth = (self.last_claim * self.growth).max(self.threads * 2);
             (target * 2 - in_flight).min(growth)
         })
     }
@@ -122,7 +129,8 @@ mod tests {
     }
 
     #[test]
-    fn on_a_shared_store_claims_learn_the_games_length_as_fast_and_cover_a_tenth_of_a_second() {
+    fn on_a_shared_store_claims_learn_the_games_length_as_fast_cover_a_tenth_of_a_second_and_grow_faster(
+    ) {
         let mut local = ClaimSizer::new(1, None);
         let mut shared = ClaimSizer::new(1, Some(Duration::from_secs(30)));
         let mut short_lease = ClaimSizer::new(1, Some(Duration::from_millis(500)));
@@ -134,8 +142,12 @@ mod tests {
         assert_eq!(local.target(), 4096);
         assert_eq!(shared.target(), 800);
         assert_eq!(short_lease.target(), 400);
-        // The claims after it grow fourfold from two a thread, as alone.
-        assert_eq!(claims_until_full(&mut shared, 0), vec![2, 8, 32, 128, 512]);
+        // The claims after it grow from two a thread, sixteenfold where alone fourfold.
+        assert_eq!(claims_until_full(&mut shared, 0), vec![2, 32, 512]);
+        assert_eq!(
+            claims_until_full(&mut local, 0),
+            vec![2, 8, 32, 128, 512, 2048]
+        );
         shared.finished(5.875);
         // Then a moving average over ten games.
         for _ in 0..8 {

@@ -205,13 +205,9 @@ pub fn run<G: PlayableGame>(
         G::from_position(o, rules).map_err(|source| RunError::Opening { index, source })?;
     }
     let id = store.begin(plan)?;
-    let row = store
-        .tournaments()?
-        .into_iter()
-        .find(|t| t.id == id)
-        .ok_or_else(|| {
-            StoreError::NotFound(format!("tournament {:?} vanished", plan.config().name))
-        })?;
+    let row = store.tournament(id)?.ok_or_else(|| {
+        StoreError::NotFound(format!("tournament {:?} vanished", plan.config().name))
+    })?;
     let tournament = StoredTournament::from_row(&row)?;
     let mut summary = drive(&tournament, &factories, rules, store, opts, Until::Done)?;
     summary.elapsed = started.elapsed();
@@ -260,6 +256,7 @@ pub fn drive<G: PlayableGame>(
             // Claims on a shared store cover a tenth of a second of play: the jobs other
             // workers hold end about as soon, and are looked for as often.
             poll: Duration::from_millis(100),
+            only: Some(tournament.id),
         };
         let id = tournament.id;
         let (more, end) = work(store, &settings, &|row| row.id == id, |current, store| {
