@@ -173,6 +173,9 @@ impl RateRequest<'_> {
         if self.keep_copies && self.db.is_none() {
             crate::invalid!("--keep-copies: copies are found in a database (--db) only; --pgn, --csv and --ladder take every game as given");
         }
+        if let (Some(t), None) = (self.tournament, self.db) {
+            crate::invalid!("--tournament {t:?}: tournaments are found in a database (--db) only; --pgn, --csv and --ladder have none");
+        }
         if let Some(ladder) = self.ladder {
             return Ok((crate::ladders::load(ladder)?.game_list(), 0, None));
         }
@@ -363,6 +366,13 @@ mod tests {
         let e = rate(&r, &mut |_| {}).expect_err("no database").to_string();
         assert!(
             e.starts_with("--keep-copies: copies are found in a database"),
+            "{e}"
+        );
+        let mut r = request(f.path());
+        r.tournament = Some("t");
+        let e = rate(&r, &mut |_| {}).expect_err("no database").to_string();
+        assert!(
+            e.starts_with("--tournament \"t\": tournaments are found in a database"),
             "{e}"
         );
         let mut r = request(f.path());
