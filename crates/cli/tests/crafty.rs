@@ -5,21 +5,10 @@
 
 mod common;
 
-use common::{command, count, rows, text};
+use common::{command, count, crafty_installed, rows, text};
 
 use std::path::Path;
 use std::process::{Output, Stdio};
-
-fn crafty_installed() -> bool {
-    let script = common::repo().join("scripts/crafty");
-    std::process::Command::new(script)
-        .arg("--check")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
 
 /// Plays `crafty` (at the budget in `spec`) against fairymax at depth 3, both colours, into `db`.
 fn crafty_tournament(dir: &Path, spec: &str, db: &str, path: Option<&str>) -> Output {

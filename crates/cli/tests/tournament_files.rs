@@ -28,7 +28,16 @@ fn every_shipped_tournament_file_plans_with_all_its_players() {
     let dir = tempfile::tempdir().expect("tempdir");
     let files = files_in(&repo().join("tournaments"), "toml");
     assert!(files.len() >= 5, "shipped tournament files: {files:?}");
+    let crafty = common::crafty_installed();
     for (i, file) in files.iter().enumerate() {
+        let body = std::fs::read_to_string(file).expect("read");
+        if !crafty && body.contains("\"crafty:") {
+            eprintln!(
+                "{}: skipped, Crafty is not installed (scripts/crafty builds it)",
+                file.display()
+            );
+            continue;
+        }
         let db = dir.path().join(format!("plan{i}.sqlite"));
         let o = plan(file, &db);
         let (out, err) = text(&o);
@@ -38,10 +47,7 @@ fn every_shipped_tournament_file_plans_with_all_its_players() {
             "{}: a player cannot run here: {err}",
             file.display()
         );
-        let doc: toml::Table = std::fs::read_to_string(file)
-            .expect("read")
-            .parse()
-            .expect("toml");
+        let doc: toml::Table = body.parse().expect("toml");
         let listed = doc["players"].as_array().expect("players").len() as i64;
         assert_eq!(
             count(&db, "SELECT COUNT(*) FROM players"),

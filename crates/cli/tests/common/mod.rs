@@ -191,3 +191,15 @@ pub fn golden(name: &str, actual: &str) {
         );
     }
 }
+
+/// Whether Crafty is installed (`scripts/crafty --check`): no registry carries it, so CI has
+/// none, and what needs it skips with a note.
+pub fn crafty_installed() -> bool {
+    Command::new(repo().join("scripts/crafty"))
+        .arg("--check")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
