@@ -533,6 +533,19 @@ where
         .try_fold(0.0f64, |longest, r| Ok(longest.max(r?)))
 }
 
+/// Joins scoped benchmark workers in order; a worker that panicked is an error, not a crash.
+fn join_workers<T>(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, AppResult<T>>>,
+) -> Vec<AppResult<T>> {
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err(AppError::Invalid("worker panicked".to_owned())))
+        })
+        .collect()
+}
+
 /// Games per second the SQLite store takes with nothing played: jobs claimed and completed
 /// in the runner's batch size with made-up games of `plies` plies each.
 fn store_ceiling(kind: GameKind, n: u64, plies: f64) -> AppResult<f64> {
@@ -736,13 +749,7 @@ pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures
                     })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(AppError::Invalid("worker panicked".to_owned())))
-                })
-                .collect()
+            join_workers(handles)
         });
         let (mut stored, mut longest) = (0u64, Duration::ZERO);
         for r in runs {
@@ -840,13 +847,7 @@ fn claims_at_once(
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(AppError::Invalid("worker panicked".to_owned())))
-            })
-            .collect()
+        join_workers(handles)
     });
     let (mut games, mut calls, mut claim_s, mut complete_s) = (0u64, 0u64, 0.0, 0.0);
     for c in counts {

@@ -108,17 +108,22 @@ pub(crate) mod tests {
         crate::tournament::run_tournament(&crate::Session::default(), &plan).expect("played");
     }
 
-    #[test]
-    fn chess_is_exported_as_pgn_and_other_games_are_counted_as_skipped() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let db = dir.path().join("e.sqlite").display().to_string();
-        play(&db, "c", GameKind::Chess, ["random_move", "first_move"]);
+    /// Plays a chess tournament `c` and a squava tournament `s` (two games each) into `db`.
+    pub(crate) fn chess_and_squava(db: &str) {
+        play(db, "c", GameKind::Chess, ["random_move", "first_move"]);
         play(
-            &db,
+            db,
             "s",
             GameKind::Squava,
             ["random_move", "mcts:playouts=10"],
         );
+    }
+
+    #[test]
+    fn chess_is_exported_as_pgn_and_other_games_are_counted_as_skipped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("e.sqlite").display().to_string();
+        chess_and_squava(&db);
         let export = load(&db, None, GameKind::Chess).expect("loaded");
         assert_eq!((export.len(), export.skipped), (2, 2));
         let texts: Vec<String> = export.texts().collect::<AppResult<_>>().expect("texts");

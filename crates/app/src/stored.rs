@@ -152,19 +152,13 @@ pub fn status(db: &str) -> AppResult<StoreStatus> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::tests::play;
+    use crate::export::tests::{chess_and_squava, play};
 
     #[test]
     fn results_name_each_tournament_and_the_first_sides_colour() {
         let dir = tempfile::tempdir().expect("tempdir");
         let db = dir.path().join("r.sqlite").display().to_string();
-        play(&db, "c", GameKind::Chess, ["random_move", "first_move"]);
-        play(
-            &db,
-            "s",
-            GameKind::Squava,
-            ["random_move", "mcts:playouts=10"],
-        );
+        chess_and_squava(&db);
         let all = results(&db, None).expect("results");
         let names: Vec<(&str, u64, u64)> = all
             .tournaments

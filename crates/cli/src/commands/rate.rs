@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["pgn", "csv", "ladder"], required_unless_present_any = ["pgn", "csv", "ladder"])]
     db: Option<String>,
     /// Only this tournament of the database (default: all).
-    #[arg(long, requires = "db")]
+    #[arg(long)]
     tournament: Option<String>,
     /// A PGN file: only the White, Black, Result (and Date) headers are read.
     #[arg(long, conflicts_with_all = ["csv", "ladder"])]
@@ -114,7 +114,7 @@ pub struct Args {
     case_sensitive: bool,
     /// Count every stored copy of a game (default: a game that repeats an earlier game of
     /// the same ordered pair from the same start, move for move, counts once).
-    #[arg(long, requires = "db")]
+    #[arg(long)]
     keep_copies: bool,
     /// A CSV of true strengths (name,strength), e.g. from `eloworld synth`: print each
     /// method's RMS error against it.
