@@ -66,6 +66,11 @@ impl Player<Go> for RandomGo {
     fn reports_searches(&self) -> bool {
         false
     }
+
+    /// Every point it plays passed [`Go::can_place`] as it was chosen, and a pass is legal.
+    fn picks_from_legal_moves(&self) -> bool {
+        true
+    }
 }
 
 /// Plays the first acceptable point in vertex order (A1, B1, … along the bottom row, then
@@ -82,6 +87,11 @@ impl Player<Go> for FirstLegal {
 
     fn reports_searches(&self) -> bool {
         false
+    }
+
+    /// Every point it plays passed [`Go::can_place`] as it was chosen, and a pass is legal.
+    fn picks_from_legal_moves(&self) -> bool {
+        true
     }
 }
 
@@ -147,6 +157,11 @@ impl Player<Go> for Greedy {
 
     fn reports_searches(&self) -> bool {
         false
+    }
+
+    /// Every point it plays passed [`Go::can_place`] as it was chosen, and a pass is legal.
+    fn picks_from_legal_moves(&self) -> bool {
+        true
     }
 }
 

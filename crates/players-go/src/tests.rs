@@ -115,3 +115,33 @@ fn the_registry_lists_the_players_and_dilutes_any() {
     assert!(r.resolve_str("gnugo:level=11").is_err());
     assert!(r.resolve_str("gnugo:depth=3").is_err());
 }
+
+#[test]
+fn the_in_process_players_keep_their_promise_of_legal_moves() {
+    // The runner skips its legality check for a player that `picks_from_legal_moves` (in a
+    // release build): every move of theirs, over whole games with captures, kos and
+    // suicides on small boards, must then pass the game's own check.
+    let players: Vec<(&str, Box<dyn Player<Go>>)> = vec![
+        ("random", Box::new(RandomGo::default())),
+        ("first legal", Box::new(FirstLegal)),
+        ("greedy captures", Box::new(Greedy(Greed::Captures))),
+        ("greedy atari", Box::new(Greedy(Greed::Atari))),
+        ("greedy liberties", Box::new(Greedy(Greed::Liberties))),
+    ];
+    let mut moves_checked = 0u32;
+    for (name, mut player) in players {
+        assert!(player.picks_from_legal_moves(), "{name}");
+        for (size, seed) in [(5u8, 1u64), (5, 2), (7, 3), (9, 4)] {
+            let rules = GoRules::new(size, Komi::DEFAULT).expect("rules");
+            let mut g = Go::new(rules);
+            let mut rng = GameRng::new(seed);
+            while g.outcome().is_none() && g.ply() < 400 {
+                let mv = player.choose(&g, &mut rng).expect("a move");
+                assert!(g.is_legal(mv), "{name} chose {} illegally", g.move_code(mv));
+                g.play(mv);
+                moves_checked += 1;
+            }
+        }
+    }
+    assert!(moves_checked > 500, "{moves_checked} moves");
+}

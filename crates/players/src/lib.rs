@@ -59,8 +59,9 @@ pub trait Player<G: Game>: Send {
     /// Tells a player on a clock both clocks, before it is asked to choose.
     fn set_clocks(&mut self, _clocks: &engine::ClockReading) {}
 
-    /// Whether every move this player returns is taken from `game.legal_moves()` as it
-    /// stands, so the game loop need not look it up again (a debug build still checks).
+    /// Whether every move this player returns is legal as the game stands (taken from
+    /// `game.legal_moves()`, or checked by the game's own rule as it was chosen), so the
+    /// game loop need not check it again (a debug build still checks).
     fn picks_from_legal_moves(&self) -> bool {
         false
     }
