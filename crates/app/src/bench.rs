@@ -356,9 +356,9 @@ where
         start.wait();
     }
     let (dir, mut store) = prepared?;
+    // The runner as a user's run has it: its default commits.
     let opts = RunOptions {
         threads,
-        checkpoint_games: 256,
         ..RunOptions::default()
     };
     let summary = eloworld_tournament::run::<G>(
@@ -402,6 +402,16 @@ pub struct ScaleRow {
     pub ceiling_games_per_s: f64,
     /// The one tournament ÷ the separate ones (median of the rounds' ratios).
     pub share: f64,
+    /// CPU microseconds a game of the one tournament's coordinator (claims, commits) and
+    /// of its workers together (the games, handing them over), medians of the rounds;
+    /// `None` where the system keeps no clock per thread. Where the time goes as threads
+    /// are added.
+    pub coordinator_us_per_game: Option<f64>,
+    /// See `coordinator_us_per_game`.
+    pub workers_us_per_game: Option<f64>,
+    /// Games a hand-off of finished games from a worker to the coordinator carried
+    /// (median of the rounds): each hand-off is a message and may be a wake-up.
+    pub games_per_handoff: f64,
 }
 
 /// What `bench --scale` found for one game.
@@ -470,6 +480,8 @@ where
         let part = bench_plan(kind, (n / threads as u64).max(1))?;
         let parts = part.jobs().len() as f64 * threads as f64;
         let (mut rates, mut ceilings, mut shares) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut coordinator_us, mut workers_us, mut per_handoff) =
+            (Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
             let before = separate_runs::<G>(&part, threads)?;
             let (one, stored_plies) = scratch_run::<G>(&plan, threads, None, plies == 0)?;
@@ -477,25 +489,37 @@ where
                 plies = stored_plies;
             }
             let after = separate_runs::<G>(&part, threads)?;
-            let rate = plan.jobs().len() as f64 / one.playing.as_secs_f64();
+            let games = plan.jobs().len() as f64;
+            let rate = games / one.playing.as_secs_f64();
             // Both measurements around the run together, as `around` takes them.
             let ceiling = 2.0 * parts / (before + after);
+            let us_per_game = |d: Duration| d.as_secs_f64() * 1e6 / games;
             let row = ScaleRow {
                 threads,
                 games_per_s: rate,
                 ceiling_games_per_s: ceiling,
                 share: rate / ceiling,
+                coordinator_us_per_game: one.cpu.map(|c| us_per_game(c.coordinator)),
+                workers_us_per_game: one.cpu.map(|c| us_per_game(c.workers)),
+                games_per_handoff: games / one.handoffs.max(1) as f64,
             };
             measured(round, &row);
             rates.push(rate);
             ceilings.push(ceiling);
             shares.push(row.share);
+            coordinator_us.extend(row.coordinator_us_per_game);
+            workers_us.extend(row.workers_us_per_game);
+            per_handoff.push(row.games_per_handoff);
         }
+        let median_of = |v: Vec<f64>| (!v.is_empty()).then(|| median(v));
         rows.push(ScaleRow {
             threads,
             games_per_s: median(rates),
             ceiling_games_per_s: median(ceilings),
             share: median(shares),
+            coordinator_us_per_game: median_of(coordinator_us),
+            workers_us_per_game: median_of(workers_us),
+            games_per_handoff: median(per_handoff),
         });
     }
     let store_ceiling_games_per_s = store_ceiling(kind, n, plies as f64 / n.max(1) as f64)?;

@@ -802,6 +802,15 @@ fn bench_scale_json_has_a_row_per_thread_count_under_each_game() {
                 "{game}: share {} against {expected}",
                 num("share")
             );
+            // Where the time went (Linux keeps a CPU clock per thread), and the hand-offs:
+            // at least one game each, at most the run's twelve.
+            for k in ["coordinator_us_per_game", "workers_us_per_game"] {
+                assert!(num(k).is_finite() && num(k) > 0.0, "{game}: {k} in {r}");
+            }
+            assert!(
+                (1.0..=12.0).contains(&num("games_per_handoff")),
+                "{game}: {r}"
+            );
         }
         assert!(
             f["store_ceiling_games_per_s"]

@@ -5,7 +5,7 @@
 use crate::games::parse_kind;
 use eloworld_app::bench::{
     bench_player, default_games, measure_game, measure_scale, scale_threads, store_bench,
-    GameFigures, ScaleFigures,
+    GameFigures, ScaleFigures, ScaleRow,
 };
 use eloworld_games::GameKind;
 use std::process::ExitCode;
@@ -210,13 +210,14 @@ fn print_scale(
         let figures = measure_scale(kind, n, rounds, most, |round, r| {
             if text {
                 println!(
-                    "  round {}, {:>2} threads: one tournament {:>10.0} games/s; {} one-thread tournaments at once {:>10.0} (share {:.2})",
+                    "  round {}, {:>2} threads: one tournament {:>10.0} games/s; {} one-thread tournaments at once {:>10.0} (share {:.2}){}",
                     round + 1,
                     r.threads,
                     r.games_per_s,
                     r.threads,
                     r.ceiling_games_per_s,
-                    r.share
+                    r.share,
+                    cpu_text(r)
                 );
             }
         })?;
@@ -235,14 +236,27 @@ fn print_scale_medians(figures: &ScaleFigures) {
     println!("  medians:");
     for r in &figures.rows {
         println!(
-            "  {:>2} threads: one tournament {:>10.0} games/s; the ceiling {:>10.0}; share {:.2}",
-            r.threads, r.games_per_s, r.ceiling_games_per_s, r.share
+            "  {:>2} threads: one tournament {:>10.0} games/s; the ceiling {:>10.0}; share {:.2}{}",
+            r.threads,
+            r.games_per_s,
+            r.ceiling_games_per_s,
+            r.share,
+            cpu_text(r)
         );
     }
     println!(
         "  the store alone takes {:.0} games/s of this length: no stored run goes faster",
         figures.store_ceiling_games_per_s
     );
+}
+
+/// Where a `--scale` row's CPU went, per game, and what a hand-off carried.
+fn cpu_text(r: &ScaleRow) -> String {
+    let cpu = match (r.coordinator_us_per_game, r.workers_us_per_game) {
+        (Some(c), Some(w)) => format!("; CPU a game: coordinator {c:.2} us, workers {w:.2} us"),
+        _ => String::new(),
+    };
+    format!("{cpu}; {:.0} games a hand-off", r.games_per_handoff)
 }
 
 /// A game's `--scale` figures as JSON: its rows under `scale`.
@@ -256,6 +270,9 @@ fn scale_json(figures: &ScaleFigures) -> serde_json::Value {
                 "games_per_s": r.games_per_s,
                 "ceiling_games_per_s": r.ceiling_games_per_s,
                 "share": r.share,
+                "coordinator_us_per_game": r.coordinator_us_per_game,
+                "workers_us_per_game": r.workers_us_per_game,
+                "games_per_handoff": r.games_per_handoff,
             })
         })
         .collect();

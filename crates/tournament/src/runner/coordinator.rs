@@ -29,6 +29,8 @@ pub(super) struct Coordinator<'a> {
     batch: Vec<FinishedGame>,
     /// Games this run stored.
     stored: u64,
+    /// Batches of finished games received from the workers.
+    handoffs: u64,
     /// The first error: the run stops, and it is returned once the games finished before
     /// it are stored.
     failure: Option<RunError>,
@@ -47,6 +49,8 @@ pub(super) struct Coordinated {
     pub stored: u64,
     /// Players found unable to start (indexes into the tournament's players), with why.
     pub cannot_start: Vec<(u32, String)>,
+    /// Batches of finished games received from the workers.
+    pub handoffs: u64,
 }
 
 impl<'a> Coordinator<'a> {
@@ -69,6 +73,7 @@ impl<'a> Coordinator<'a> {
             in_flight: HashMap::new(),
             batch: Vec::with_capacity(opts.checkpoint_games),
             stored: 0,
+            handoffs: 0,
             failure: None,
             exhausted: false,
             lease,
@@ -186,6 +191,7 @@ impl<'a> Coordinator<'a> {
     fn receive(&mut self, msg: Msg) {
         match msg {
             Msg::Finished(games) => {
+                self.handoffs += 1;
                 for g in games {
                     self.in_flight.remove(&g.job_id);
                     self.claims.finished(g.wall_ms);
@@ -297,6 +303,7 @@ impl<'a> Coordinator<'a> {
         Ok(Coordinated {
             stored: self.stored,
             cannot_start: self.cannot_start,
+            handoffs: self.handoffs,
         })
     }
 }

@@ -8,6 +8,7 @@ use super::{
 use crate::copies::GameIdentity;
 use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::{GameKind, GameResult, MoveRecord};
+use eloworld_schedule::JobSpec;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -110,6 +111,63 @@ struct Claims {
     jobs: HashMap<i64, Held>,
     /// The `claims` rows written, by id.
     rows: HashMap<i64, ClaimRow>,
+    /// Tournaments this store created, whose jobs after the scan are untouched.
+    fresh: HashMap<i64, Fresh>,
+}
+
+/// The jobs of a tournament this store created, kept from its plan while every job past
+/// the claims' scan is known to be unclaimed, without a game and on its first attempt:
+/// a claim then takes the next of them from here instead of reading each job's row back
+/// (the read was 30% of the coordinator's instructions a game of random Go). Dropped at
+/// the first claim that cannot be served so (a release moved the scan back, a filter of
+/// runnable players); the rows are read from the file from then on, as for any
+/// tournament this process did not create (one process owns an SQLite file, so no other
+/// claims or stores its jobs).
+struct Fresh {
+    /// The id of the plan's first job: `begin` wrote them with consecutive ids.
+    first_id: i64,
+    jobs: Vec<JobSpec>,
+    openings: Vec<String>,
+    /// The index of the next job to claim.
+    next: usize,
+}
+
+impl Fresh {
+    /// The most jobs a tournament may have to be kept so (about 40 bytes a job).
+    const MOST_JOBS: usize = 1 << 21;
+
+    /// Whether the scan's position `after` is where this store's claims left it: past the
+    /// jobs claimed from here, before the ones not.
+    fn continues(&self, after: i64) -> bool {
+        let last = self.first_id + self.next as i64 - 1;
+        if self.next == 0 {
+            after <= last
+        } else {
+            after == last
+        }
+    }
+
+    /// Takes up to `max` next jobs as claimed jobs of `tournament`.
+    fn take(&mut self, tournament: i64, max: usize) -> Vec<ClaimedJob> {
+        let end = (self.next + max).min(self.jobs.len());
+        let first = self.next;
+        self.next = end;
+        self.jobs[first..end]
+            .iter()
+            .zip(first..)
+            .map(|(j, i)| ClaimedJob {
+                id: self.first_id + i as i64,
+                tournament,
+                key: j.key,
+                attempt: 1,
+                white: j.white,
+                black: j.black,
+                round: j.round,
+                opening: j.opening.map(|o| self.openings[o as usize].clone()),
+                seed: j.seed,
+            })
+            .collect()
+    }
 }
 
 impl Claims {
@@ -512,6 +570,16 @@ impl Store for SqliteStore {
             Some(scan) if scan.filter.as_deref() == runnable => scan.after,
             _ => 0,
         };
+        // A tournament this store created is claimed from its plan while nothing has
+        // moved the scan back; from the file otherwise (and from then on).
+        let fresh = match self.claims.fresh.get_mut(&tournament) {
+            Some(f) if runnable.is_none() && f.continues(after) => Some(f.take(tournament, max)),
+            Some(_) => {
+                self.claims.fresh.remove(&tournament);
+                None
+            }
+            None => None,
+        };
         let held = &self.claims.jobs;
         // The write lock is taken first, so that no other writer stores a game of a job
         // between the read and the claim's row.
@@ -519,8 +587,12 @@ impl Store for SqliteStore {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
-        let mut jobs: Vec<ClaimedJob> = Vec::new();
-        {
+        let from_plan = fresh.is_some();
+        let mut jobs: Vec<ClaimedJob> = fresh.unwrap_or_default();
+        if let Some(last) = jobs.last() {
+            after = last.id;
+        }
+        if !from_plan {
             // `state = 0` is written out: the planner uses the partial index `jobs_pending`
             // only for a literal that matches its condition.
             let mut read = tx
@@ -1013,6 +1085,7 @@ impl SqliteStore {
     fn begin_checked(&mut self, plan: &Plan) -> Result<i64, StoreError> {
         let fingerprint = plan.fingerprint();
         let path = self.path.clone();
+        let mut fresh = None;
         let tx = self.conn.transaction().map_err(|e| classify(&path, e))?;
         let existing: Option<(i64, String, String)> = tx
             .query_row(
@@ -1063,6 +1136,9 @@ impl SqliteStore {
                     params![PENDING, id, RUNNING],
                 )
                 .map_err(|e| classify(&path, e))?;
+                // A tournament this store created has no claims but its own (it holds
+                // none here): its jobs past the scan stay as they were, and it is still
+                // claimed from its plan.
                 let holding = self.claims.rows.values().any(|r| r.tournament == id);
                 if self.has_claims && !holding {
                     tx.execute(
@@ -1106,7 +1182,11 @@ impl SqliteStore {
                              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                         )
                         .map_err(|e| classify(&path, e))?;
-                    for j in plan.jobs() {
+                    // The jobs' ids follow one another (a new tournament's jobs are written
+                    // together); kept from the plan for the claims if they do.
+                    let mut first_id = None;
+                    let mut consecutive = plan.jobs().len() <= Fresh::MOST_JOBS;
+                    for (i, j) in plan.jobs().iter().enumerate() {
                         let opening = j.opening.map(|o| plan.openings()[o as usize].as_str());
                         ins.execute(params![
                             id,
@@ -1118,12 +1198,26 @@ impl SqliteStore {
                             j.seed as i64
                         ])
                         .map_err(|e| classify(&path, e))?;
+                        let job_id = tx.last_insert_rowid();
+                        let first = *first_id.get_or_insert(job_id);
+                        consecutive &= job_id == first + i as i64;
+                    }
+                    if let (Some(first_id), true) = (first_id, consecutive) {
+                        fresh = Some(Fresh {
+                            first_id,
+                            jobs: plan.jobs().to_vec(),
+                            openings: plan.openings().to_vec(),
+                            next: 0,
+                        });
                     }
                 }
                 id
             }
         };
         tx.commit().map_err(|e| classify(&path, e))?;
+        if let Some(f) = fresh {
+            self.claims.fresh.insert(id, f);
+        }
         Ok(id)
     }
 
@@ -1529,6 +1623,70 @@ mod tests {
         let (mut again, id) = begun(&dir, "claims", 6);
         assert!(again.claim(id, "w", 10, None).expect("claim").is_empty());
         assert_eq!(again.tournaments().expect("rows")[0].done, 6);
+    }
+
+    #[test]
+    fn a_new_tournament_is_claimed_from_its_plan_until_a_release_moves_the_scan_back() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let (mut store, id) = begun(&dir, "fresh", 8);
+        let rows = |store: &SqliteStore| -> Vec<(i64, u32, u32, u32, u32, u64)> {
+            let mut st = store
+                .conn
+                .prepare("SELECT id, key, white, black, round, seed FROM jobs ORDER BY id")
+                .expect("prepare");
+            st.query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get::<_, i64>(5)? as u64,
+                ))
+            })
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("rows")
+        };
+        let as_row = |j: &ClaimedJob| (j.id, j.key, j.white, j.black, j.round, j.seed);
+        let written = rows(&store);
+        assert_eq!(written.len(), 8);
+        // The run's own `begin` again (as `run` does after the plan was stored) keeps it.
+        assert_eq!(store.begin(&plan_of("fresh", 8)).expect("begin"), id);
+        // The file's rows are changed behind the store's back: a claim that read them back
+        // would see the new seeds; claims from the plan give the jobs as `begin` wrote them.
+        store
+            .conn
+            .execute("UPDATE jobs SET seed = seed + 1", [])
+            .expect("update");
+        let a = store.claim(id, "w", 3, None).expect("claim");
+        let b = store.claim(id, "w", 2, None).expect("claim");
+        assert_eq!(a.iter().map(as_row).collect::<Vec<_>>(), written[..3]);
+        assert_eq!(b.iter().map(as_row).collect::<Vec<_>>(), written[3..5]);
+        assert!(a
+            .iter()
+            .chain(&b)
+            .all(|j| j.attempt == 1 && j.tournament == id));
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 2);
+        // A release moves the scan back: from then on the rows are read from the file, the
+        // released job first, as a second attempt, and no job still held.
+        store.release(&a[1..2]).expect("release");
+        let c = store.claim(id, "w", 10, None).expect("claim");
+        let reread = rows(&store);
+        assert_eq!(
+            c.iter().map(as_row).collect::<Vec<_>>(),
+            [&reread[1..2], &reread[5..]].concat()
+        );
+        assert_eq!(
+            c.iter().map(|j| j.attempt).collect::<Vec<_>>(),
+            vec![2, 1, 1, 1]
+        );
+        // Every job is stored once, whichever way it was claimed.
+        let mut games: Vec<FinishedGame> = a.iter().chain(&b).chain(&c).map(finished).collect();
+        games.remove(1); // a[1]'s first attempt was released
+        assert_eq!(store.complete("w", &games).expect("complete").accepted, 8);
+        assert!(store.claim(id, "w", 10, None).expect("claim").is_empty());
+        assert_eq!(count(&store, "SELECT count(*) FROM claims"), 0);
     }
 
     #[test]
