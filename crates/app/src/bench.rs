@@ -109,7 +109,7 @@ pub fn measure_game(
 pub struct StoreFigures {
     /// Where the store is.
     pub location: String,
-    /// With 1, 2 and 4 workers, each claiming and completing one job at a time, then
+    /// With 1, 2, 4 and 8 workers, each claiming and completing one job at a time, then
     /// [`STORE_BATCH`] at a time.
     pub claims: Vec<ClaimFigures>,
     /// The runner's `random_move` chess games per second: on SQLite, then on the shared
@@ -707,7 +707,7 @@ fn bare_squava(seed: u64) -> u32 {
     }
 }
 
-/// Claims and fenced completions per second against a shared store, with 1, 2 and 4
+/// Claims and fenced completions per second against a shared store, with 1, 2, 4 and 8
 /// workers (each its own connection), claiming and completing one job at a time, then
 /// [`STORE_BATCH`] at a time; then the runner's `random_move` chess games/s on a temporary
 /// SQLite file (two threads), and on the shared store with one process of two threads and
@@ -723,7 +723,7 @@ pub fn store_bench(db: &str, seconds: f64, games: u64) -> AppResult<StoreFigures
         runner: Vec::new(),
     };
     for batch in [1, STORE_BATCH] {
-        for workers in [1usize, 2, 4] {
+        for workers in [1usize, 2, 4, 8] {
             let name = format!("bench-claims-{stamp}-{workers}-{batch}");
             figures
                 .claims

@@ -877,3 +877,48 @@ fn a_go_tournament_on_postgres_keeps_its_board_size_and_komi() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("greedy_capture"));
 }
+
+#[test]
+fn bench_db_measures_one_to_eight_workers_and_stores_the_runners_games_once() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    let o = eloworld(
+        dir.path(),
+        &["bench", "--db", &url, "--seconds", "0.2", "--games", "200"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A line per number of workers and claim size: 1, 2, 4 and 8 workers, one job and 64.
+    for batch in [1, 64] {
+        for workers in [1, 2, 4, 8] {
+            let line = format!("  {workers} worker(s), {batch:>3} job(s) a claim:");
+            assert!(
+                out.lines().any(|l| l.starts_with(&line)),
+                "no line {line:?} in\n{out}"
+            );
+        }
+    }
+    // The runner on PostgreSQL, one process and two: every game of its tournaments once.
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains("runner on postgres"))
+            .count(),
+        2,
+        "{out}"
+    );
+    let stored = |sql: &str| {
+        cluster.query_i64(&format!(
+            "SELECT {sql} FROM games g JOIN tournaments t ON t.id = g.tournament_id \
+             WHERE t.name LIKE 'bench-games-%'"
+        ))
+    };
+    assert_eq!(stored("count(*)"), 400, "{out}");
+    assert_eq!(stored("count(DISTINCT g.job_id)"), 400);
+}

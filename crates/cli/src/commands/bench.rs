@@ -32,8 +32,8 @@ pub struct Args {
     /// `text` (a line per measurement) or `json` (one object keyed by game, alone on stdout).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Measure a shared store instead: claims and fenced completions per second with 1, 2
-    /// and 4 workers, and the runner's games/s on it against SQLite (a postgres:// URL of
+    /// Measure a shared store instead: claims and fenced completions per second with 1, 2, 4
+    /// and 8 workers, and the runner's games/s on it against SQLite (a postgres:// URL of
     /// a scratch database; the benchmark adds tournaments named `bench-…` to it).
     #[arg(long)]
     db: Option<String>,
@@ -154,7 +154,7 @@ fn print_medians(figures: &GameFigures) {
     );
 }
 
-/// Claims and fenced completions per second against a shared store, with 1, 2 and 4
+/// Claims and fenced completions per second against a shared store, with 1, 2, 4 and 8
 /// workers, one job at a time and in batches, then the runner's `random_move` chess games/s
 /// on that store against SQLite.
 fn print_store_bench(db: &str, seconds: f64, games: u64) -> anyhow::Result<()> {
