@@ -412,6 +412,12 @@ pub struct ScaleRow {
     /// Games a hand-off of finished games from a worker to the coordinator carried
     /// (median of the rounds): each hand-off is a message and may be a wake-up.
     pub games_per_handoff: f64,
+    /// Times the coordinator, and the workers together, slept waiting per 1,000 games
+    /// (their voluntary context switches: each a sleep and a wake-up), medians of the
+    /// rounds; `None` where the system does not count them per thread.
+    pub coordinator_waits_per_1000_games: Option<f64>,
+    /// See `coordinator_waits_per_1000_games`.
+    pub workers_waits_per_1000_games: Option<f64>,
 }
 
 /// What `bench --scale` found for one game.
@@ -482,6 +488,7 @@ where
         let (mut rates, mut ceilings, mut shares) = (Vec::new(), Vec::new(), Vec::new());
         let (mut coordinator_us, mut workers_us, mut per_handoff) =
             (Vec::new(), Vec::new(), Vec::new());
+        let (mut coordinator_waits, mut workers_waits) = (Vec::new(), Vec::new());
         for round in 0..rounds {
             let before = separate_runs::<G>(&part, threads)?;
             let (one, stored_plies) = scratch_run::<G>(&plan, threads, None, plies == 0)?;
@@ -494,6 +501,7 @@ where
             // Both measurements around the run together, as `around` takes them.
             let ceiling = 2.0 * parts / (before + after);
             let us_per_game = |d: Duration| d.as_secs_f64() * 1e6 / games;
+            let per_1000 = |n: u64| n as f64 * 1000.0 / games;
             let row = ScaleRow {
                 threads,
                 games_per_s: rate,
@@ -502,6 +510,8 @@ where
                 coordinator_us_per_game: one.cpu.map(|c| us_per_game(c.coordinator)),
                 workers_us_per_game: one.cpu.map(|c| us_per_game(c.workers)),
                 games_per_handoff: games / one.handoffs.max(1) as f64,
+                coordinator_waits_per_1000_games: one.waits.map(|w| per_1000(w.coordinator)),
+                workers_waits_per_1000_games: one.waits.map(|w| per_1000(w.workers)),
             };
             measured(round, &row);
             rates.push(rate);
@@ -510,6 +520,8 @@ where
             coordinator_us.extend(row.coordinator_us_per_game);
             workers_us.extend(row.workers_us_per_game);
             per_handoff.push(row.games_per_handoff);
+            coordinator_waits.extend(row.coordinator_waits_per_1000_games);
+            workers_waits.extend(row.workers_waits_per_1000_games);
         }
         let median_of = |v: Vec<f64>| (!v.is_empty()).then(|| median(v));
         rows.push(ScaleRow {
@@ -520,6 +532,8 @@ where
             coordinator_us_per_game: median_of(coordinator_us),
             workers_us_per_game: median_of(workers_us),
             games_per_handoff: median(per_handoff),
+            coordinator_waits_per_1000_games: median_of(coordinator_waits),
+            workers_waits_per_1000_games: median_of(workers_waits),
         });
     }
     let store_ceiling_games_per_s = store_ceiling(kind, n, plies as f64 / n.max(1) as f64)?;

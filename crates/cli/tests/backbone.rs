@@ -811,6 +811,13 @@ fn bench_scale_json_has_a_row_per_thread_count_under_each_game() {
                 (1.0..=12.0).contains(&num("games_per_handoff")),
                 "{game}: {r}"
             );
+            // Linux counts each thread's sleeps: a number, none below zero.
+            for k in [
+                "coordinator_waits_per_1000_games",
+                "workers_waits_per_1000_games",
+            ] {
+                assert!(num(k).is_finite() && num(k) >= 0.0, "{game}: {k} in {r}");
+            }
         }
         assert!(
             f["store_ceiling_games_per_s"]

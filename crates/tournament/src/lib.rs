@@ -34,7 +34,8 @@ pub use plan::{ladder_batch_name, Plan};
 pub use play::{play_game, play_game_with, GameRules, MoveNote, PlayedGame};
 pub use rating_games::{add_results, add_results_with, games_to_rate, score, RatedGame};
 pub use runner::{
-    drive, play_stored, run, thread_cpu, RunCpu, RunOptions, RunSummary, StoredTournament, Until,
+    drive, play_stored, run, thread_cpu, thread_waits, RunCpu, RunOptions, RunSummary, RunWaits,
+    StoredTournament, Until,
 };
 pub use store::{
     open_store, ClaimedJob, Completion, FinishedGame, GameRow, JobInFlight, ResultEntry, ResultRow,

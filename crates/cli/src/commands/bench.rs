@@ -256,7 +256,16 @@ fn cpu_text(r: &ScaleRow) -> String {
         (Some(c), Some(w)) => format!("; CPU a game: coordinator {c:.2} us, workers {w:.2} us"),
         _ => String::new(),
     };
-    format!("{cpu}; {:.0} games a hand-off", r.games_per_handoff)
+    let waits = match (
+        r.coordinator_waits_per_1000_games,
+        r.workers_waits_per_1000_games,
+    ) {
+        (Some(c), Some(w)) => {
+            format!("; sleeps a 1,000 games: coordinator {c:.1}, workers {w:.1}")
+        }
+        _ => String::new(),
+    };
+    format!("{cpu}; {:.0} games a hand-off{waits}", r.games_per_handoff)
 }
 
 /// A game's `--scale` figures as JSON: its rows under `scale`.
@@ -273,6 +282,8 @@ fn scale_json(figures: &ScaleFigures) -> serde_json::Value {
                 "coordinator_us_per_game": r.coordinator_us_per_game,
                 "workers_us_per_game": r.workers_us_per_game,
                 "games_per_handoff": r.games_per_handoff,
+                "coordinator_waits_per_1000_games": r.coordinator_waits_per_1000_games,
+                "workers_waits_per_1000_games": r.workers_waits_per_1000_games,
             })
         })
         .collect();

@@ -103,6 +103,20 @@ pub struct RunSummary {
     /// when the coordinator slept, a wake-up): `eloworld bench --scale` shows how many
     /// games a hand-off carries as threads are added. From [`drive`], its first pass.
     pub handoffs: u64,
+    /// How often the run's threads slept waiting, where the system counts it per thread
+    /// (`None` elsewhere); from [`drive`], its first pass.
+    pub waits: Option<RunWaits>,
+}
+
+/// How many times a run's threads gave up their core to wait (their voluntary context
+/// switches, each a sleep and a wake-up): the hand-offs' cost that CPU time alone does
+/// not show, measured by `eloworld bench --scale` as threads are added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunWaits {
+    /// The coordinating thread: waiting for finished games or for the next look.
+    pub coordinator: u64,
+    /// All worker threads together: waiting for jobs.
+    pub workers: u64,
 }
 
 /// Where a run's CPU went: what `eloworld bench` compares with the bare game loop's, to
@@ -113,6 +127,17 @@ pub struct RunCpu {
     pub coordinator: Duration,
     /// All worker threads together: the games, and handing them over.
     pub workers: Duration,
+}
+
+/// How many times the calling thread has slept waiting (its voluntary context switches,
+/// from Linux's `/proc/thread-self/status`); `None` where the system does not say.
+#[must_use]
+pub fn thread_waits() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/thread-self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+        .and_then(|v| v.trim().parse().ok())
 }
 
 /// CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), where there is such a
@@ -303,7 +328,9 @@ pub fn play_stored<G: PlayableGame>(
 ) -> Result<RunSummary, RunError> {
     let started = Instant::now();
     let coordinator_cpu = thread_cpu();
+    let coordinator_waits = thread_waits();
     let workers_cpu_ns = AtomicU64::new(0);
+    let workers_waits = AtomicU64::new(0);
     let (planned, done_before) = (tournament.total, tournament.done);
     let threads = opts.threads.max(1);
     let runnable: Vec<u32> = (0..factories.len() as u32)
@@ -337,6 +364,7 @@ pub fn play_stored<G: PlayableGame>(
         record: opts.record_games && opts.events.is_some(),
         pause: opts.pause_after_game,
         cpu_ns: &workers_cpu_ns,
+        waits: &workers_waits,
     };
     let (job_tx, job_rx) = unbounded();
     let (msg_tx, msg_rx) = unbounded();
@@ -383,5 +411,11 @@ pub fn play_stored<G: PlayableGame>(
             .collect(),
         cpu,
         handoffs: done.handoffs,
+        waits: coordinator_waits
+            .zip(thread_waits())
+            .map(|(start, end)| RunWaits {
+                coordinator: end.saturating_sub(start),
+                workers: workers_waits.into_inner(),
+            }),
     })
 }

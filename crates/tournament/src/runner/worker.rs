@@ -1,7 +1,7 @@
 //! A worker thread of the runner: takes claimed jobs from the coordinator, plays them, and
 //! hands the finished games back.
 
-use super::thread_cpu;
+use super::{thread_cpu, thread_waits};
 use crate::store::{ClaimedJob, FinishedGame};
 use crate::{play_game_with, Event, GameRules, MoveNote};
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
@@ -60,6 +60,8 @@ pub(super) struct Shared<'a, G: PlayableGame> {
     pub pause: Duration,
     /// CPU time of all workers together, in nanoseconds, added as each worker ends.
     pub cpu_ns: &'a AtomicU64,
+    /// The workers' sleeps waiting for jobs, all together (see [`super::RunWaits`]).
+    pub waits: &'a AtomicU64,
 }
 
 impl<G: PlayableGame> Shared<'_, G> {
@@ -109,6 +111,7 @@ impl<'a, G: PlayableGame> WorkerThread<'a, G> {
     /// thread's CPU time to the run's.
     pub(super) fn run(mut self) {
         let cpu_start = thread_cpu();
+        let waits_start = thread_waits();
         while let Some(job) = self.next_job() {
             if !self.take(&job) {
                 break;
@@ -118,6 +121,11 @@ impl<'a, G: PlayableGame> WorkerThread<'a, G> {
         if let (Some(start), Some(end)) = (cpu_start, thread_cpu()) {
             let used = u64::try_from(end.saturating_sub(start).as_nanos()).unwrap_or(0);
             self.shared.cpu_ns.fetch_add(used, Ordering::Relaxed);
+        }
+        if let (Some(start), Some(end)) = (waits_start, thread_waits()) {
+            self.shared
+                .waits
+                .fetch_add(end.saturating_sub(start), Ordering::Relaxed);
         }
     }
 
