@@ -212,6 +212,13 @@ fn the_shipped_phase_one_organisms_keep_their_published_figures() {
 /// scaled cap, one-MiB table as phase 3 searches) for `player`; returns (solved, nodes to
 /// solution).
 fn ecm_at_phase_three_cap(player: &str) -> (u64, u64) {
+    ecm_at_cap(player, 20_000)
+}
+
+/// Runs `eloworld suite` on the whole ECM suite at `cap` nodes a position for `player`;
+/// returns (solved, nodes to solution).
+fn ecm_at_cap(player: &str, cap: u64) -> (u64, u64) {
+    let cap = cap.to_string();
     let args = [
         "suite",
         "--epd",
@@ -219,12 +226,25 @@ fn ecm_at_phase_three_cap(player: &str) -> (u64, u64) {
         "--player",
         player,
         "--nodes",
-        "20000",
+        &cap,
         "--threads",
         "2",
     ];
     let stdout = common::ok(&common::repo(), &args);
     common::suite_figures(&stdout)
+}
+
+/// The figures of a phase-3 header, "# eloworld evolve search (NAME): best organism, 12345
+/// nodes, 300/879 solved": (nodes to solution, solved).
+fn search_header_figures(search: &str) -> (u64, u64) {
+    let head = search.lines().next().expect("header");
+    let figures: Vec<u64> = head
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let n = figures.len();
+    assert!(n >= 3 && figures[n - 1] == 879, "{head}");
+    (figures[n - 3], figures[n - 2])
 }
 
 /// The shipped EVOL* evaluation (`data/evolve/coevolve.params`, phase 2: the ten phase-1
@@ -245,15 +265,8 @@ fn the_shipped_evol_star_and_evolved_search_keep_their_figures() {
         "{coevolve}"
     );
     let search = std::fs::read_to_string(dir.join("search.params")).expect("search.params");
-    // "# eloworld evolve search (NAME): best organism, 12345 nodes, 300/879 solved"
+    let (nodes, solved) = search_header_figures(&search);
     let head = search.lines().next().expect("header");
-    let figures: Vec<u64> = head
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|t| t.parse().ok())
-        .collect();
-    let n = figures.len();
-    assert!(n >= 3 && figures[n - 1] == 879, "{head}");
-    let (nodes, solved) = (figures[n - 3], figures[n - 2]);
     assert_eq!(
         ecm_at_phase_three_cap(
             "evol:eval=data/evolve/coevolve.params,search=data/evolve/search.params,hash=1,techniques=paper"
@@ -273,4 +286,76 @@ fn the_shipped_evol_star_and_evolved_search_keep_their_figures() {
         solved_all > solved,
         "{solved_all} solved with the techniques, {solved} without"
     );
+}
+
+/// The pipeline re-run on the engine with its standard techniques (issue 48, part 3; phase 1
+/// is not re-run, since its 1-ply search does not use them, as the phase-1 test above shows):
+/// EVOL*'s evaluation `data/evolve/coevolve-techniques.params` (phase 2: the ten phase-1
+/// organisms coevolved for 50 generations in games of 10,000 nodes a move) and its search
+/// `data/evolve/search-techniques.params` (phase 3 on all 879 ECM positions at 5,000 nodes
+/// each, a quarter of the first run's cap) still give the figures their runs logged, searched with the techniques (the default):
+/// the search file's header is its own fitness, and the new evaluation under Table II's search
+/// is the reference phase 3 printed before it began.
+#[test]
+fn the_shipped_re_run_on_the_engine_with_its_techniques_keeps_its_figures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/evolve");
+    let coevolve = std::fs::read_to_string(dir.join("coevolve-techniques.params"))
+        .expect("coevolve-techniques.params");
+    assert!(
+        coevolve.starts_with("# eloworld evolve coevolve (coevolve-s1): best of best")
+            && coevolve.contains("generations=50")
+            && coevolve.contains("games_per_pair=4 nodes=10000"),
+        "{coevolve}"
+    );
+    let search = std::fs::read_to_string(dir.join("search-techniques.params"))
+        .expect("search-techniques.params");
+    assert!(search.contains("positions=879 cap=5000 hash=1"), "{search}");
+    let (nodes, solved) = search_header_figures(&search);
+    assert_eq!(
+        ecm_at_cap(
+            "evol:eval=data/evolve/coevolve-techniques.params,search=data/evolve/search-techniques.params,hash=1",
+            5_000
+        ),
+        (solved, nodes)
+    );
+    assert_eq!(
+        ecm_at_cap(
+            "evol:eval=data/evolve/coevolve-techniques.params,hash=1",
+            5_000
+        ),
+        (247, 3_571_137)
+    );
+}
+
+/// EVOL*'s wins, draws and losses in a shipped match store, read by `eloworld results`.
+fn evol_star_record(store: &str) -> (u64, u64, u64) {
+    let db = common::repo().join("data/evolve/runs").join(store);
+    let out = common::ok(&common::repo(), &["results", "--db", &db.to_string_lossy()]);
+    let line = out
+        .lines()
+        .find(|l| {
+            l.contains("coevolve-techniques.params") && l.trim_start().starts_with(['1', '2'])
+        })
+        .unwrap_or_else(|| panic!("no standings line for EVOL*: {out}"));
+    let n: Vec<u64> = line
+        .split_whitespace()
+        .rev()
+        .skip(1)
+        .take(3)
+        .map(|t| t.parse().expect("a count"))
+        .collect();
+    (n[2], n[1], n[0])
+}
+
+/// The shipped games of the re-run's Table IV (`data/evolve/runs/evolution-table4-rerun-*`)
+/// hold the results docs/evolution.md reports for EVOL* (wins, draws, losses).
+#[test]
+fn the_shipped_re_run_matches_hold_their_documented_results() {
+    for (store, record) in [
+        ("evolution-table4-rerun-evol0.sqlite", (119, 59, 122)),
+        ("evolution-table4-rerun-toga2.sqlite", (3, 2, 45)),
+        ("evolution-table4-rerun-crafty.sqlite", (15, 15, 203)),
+    ] {
+        assert_eq!(evol_star_record(store), record, "{store}");
+    }
 }
