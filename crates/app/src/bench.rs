@@ -485,10 +485,7 @@ where
         // Each separate tournament plays its share of the games (at least one).
         let part = bench_plan(kind, (n / threads as u64).max(1))?;
         let parts = part.jobs().len() as f64 * threads as f64;
-        let (mut rates, mut ceilings, mut shares) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut coordinator_us, mut workers_us, mut per_handoff) =
-            (Vec::new(), Vec::new(), Vec::new());
-        let (mut coordinator_waits, mut workers_waits) = (Vec::new(), Vec::new());
+        let mut measured_rows = Vec::with_capacity(rounds);
         for round in 0..rounds {
             let before = separate_runs::<G>(&part, threads)?;
             let (one, stored_plies) = scratch_run::<G>(&plan, threads, None, plies == 0)?;
@@ -514,26 +511,24 @@ where
                 workers_waits_per_1000_games: one.waits.map(|w| per_1000(w.workers)),
             };
             measured(round, &row);
-            rates.push(rate);
-            ceilings.push(ceiling);
-            shares.push(row.share);
-            coordinator_us.extend(row.coordinator_us_per_game);
-            workers_us.extend(row.workers_us_per_game);
-            per_handoff.push(row.games_per_handoff);
-            coordinator_waits.extend(row.coordinator_waits_per_1000_games);
-            workers_waits.extend(row.workers_waits_per_1000_games);
+            measured_rows.push(row);
         }
-        let median_of = |v: Vec<f64>| (!v.is_empty()).then(|| median(v));
+        // Each figure the median of the rounds'; an optional one of the rounds that have it.
+        let of = |f: fn(&ScaleRow) -> f64| median(measured_rows.iter().map(f).collect());
+        let of_some = |f: fn(&ScaleRow) -> Option<f64>| {
+            let v: Vec<f64> = measured_rows.iter().filter_map(f).collect();
+            (!v.is_empty()).then(|| median(v))
+        };
         rows.push(ScaleRow {
             threads,
-            games_per_s: median(rates),
-            ceiling_games_per_s: median(ceilings),
-            share: median(shares),
-            coordinator_us_per_game: median_of(coordinator_us),
-            workers_us_per_game: median_of(workers_us),
-            games_per_handoff: median(per_handoff),
-            coordinator_waits_per_1000_games: median_of(coordinator_waits),
-            workers_waits_per_1000_games: median_of(workers_waits),
+            games_per_s: of(|r| r.games_per_s),
+            ceiling_games_per_s: of(|r| r.ceiling_games_per_s),
+            share: of(|r| r.share),
+            coordinator_us_per_game: of_some(|r| r.coordinator_us_per_game),
+            workers_us_per_game: of_some(|r| r.workers_us_per_game),
+            games_per_handoff: of(|r| r.games_per_handoff),
+            coordinator_waits_per_1000_games: of_some(|r| r.coordinator_waits_per_1000_games),
+            workers_waits_per_1000_games: of_some(|r| r.workers_waits_per_1000_games),
         });
     }
     let store_ceiling_games_per_s = store_ceiling(kind, n, plies as f64 / n.max(1) as f64)?;

@@ -293,9 +293,10 @@ fn the_shipped_evol_star_and_evolved_search_keep_their_figures() {
 /// EVOL*'s evaluation `data/evolve/coevolve-techniques.params` (phase 2: the ten phase-1
 /// organisms coevolved for 50 generations in games of 10,000 nodes a move) and its search
 /// `data/evolve/search-techniques.params` (phase 3 on all 879 ECM positions at 5,000 nodes
-/// each, a quarter of the first run's cap) still give the figures their runs logged, searched with the techniques (the default):
-/// the search file's header is its own fitness, and the new evaluation under Table II's search
-/// is the reference phase 3 printed before it began.
+/// each, a quarter of the first run's cap) still give the figures their runs logged,
+/// searched with the techniques (the default): the search file's header is its own fitness,
+/// and the new evaluation under Table II's search is the reference phase 3 printed before it
+/// began.
 #[test]
 fn the_shipped_re_run_on_the_engine_with_its_techniques_keeps_its_figures() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/evolve");
