@@ -201,7 +201,9 @@ fn skill_level_is_set_in_the_engine() {
         let mut p = builtin(name).create_engine(&mut worker).expect(name);
         let mut game = start();
         let mut n = 0;
-        for _ in 0..10 {
+        // Twenty moves: Stockfish draws its weaker moves at random, and over ten it once
+        // left its line only once (the test's flake).
+        for _ in 0..20 {
             let mv = p.choose(&game, &mut GameRng::new(1)).expect("a move");
             let (_, info) = p.last_search().expect("a report");
             n += usize::from(info.pv_head() != Some(game.move_code(mv).as_str()));
@@ -212,7 +214,7 @@ fn skill_level_is_set_in_the_engine() {
     }
     assert!(
         deviations[0] >= 2,
-        "stockfish0 left its best line {} times in 10",
+        "stockfish0 left its best line {} times in 20",
         deviations[0]
     );
     assert_eq!(deviations[1], 0, "stockfish20 left its best line");
