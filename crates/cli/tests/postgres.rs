@@ -356,10 +356,12 @@ fn a_single_process_run_killed_with_sigkill_resumes_on_postgres() {
     let url = cluster.url();
     std::fs::write(
         dir.path().join("t.toml"),
-        "name = \"resume\"\nplayers = [\"random_move\", \"first_move_r40000\", \"random_move_r1000\"]\ngames_per_pair = 300\nseed = 3\nthreads = 2\n",
+        "name = \"resume\"\nplayers = [\"random_move\", \"first_move_r40000\", \"random_move_r1000\"]\ngames_per_pair = 3000\nseed = 3\nthreads = 2\n",
     )
     .expect("toml");
-    let planned = 3 * 2 * 300;
+    // 18,000 random games, a few seconds' run: the runner commits every 1,024 games or
+    // 250 ms, so a run of 1,800 could end between two polls and leave nothing to kill.
+    let planned = 3 * 2 * 3000;
     let mut child = common::command()
         .args([
             "tournament",
