@@ -924,3 +924,87 @@ fn bench_db_measures_one_to_eight_workers_and_stores_the_runners_games_once() {
     assert_eq!(stored("count(*)"), 400, "{out}");
     assert_eq!(stored("count(DISTINCT g.job_id)"), 400);
 }
+
+/// Schema 3: a game row costs the server no foreign-key triggers, no index of its
+/// tournament and no compression of its moves. A store of schema 2 (the checks put back and
+/// its version taken away) is migrated on opening, and a tournament's games are still read
+/// alone through its jobs.
+#[test]
+fn game_rows_are_stored_without_checks_or_compression_and_read_by_tournament() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = cluster.url();
+    let run = |name: &str, pairs: u32| {
+        let o = eloworld(
+            dir.path(),
+            &[
+                "tournament",
+                "--name",
+                name,
+                "--players",
+                "random_move,random_move_r1000",
+                "--games-per-pair",
+                &pairs.to_string(),
+                "--db",
+                &url,
+                "--quiet",
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("first", 20);
+    // Put schema 2 back: the two foreign keys, the tournament's index, the default toast
+    // threshold, and the version.
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+    c.batch_execute(
+        "ALTER TABLE games ADD FOREIGN KEY (job_id) REFERENCES jobs(id);
+         ALTER TABLE games ADD FOREIGN KEY (tournament_id) REFERENCES tournaments(id);
+         CREATE INDEX games_tournament ON games (tournament_id);
+         ALTER TABLE games RESET (toast_tuple_target);
+         DELETE FROM schema_migrations WHERE version = 3;",
+    )
+    .expect("schema 2");
+    assert_eq!(
+        cluster.query_i64("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'games'::regclass"),
+        4,
+        "two foreign keys, two triggers each"
+    );
+    run("second", 30);
+    assert_eq!(
+        cluster.query_i64("SELECT max(version)::bigint FROM schema_migrations"),
+        3
+    );
+    assert_eq!(
+        cluster.query_i64("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'games'::regclass"),
+        0
+    );
+    assert_eq!(
+        cluster.query_i64("SELECT count(*) FROM pg_indexes WHERE indexname = 'games_tournament'"),
+        0
+    );
+    // Random chess games run to hundreds of plies: rows of over 2 KB, stored whole.
+    let long = "SELECT count(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id \
+                WHERE t.name = 'second' AND octet_length(g.moves) > 2100";
+    assert!(cluster.query_i64(long) > 0, "no game of over 2 KB");
+    assert_eq!(
+        cluster.query_i64(
+            "SELECT count(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id \
+             WHERE t.name = 'second' AND pg_column_compression(g.moves) IS NOT NULL"
+        ),
+        0
+    );
+    for (name, games) in [("first", 40), ("second", 60)] {
+        let store = eloworld_tournament::open_store(&url, false).expect("open");
+        let rows = store.results(Some(name)).expect("results");
+        assert_eq!(rows.len(), games, "{name}");
+        assert!(rows.iter().all(|r| r.tournament == name), "{name}");
+        assert_eq!(store.games(Some(name)).expect("games").len(), games);
+        assert_eq!(
+            store.results_by_key(name).expect("by key").len(),
+            games,
+            "{name}"
+        );
+    }
+}
