@@ -88,7 +88,7 @@ fn squava_play_prints_moves_and_board() {
 const RESUME_TOML: &str = r#"
 name = "resume"
 players = ["random_move", "first_move_r40000", "random_move_r1000"]
-games_per_pair = 700
+games_per_pair = 2000
 seed = 3
 threads = 2
 db = "resume.sqlite"
@@ -129,7 +129,9 @@ fn start_and_stop(dir: &Path, signal: &str) {
 fn check_resume(signal: &str) {
     let dir = tempfile::tempdir().expect("tmp");
     write(dir.path(), "t.toml", RESUME_TOML);
-    let planned = 3 * 2 * 700;
+    // 12,000 random games, a second or more: the runner commits every 1,024 games or 250 ms,
+    // so a run of a few thousand could end before the poll that stops it.
+    let planned = 3 * 2 * 2000;
     start_and_stop(dir.path(), signal);
     let db = dir.path().join("resume.sqlite");
     let stored = count(&db, "SELECT count(*) FROM games");
@@ -172,7 +174,7 @@ fn check_resume(signal: &str) {
     // No claim is left: each claim's row went with its last game.
     assert_eq!(count(&db, "SELECT count(*) FROM claims"), 0);
     // Every pair played exactly its share.
-    assert_eq!(count(&db, "SELECT count(*) FROM (SELECT white, black, count(*) n FROM jobs j JOIN games g ON g.job_id = j.id GROUP BY white, black HAVING n != 700)"), 0);
+    assert_eq!(count(&db, "SELECT count(*) FROM (SELECT white, black, count(*) n FROM jobs j JOIN games g ON g.job_id = j.id GROUP BY white, black HAVING n != 2000)"), 0);
     // What was stored before the stop is untouched.
     let c = rusqlite::Connection::open(&db).expect("db");
     for (id, moves) in before {
