@@ -7,7 +7,7 @@ use super::{RunOptions, StoredTournament};
 use crate::store::{ClaimedJob, FinishedGame, Store};
 use crate::{Event, RunError};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -24,7 +24,7 @@ pub(super) struct Coordinator<'a> {
     /// Players found unable to start in this run (indexes into the tournament's), with why.
     cannot_start: Vec<(u32, String)>,
     /// Jobs claimed and not yet finished, by id.
-    in_flight: HashMap<i64, ClaimedJob>,
+    in_flight: FxHashMap<i64, ClaimedJob>,
     /// Finished games not committed yet.
     batch: Vec<FinishedGame>,
     /// Games this run stored.
@@ -70,7 +70,7 @@ impl<'a> Coordinator<'a> {
             filter,
             runnable_now: runnable.to_vec(),
             cannot_start: Vec::new(),
-            in_flight: HashMap::new(),
+            in_flight: FxHashMap::default(),
             batch: Vec::with_capacity(opts.checkpoint_games),
             stored: 0,
             handoffs: 0,

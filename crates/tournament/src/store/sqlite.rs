@@ -10,6 +10,7 @@ use crate::{GameSetup, Plan, StoreError};
 use eloworld_games::{GameKind, GameResult, MoveRecord};
 use eloworld_schedule::JobSpec;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -103,16 +104,18 @@ const PAGE_SIZE: i64 = 16_384;
 /// What this store has claimed. One process owns an SQLite file, so the claims that fence
 /// completions are held here, in memory; the `claims` table shows them to readers (the
 /// dashboard, `status`), and a run that dies leaves its rows for the next `begin` to clear.
+/// The maps hash ids with rustc's Fx hash: SipHash's lookups, a few a game, were an eighth
+/// of the coordinator's instructions a game of random Go.
 #[derive(Default)]
 struct Claims {
     /// Per tournament, where the next claim's scan starts.
-    scans: HashMap<i64, Scan>,
+    scans: FxHashMap<i64, Scan>,
     /// The jobs held, by id.
-    jobs: HashMap<i64, Held>,
+    jobs: FxHashMap<i64, Held>,
     /// The `claims` rows written, by id.
-    rows: HashMap<i64, ClaimRow>,
+    rows: FxHashMap<i64, ClaimRow>,
     /// Tournaments this store created, whose jobs after the scan are untouched.
-    fresh: HashMap<i64, Fresh>,
+    fresh: FxHashMap<i64, Fresh>,
 }
 
 /// The jobs of a tournament this store created, kept from its plan while every job past
@@ -210,6 +213,20 @@ struct ClaimRow {
     tournament: i64,
     worker: String,
     open: usize,
+}
+
+/// What a batch's game INSERT has bound, of the values that repeat from game to game (see
+/// `complete`); `None` and `false` are "not bound yet".
+#[derive(Default)]
+struct Bound {
+    tournament: Option<i64>,
+    result: Option<&'static str>,
+    termination: Option<&'static str>,
+    attempt: Option<u32>,
+    /// Whether `detail` is bound as NULL.
+    no_detail: bool,
+    /// Whether `notes` is bound as NULL.
+    no_notes: bool,
 }
 
 /// An SQLite file holding tournaments and their games.
@@ -716,28 +733,54 @@ impl Store for SqliteStore {
             let now_ms = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as i64);
+            let sql = |e| classify(&path, e);
+            // SQLite keeps a statement's bindings across its resets: the batch's constants
+            // are bound once, and of a game's values only those that differ from the last
+            // game's (a bound text is copied into SQLite's memory, the binding of all 13
+            // values was a fifth of the coordinator's instructions a game of random Go).
+            ins.raw_bind_parameter(9, now_ms).map_err(sql)?;
+            ins.raw_bind_parameter(12, worker).map_err(sql)?;
+            let mut last = Bound::default();
             for g in games {
                 if !held(g) {
                     done.rejected.push((g.job_id, g.attempt));
                     continue;
                 }
-                let stored = ins
-                    .execute(params![
-                        g.job_id,
-                        g.tournament,
-                        g.result.pgn(),
-                        g.termination.code(),
-                        g.plies,
-                        g.moves.as_bytes(),
-                        g.detail,
-                        g.wall_ms,
-                        now_ms,
-                        seq + 1,
-                        g.attempt,
-                        worker,
-                        encode_notes(&g.notes)
-                    ])
-                    .map_err(|e| classify(&path, e))?;
+                ins.raw_bind_parameter(1, g.job_id).map_err(sql)?;
+                if last.tournament != Some(g.tournament) {
+                    ins.raw_bind_parameter(2, g.tournament).map_err(sql)?;
+                    last.tournament = Some(g.tournament);
+                }
+                let result = g.result.pgn();
+                if last.result != Some(result) {
+                    ins.raw_bind_parameter(3, result).map_err(sql)?;
+                    last.result = Some(result);
+                }
+                let termination = g.termination.code();
+                if last.termination != Some(termination) {
+                    ins.raw_bind_parameter(4, termination).map_err(sql)?;
+                    last.termination = Some(termination);
+                }
+                ins.raw_bind_parameter(5, g.plies).map_err(sql)?;
+                ins.raw_bind_parameter(6, g.moves.as_bytes()).map_err(sql)?;
+                // Absent detail and notes are bound as NULL once, present ones every game.
+                if g.detail.is_some() || !last.no_detail {
+                    ins.raw_bind_parameter(7, g.detail.as_deref())
+                        .map_err(sql)?;
+                    last.no_detail = g.detail.is_none();
+                }
+                ins.raw_bind_parameter(8, g.wall_ms).map_err(sql)?;
+                ins.raw_bind_parameter(10, seq + 1).map_err(sql)?;
+                if last.attempt != Some(g.attempt) {
+                    ins.raw_bind_parameter(11, g.attempt).map_err(sql)?;
+                    last.attempt = Some(g.attempt);
+                }
+                if !g.notes.is_empty() || !last.no_notes {
+                    ins.raw_bind_parameter(13, encode_notes(&g.notes))
+                        .map_err(sql)?;
+                    last.no_notes = g.notes.is_empty();
+                }
+                let stored = ins.raw_execute().map_err(sql)?;
                 finished.push(g.job_id);
                 if stored == 0 {
                     done.rejected.push((g.job_id, g.attempt));
@@ -749,7 +792,7 @@ impl Store for SqliteStore {
             // A claim's row goes with its last job.
             finished.sort_unstable();
             finished.dedup();
-            let mut emptied: HashMap<i64, usize> = HashMap::new();
+            let mut emptied: FxHashMap<i64, usize> = FxHashMap::default();
             for id in &finished {
                 if let Some(h) = claims.jobs.get(id) {
                     *emptied.entry(h.row).or_default() += 1;
