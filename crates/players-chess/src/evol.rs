@@ -8,9 +8,11 @@
 //! transposition table across the moves of a game and learns the game's positions through
 //! `observe` for repetition detection.
 
+use eloworld_engine::score::mate_in;
 use eloworld_engine::search::Techniques;
 use eloworld_engine::{Engine, EvalParams, Limits, SearchParams};
 use eloworld_games::{Chess, GameRng};
+use eloworld_players_core::engine::{Score, SearchInfo};
 use eloworld_players_core::{
     Flags, Params, Player, PlayerError, PlayerFactory, PlayerInfo, PlayerSpec, Registry, SpecError,
     Worker,
@@ -62,6 +64,9 @@ pub struct EvolPlayer {
     one_ply: Option<bool>,
     /// Keys of the game's earlier positions, oldest first.
     keys: Vec<u64>,
+    /// What the last search found (score, depth, nodes), for the game's notes and
+    /// adjudication, as an engine's `info` lines give them.
+    last: Option<SearchInfo>,
 }
 
 impl EvolPlayer {
@@ -73,6 +78,7 @@ impl EvolPlayer {
             limits: config.limits.clone(),
             one_ply: config.one_ply,
             keys: Vec::new(),
+            last: None,
         }
     }
 }
@@ -80,18 +86,28 @@ impl EvolPlayer {
 impl Player<Chess> for EvolPlayer {
     fn choose(&mut self, game: &Chess, _rng: &mut GameRng) -> Result<Move, PlayerError> {
         let pos = game.position();
-        let best = match self.one_ply {
-            Some(quiescence) => self
-                .engine
-                .best_move_1ply(pos, quiescence)
-                .map(|(m, _, _)| m),
+        let (best, report) = match self.one_ply {
+            Some(quiescence) => match self.engine.best_move_1ply(pos, quiescence) {
+                Some((m, score, evaluations)) => (Some(m), Some((score, 1, evaluations))),
+                None => (None, None),
+            },
             None => {
-                self.engine
-                    .search(pos, &self.keys, &self.limits, &mut |_| {})
-                    .best_move
+                let r = self
+                    .engine
+                    .search(pos, &self.keys, &self.limits, &mut |_| {});
+                let report = r.best_move.map(|_| (r.score, r.depth, r.nodes));
+                (r.best_move, report)
             }
         };
+        self.last = report.map(|(score, depth, nodes)| {
+            let score = mate_in(score).map_or(Score::Centipawns(score), Score::Mate);
+            SearchInfo::searched(depth, nodes, score)
+        });
         best.ok_or(PlayerError::NoMove)
+    }
+
+    fn last_report(&self) -> Option<SearchInfo> {
+        self.last
     }
 
     fn observe(&mut self, before: &Chess, _mv: Move) {
@@ -418,6 +434,35 @@ mod tests {
         ] {
             assert_eq!(choose(spec, fen), "e1e8", "{spec}");
         }
+    }
+
+    /// Each search's depth, nodes and score are kept for the game's notes (PGN comments) and
+    /// for adjudication, as an engine's `info` lines are: a mate in one as a mate, the 1-ply
+    /// players at depth 1, and nothing before the first move.
+    #[test]
+    fn the_last_search_is_reported_as_an_engine_reports_it() {
+        let mate = "6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1";
+        let quiet = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let report = |spec: &str, fen: &str| {
+            let factory = registry().resolve_str(spec).expect("resolves");
+            let mut player = factory.create(&mut Worker::new(0)).expect("creates");
+            assert_eq!(player.last_report(), None, "{spec}: before any move");
+            let game = Chess::from_position(fen, DrawRules::Automatic).expect("fen");
+            player.choose(&game, &mut GameRng::new(1)).expect("a move");
+            player.last_report().expect("a report")
+        };
+        let r = report("ab_depth3", mate);
+        assert_eq!((r.depth, r.score), (Some(3), Some(Score::Mate(1))));
+        assert!(r.nodes.is_some_and(|n| n > 0));
+        let r = report("ab_depth3", quiet);
+        assert_eq!(r.depth, Some(3));
+        assert!(
+            matches!(r.score, Some(Score::Centipawns(cp)) if cp.abs() < 300),
+            "{r:?}"
+        );
+        let r = report("evol_1ply", quiet);
+        assert_eq!(r.depth, Some(1));
+        assert!(r.nodes.is_some_and(|n| n > 0), "{r:?}");
     }
 
     #[test]

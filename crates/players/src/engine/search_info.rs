@@ -49,6 +49,18 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
+    /// What an in-process search found: its depth, nodes and score, as a UCI engine's last
+    /// `info` line would give them.
+    #[must_use]
+    pub fn searched(depth: u32, nodes: u64, score: Score) -> SearchInfo {
+        SearchInfo {
+            depth: Some(depth),
+            nodes: Some(nodes),
+            score: Some(score),
+            ..SearchInfo::default()
+        }
+    }
+
     /// Returns the first move of the best line, if one was reported. A UCI engine's
     /// `bestmove` is this move unless it chose to play worse (Stockfish's Skill Level).
     #[must_use]
