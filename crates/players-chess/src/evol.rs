@@ -88,21 +88,20 @@ impl Player<Chess> for EvolPlayer {
         let pos = game.position();
         let (best, report) = match self.one_ply {
             Some(quiescence) => match self.engine.best_move_1ply(pos, quiescence) {
-                Some((m, score, evaluations)) => (Some(m), Some((score, 1, evaluations))),
+                Some((m, score, evaluations)) => (Some(m), Some(report(1, evaluations, score))),
                 None => (None, None),
             },
             None => {
                 let r = self
                     .engine
                     .search(pos, &self.keys, &self.limits, &mut |_| {});
-                let report = r.best_move.map(|_| (r.score, r.depth, r.nodes));
-                (r.best_move, report)
+                (
+                    r.best_move,
+                    r.best_move.map(|_| report(r.depth, r.nodes, r.score)),
+                )
             }
         };
-        self.last = report.map(|(score, depth, nodes)| {
-            let score = mate_in(score).map_or(Score::Centipawns(score), Score::Mate);
-            SearchInfo::searched(depth, nodes, score)
-        });
+        self.last = report;
         best.ok_or(PlayerError::NoMove)
     }
 
@@ -113,6 +112,12 @@ impl Player<Chess> for EvolPlayer {
     fn observe(&mut self, before: &Chess, _mv: Move) {
         self.keys.push(before.hash());
     }
+}
+
+/// A search's depth, nodes and score (the engine's, a mate as a mate) as an engine reports it.
+fn report(depth: u32, nodes: u64, score: i32) -> SearchInfo {
+    let score = mate_in(score).map_or(Score::Centipawns(score), Score::Mate);
+    SearchInfo::searched(depth, nodes, score)
 }
 
 struct EvolFactory(EvolConfig);

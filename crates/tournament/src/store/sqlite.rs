@@ -229,6 +229,21 @@ struct Bound {
     no_notes: bool,
 }
 
+/// Binds `value` as parameter `index` of `statement` unless `last` says the statement holds
+/// it already (from the game before), and remembers it.
+fn bind_changed<T: PartialEq + Copy + rusqlite::ToSql>(
+    statement: &mut rusqlite::Statement<'_>,
+    index: usize,
+    last: &mut Option<T>,
+    value: T,
+) -> rusqlite::Result<()> {
+    if *last != Some(value) {
+        statement.raw_bind_parameter(index, value)?;
+        *last = Some(value);
+    }
+    Ok(())
+}
+
 /// An SQLite file holding tournaments and their games.
 pub struct SqliteStore {
     conn: Connection,
@@ -747,20 +762,10 @@ impl Store for SqliteStore {
                     continue;
                 }
                 ins.raw_bind_parameter(1, g.job_id).map_err(sql)?;
-                if last.tournament != Some(g.tournament) {
-                    ins.raw_bind_parameter(2, g.tournament).map_err(sql)?;
-                    last.tournament = Some(g.tournament);
-                }
-                let result = g.result.pgn();
-                if last.result != Some(result) {
-                    ins.raw_bind_parameter(3, result).map_err(sql)?;
-                    last.result = Some(result);
-                }
-                let termination = g.termination.code();
-                if last.termination != Some(termination) {
-                    ins.raw_bind_parameter(4, termination).map_err(sql)?;
-                    last.termination = Some(termination);
-                }
+                bind_changed(&mut ins, 2, &mut last.tournament, g.tournament).map_err(sql)?;
+                bind_changed(&mut ins, 3, &mut last.result, g.result.pgn()).map_err(sql)?;
+                bind_changed(&mut ins, 4, &mut last.termination, g.termination.code())
+                    .map_err(sql)?;
                 ins.raw_bind_parameter(5, g.plies).map_err(sql)?;
                 ins.raw_bind_parameter(6, g.moves.as_bytes()).map_err(sql)?;
                 // Absent detail and notes are bound as NULL once, present ones every game.
@@ -771,10 +776,7 @@ impl Store for SqliteStore {
                 }
                 ins.raw_bind_parameter(8, g.wall_ms).map_err(sql)?;
                 ins.raw_bind_parameter(10, seq + 1).map_err(sql)?;
-                if last.attempt != Some(g.attempt) {
-                    ins.raw_bind_parameter(11, g.attempt).map_err(sql)?;
-                    last.attempt = Some(g.attempt);
-                }
+                bind_changed(&mut ins, 11, &mut last.attempt, g.attempt).map_err(sql)?;
                 if !g.notes.is_empty() || !last.no_notes {
                     ins.raw_bind_parameter(13, encode_notes(&g.notes))
                         .map_err(sql)?;
@@ -1436,6 +1438,84 @@ mod tests {
             wall_ms: 1.0,
             notes: Vec::new(),
         }
+    }
+
+    /// A batch binds a value only when it differs from the game before's: each stored row
+    /// still holds its own game's result, termination, attempt, detail and notes, as they
+    /// change, repeat, and come and go (absent, present, absent again), within a batch and
+    /// from one batch to the next.
+    #[test]
+    fn each_game_of_a_batch_keeps_its_own_values() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut store = fresh(&dir, "values.sqlite");
+        let id = store.begin(&plan_of("values", 6)).expect("begin");
+        let jobs = store.claim(id, "w", 6, None).expect("claim");
+        assert_eq!(jobs.len(), 6);
+        let noted = vec![crate::MoveNote::searched(
+            Some(eloworld_players::engine::Score::Centipawns(31)),
+            Some(7),
+            std::time::Duration::from_millis(5),
+        )];
+        let varied = |i: usize| {
+            let mut g = finished(&jobs[i]);
+            match i % 3 {
+                1 => {
+                    g.result = GameResult::Win(eloworld_games::Side::First);
+                    g.termination = Termination::Checkmate;
+                    g.detail = Some(format!("detail {i}"));
+                    g.notes.clone_from(&noted);
+                }
+                2 => g.result = GameResult::Win(eloworld_games::Side::Second),
+                _ => {}
+            }
+            g
+        };
+        let games: Vec<FinishedGame> = (0..6).map(varied).collect();
+        assert_eq!(store.complete("w", &games[..4]).expect("first").accepted, 4);
+        assert_eq!(
+            store.complete("w", &games[4..]).expect("second").accepted,
+            2
+        );
+        let mut st = store
+            .conn
+            .prepare(
+                "SELECT job_id, result, termination, detail, notes IS NOT NULL, attempt \
+                 FROM games ORDER BY job_id",
+            )
+            .expect("sql");
+        let stored: Vec<(i64, String, String, Option<String>, bool, u32)> = st
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })
+            .expect("query")
+            .collect::<Result<_, _>>()
+            .expect("rows");
+        let expected: Vec<(i64, String, String, Option<String>, bool, u32)> = games
+            .iter()
+            .map(|g| {
+                (
+                    g.job_id,
+                    g.result.pgn().to_owned(),
+                    g.termination.code().to_owned(),
+                    g.detail.clone(),
+                    !g.notes.is_empty(),
+                    g.attempt,
+                )
+            })
+            .collect();
+        assert_eq!(stored, expected);
+        assert_eq!(
+            count(&store, "SELECT count(DISTINCT result) FROM games"),
+            3,
+            "three results"
+        );
     }
 
     #[test]
