@@ -294,7 +294,8 @@ fn the_shipped_evol_star_and_evolved_search_keep_their_figures() {
 /// organisms coevolved for 50 generations in games of 10,000 nodes a move) and its search
 /// `data/evolve/search-techniques.params` (phase 3 on all 879 ECM positions at 5,000 nodes
 /// each, a quarter of the first run's cap) still give the figures their runs logged,
-/// searched with the techniques (the default): the search file's header is its own fitness,
+/// searched with the five techniques of that re-run (`techniques=lmr+asp+see+rfp+lmp`; the
+/// default has more since): the search file's header is its own fitness,
 /// and the new evaluation under Table II's search is the reference phase 3 printed before it
 /// began.
 #[test]
@@ -314,14 +315,14 @@ fn the_shipped_re_run_on_the_engine_with_its_techniques_keeps_its_figures() {
     let (nodes, solved) = search_header_figures(&search);
     assert_eq!(
         ecm_at_cap(
-            "evol:eval=data/evolve/coevolve-techniques.params,search=data/evolve/search-techniques.params,hash=1",
+            "evol:eval=data/evolve/coevolve-techniques.params,search=data/evolve/search-techniques.params,hash=1,techniques=lmr+asp+see+rfp+lmp",
             5_000
         ),
         (solved, nodes)
     );
     assert_eq!(
         ecm_at_cap(
-            "evol:eval=data/evolve/coevolve-techniques.params,hash=1",
+            "evol:eval=data/evolve/coevolve-techniques.params,hash=1,techniques=lmr+asp+see+rfp+lmp",
             5_000
         ),
         (247, 3_571_137)
@@ -356,6 +357,9 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         ("evolution-table4-rerun-evol0.sqlite", (119, 59, 122)),
         ("evolution-table4-rerun-toga2.sqlite", (3, 2, 45)),
         ("evolution-table4-rerun-crafty.sqlite", (22, 21, 257)),
+        // The same EVOL* on the engine with the evaluation's phase terms.
+        ("evolution-table4-terms-toga2.sqlite", (6, 4, 40)),
+        ("evolution-table4-terms-crafty.sqlite", (23, 29, 248)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

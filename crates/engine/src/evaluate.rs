@@ -9,6 +9,10 @@
 //! swapping colours negates it.
 //!
 //! Centipawns: `PAWN_VALUE` = 100.
+//!
+//! Beside the 35 genes, [`PhaseTerms`] are fixed terms weighted by the game's phase (the
+//! king's placement, passed pawns by rank), which the search's techniques switch on; the
+//! free functions here and phase 1's fitness never use them.
 
 use crate::EvalParams;
 use shakmaty::attacks;
@@ -347,6 +351,76 @@ fn pawn_key(board: &Board) -> (u64, u64, u64) {
     )
 }
 
+/// Fixed terms beside the 35 genes, weighted by the game's phase (a standard technique of
+/// engines of Crafty's and Fruit's time that the paper's Fig. 3 does not name, so not a gene):
+/// each is off in [`evaluate`] and in phase 1's 1-ply fitness, and on in the searches that
+/// [`crate::search::Techniques`] switches it on for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTerms {
+    /// The king kept home and to the side while the opponent has pieces, and brought to the
+    /// centre as they come off.
+    pub king_placement: bool,
+    /// Passed pawns worth more the further they have run, as the pieces come off.
+    pub passed_pawn_ranks: bool,
+    /// A side's pieces (not pawns) attacked by an enemy pawn count against it, all game long:
+    /// a threat the quiescence search, which tries captures of the side to move only, does
+    /// not see for the side that has just moved.
+    pub pawn_threats: bool,
+}
+
+/// The phase's full count: knights and bishops 1, rooks 2, queens 4 (both sides' start: 24).
+const PHASE_FULL: i32 = 24;
+/// A king's middle-game placement by relative rank: the back rank is home.
+const KING_HOME_RANK: [i32; 8] = [0, -25, -50, -70, -80, -80, -80, -80];
+/// A king's middle-game placement by file: castled wings over the centre files.
+const KING_HOME_FILE: [i32; 8] = [10, 20, 5, -15, -15, -5, 20, 10];
+/// A king's endgame bonus a step of [`centrality`] (0 on the rim to 3 in the centre).
+const KING_CENTRE_STEP: i32 = 15;
+/// A piece (knight to queen) attacked by an enemy pawn, against its side.
+const PAWN_THREAT: i32 = 60;
+/// A passed pawn's endgame bonus by relative rank, beside `PASSED_PAWN_MULT`'s linear one.
+const PASSED_RANK_ENDGAME: [i32; 8] = [0, 0, 10, 20, 40, 70, 110, 0];
+
+/// Returns the phase terms of a board from White's point of view, in centipawns: each term's
+/// middle-game and endgame values blended by the pieces left (Fruit's tapered evaluation).
+fn phase_terms_white(board: &Board, entry: &PawnEntry, terms: PhaseTerms) -> i32 {
+    let pieces = count(board.knights().0)
+        + count(board.bishops().0)
+        + 2 * count(board.rooks().0)
+        + 4 * count(board.queens().0);
+    let middle = pieces.min(PHASE_FULL);
+    let end = PHASE_FULL - middle;
+    let mut total = 0;
+    for (color, info, sign) in [
+        (Color::White, &entry.white, 1),
+        (Color::Black, &entry.black, -1),
+    ] {
+        let mut side = 0;
+        if terms.king_placement {
+            if let Some(k) = board.king_of(color).map(Square::to_u32) {
+                let home = KING_HOME_RANK[relative_rank(color, k) as usize]
+                    + KING_HOME_FILE[(k % 8) as usize];
+                side += home * middle + KING_CENTRE_STEP * centrality(k) * end;
+            }
+        }
+        if terms.passed_pawn_ranks {
+            for s in bits(info.passed) {
+                side += PASSED_RANK_ENDGAME[relative_rank(color, s) as usize] * end;
+            }
+        }
+        if terms.pawn_threats {
+            let enemy_pawns = board.pawns() & board.by_color(!color);
+            let attacked = enemy_pawns
+                .into_iter()
+                .fold(0u64, |a, s| a | attacks::pawn_attacks(!color, s).0);
+            let pieces = (board.by_color(color).0) & !board.pawns().0 & !board.kings().0;
+            side -= PAWN_THREAT * count(attacked & pieces) * PHASE_FULL;
+        }
+        total += sign * side;
+    }
+    total / PHASE_FULL
+}
+
 /// A cache of pawn-structure evaluations (a "pawn hash"): the same pawns and kings recur
 /// across most of a search's nodes. Tied to one parameter set; [`Evaluator::evaluate`]
 /// gives the same scores as [`evaluate`].
@@ -354,6 +428,7 @@ fn pawn_key(board: &Board) -> (u64, u64, u64) {
 pub struct Evaluator {
     params: EvalParams,
     weights: [i32; TERMS],
+    phase_terms: PhaseTerms,
     entries: Vec<PawnEntry>,
 }
 
@@ -361,6 +436,7 @@ impl std::fmt::Debug for Evaluator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Evaluator")
             .field("params", &self.params)
+            .field("phase_terms", &self.phase_terms)
             .field("entries", &self.entries.len())
             .finish()
     }
@@ -375,6 +451,7 @@ impl Evaluator {
         Evaluator {
             params,
             weights: params.to_array(),
+            phase_terms: PhaseTerms::default(),
             entries: vec![
                 PawnEntry {
                     kings: u64::MAX,
@@ -394,8 +471,15 @@ impl Evaluator {
     /// Replaces the parameters (and forgets the cache) when they differ.
     pub fn set_params(&mut self, params: EvalParams) {
         if params != self.params {
+            let phase_terms = self.phase_terms;
             *self = Evaluator::new(params);
+            self.phase_terms = phase_terms;
         }
+    }
+
+    /// Sets the fixed phase terms added beside the genes (none by default, as [`evaluate`]).
+    pub fn set_phase_terms(&mut self, terms: PhaseTerms) {
+        self.phase_terms = terms;
     }
 
     /// Evaluates `pos` from the side to move's point of view, as [`evaluate`].
@@ -413,7 +497,10 @@ impl Evaluator {
             self.entries[slot] = fresh;
             fresh
         };
-        let white = pieces_white(board, &self.weights, &entry);
+        let mut white = pieces_white(board, &self.weights, &entry);
+        if self.phase_terms != PhaseTerms::default() {
+            white += phase_terms_white(board, &entry, self.phase_terms);
+        }
         match pos.turn() {
             Color::White => white,
             Color::Black => -white,
@@ -698,6 +785,88 @@ mod tests {
         );
         // From the side to move: a position and its mirror score the same.
         assert_eq!(evaluate(&pos(&m), &more), evaluate(&pos(fen), &more));
+    }
+
+    /// White's score with the phase terms `terms` minus its score without them.
+    fn phase_gain(fen: &str, terms: PhaseTerms) -> i32 {
+        let p = EvalParams::default();
+        let position = pos(fen);
+        let mut with = Evaluator::new(p);
+        with.set_phase_terms(terms);
+        let white = |score: i32| match position.turn() {
+            Color::White => score,
+            Color::Black => -score,
+        };
+        white(with.evaluate(&position)) - white(evaluate(&position, &p))
+    }
+
+    const KING: PhaseTerms = PhaseTerms {
+        king_placement: true,
+        passed_pawn_ranks: false,
+        pawn_threats: false,
+    };
+    const PASSERS: PhaseTerms = PhaseTerms {
+        king_placement: false,
+        passed_pawn_ranks: true,
+        pawn_threats: false,
+    };
+    const THREATS: PhaseTerms = PhaseTerms {
+        king_placement: false,
+        passed_pawn_ranks: false,
+        pawn_threats: true,
+    };
+
+    #[test]
+    fn pieces_attacked_by_pawns_count_against_their_side() {
+        // The black pawn on e5 forks White's knight on d4 and bishop on f4: −120 for White,
+        // whoever moves; the white pawn on b2 attacks nothing on a3/c3.
+        let fork = "4k3/8/8/4p3/3N1B2/8/1P6/4K3 w - - 0 1";
+        assert_eq!(phase_gain(fork, THREATS), -120);
+        assert_eq!(phase_gain(&mirror(fork), THREATS), 120);
+        // A king or a pawn attacked by a pawn is no piece threatened.
+        assert_eq!(phase_gain("8/8/8/4p3/3K1P2/8/8/7k w - - 0 1", THREATS), 0);
+    }
+
+    #[test]
+    fn the_king_stays_home_in_the_middle_game_and_centralises_in_the_endgame() {
+        // All pieces on: White's king on e2 (2nd rank −25, e-file −15), Black's castled on g8
+        // (+20): White −40 − 20 = −60, by the full middle-game weight.
+        let middle = "rnbqrbkn/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w - - 0 1";
+        assert_eq!(phase_gain(middle, KING), -60);
+        // Pawns and kings alone: the endgame weight; e4 has centrality 3 (+45), h1 0.
+        let end = "7k/pp6/8/8/4K3/8/PP6/8 w - - 0 1";
+        assert_eq!(phase_gain(end, KING), 45);
+        // 14 of 24 (a queen, a rook and a bishop each): the white king on d2 (−25 − 15) and
+        // the black one on e8 (−15) by 14/24, and their centralities (1 and 0) by 10/24.
+        let half = "r1bqk3/pppppppp/8/8/8/8/PPPKPPPP/R1BQ4 w - - 0 1";
+        assert_eq!(phase_gain(half, KING), ((-40 + 15) * 14 + 15 * 10) / 24);
+        for fen in [middle, end, half] {
+            assert_eq!(
+                phase_gain(&mirror(fen), KING),
+                -phase_gain(fen, KING),
+                "mirror of {fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn passed_pawns_gain_by_rank_as_the_pieces_come_off() {
+        // A white passer on b6 (relative rank 6: 70), kings alone: the full endgame weight.
+        assert_eq!(phase_gain("7k/8/1P6/8/8/8/8/K7 w - - 0 1", PASSERS), 70);
+        // A black passer on its 7th rank (b2: 110) counts against White.
+        assert_eq!(phase_gain("7k/8/8/8/8/8/1p6/K7 w - - 0 1", PASSERS), -110);
+        // The same passer with both queens and a rook each on (12 of 24): half of it.
+        assert_eq!(
+            phase_gain("q2r3k/8/1P6/8/8/8/8/KR1Q4 w - - 0 1", PASSERS),
+            35
+        );
+        // A blocked pawn facing an enemy pawn is not passed: nothing.
+        assert_eq!(phase_gain("7k/8/1p6/1P6/8/8/8/K7 w - - 0 1", PASSERS), 0);
+        // Off, the evaluator is the genes' evaluation exactly.
+        assert_eq!(
+            phase_gain("7k/8/1P6/8/8/8/8/K7 w - - 0 1", PhaseTerms::default()),
+            0
+        );
     }
 
     #[test]

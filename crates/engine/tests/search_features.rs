@@ -205,12 +205,80 @@ fn the_fixed_techniques_keep_the_mates_and_save_nodes() {
             late_move_pruning: true,
             ..Techniques::none()
         },
+        Techniques {
+            internal_iterative_reduction: true,
+            ..Techniques::none()
+        },
+        Techniques {
+            static_null_move: true,
+            ..Techniques::none()
+        },
     ];
     for t in alone {
         let nodes = total(t);
         assert!(nodes < none, "{t:?}: {nodes} nodes, {none} without");
     }
     assert!(all * 2 < none, "all: {all} nodes, none: {none}");
+    // Cut-node reductions deepen late move reductions: they save nodes beside them.
+    let lmr = Techniques {
+        late_move_reductions: true,
+        ..Techniques::none()
+    };
+    let (with_cut, without) = (
+        total(Techniques {
+            cut_node_reductions: true,
+            ..lmr
+        }),
+        total(lmr),
+    );
+    assert!(
+        with_cut < without,
+        "cut-node reductions: {with_cut} nodes, {without} without"
+    );
+}
+
+/// A technique set is named in an `evol` spec by its short names, read back as written.
+#[test]
+fn technique_sets_are_named_by_their_short_names() {
+    assert_eq!(Techniques::from_names("all"), Some(Techniques::default()));
+    assert_eq!(Techniques::from_names("paper"), Some(Techniques::none()));
+    let five = Techniques::from_names("lmr+asp+see+rfp+lmp").expect("five names");
+    assert_eq!(
+        five,
+        Techniques {
+            late_move_reductions: true,
+            aspiration_windows: true,
+            static_exchange: true,
+            reverse_futility: true,
+            late_move_pruning: true,
+            ..Techniques::none()
+        }
+    );
+    assert_eq!(five.names(), "lmr+asp+see+rfp+lmp");
+    assert_eq!(Techniques::none().names(), "paper");
+    // The default: the techniques a match showed to gain (docs/evolution.md).
+    let kept = Techniques::default().names();
+    assert_eq!(kept, "lmr+asp+see+rfp+lmp+king+passers");
+    assert_eq!(Techniques::from_names(&kept), Some(Techniques::default()));
+    let every = Techniques::known_names().collect::<Vec<_>>().join("+");
+    assert_eq!(
+        Techniques::from_names(&every).map(|t| t.names()),
+        Some(every.clone())
+    );
+    assert_eq!(Techniques::from_names("lmr+nmp"), None, "an unknown name");
+    assert_eq!(Techniques::from_names(""), None, "no name");
+}
+
+/// The cut-node reductions deepen late move reductions only: alone they change nothing.
+#[test]
+fn cut_node_reductions_act_through_late_move_reductions() {
+    let table2 = SearchParams::default();
+    let nodes = |t: Techniques| search_with(table2, t, MIDDLEGAMES[0], BENCH_DEPTH).2;
+    let cut_alone = Techniques {
+        cut_node_reductions: true,
+        ..Techniques::none()
+    };
+    assert_eq!(nodes(cut_alone), nodes(Techniques::none()));
 }
 
 #[test]
@@ -273,4 +341,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_SIGNATURE: u64 = 279_063;
+const BENCH_SIGNATURE: u64 = 343_127;

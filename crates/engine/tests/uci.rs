@@ -28,10 +28,12 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("option name KNIGHT_VALUE type spin default 521 min 0 max 2047"));
     assert!(out.contains("option name MATE_THREAT_EXTENSION type spin default 2 min 0 max 4"));
     assert!(out.contains("option name LateMoveReductions type check default true"));
+    assert!(out.contains("option name KingPlacement type check default true"));
+    assert!(out.contains("option name StaticNullMove type check default false"));
     assert_eq!(
         out.matches("option name").count(),
-        35 + 18 + 1 + 5,
-        "35 eval, 18 search, Hash, 5 fixed techniques"
+        35 + 18 + 1 + 11,
+        "35 eval, 18 search, Hash, 11 fixed techniques"
     );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
@@ -95,6 +97,8 @@ fn technique_switches_take_effect_and_reject_other_values() {
         "StaticExchange",
         "ReverseFutility",
         "LateMovePruning",
+        "KingPlacement",
+        "PassedPawnRanks",
     ] {
         let off = last_nodes(&session(&format!(
             "setoption name {name} value false\n{go}"
@@ -104,6 +108,16 @@ fn technique_switches_take_effect_and_reject_other_values() {
             "setoption name {name} value false\nsetoption name {name} value true\n{go}"
         )));
         assert_eq!(on, all, "{name} switched back on");
+    }
+    // The techniques off by default change the tree when switched on.
+    for name in [
+        "PawnThreats",
+        "InternalIterativeReduction",
+        "CutNodeReductions",
+        "StaticNullMove",
+    ] {
+        let on = last_nodes(&session(&format!("setoption name {name} value true\n{go}")));
+        assert_ne!(on, all, "{name} on searched the same tree");
     }
     let out = session("setoption name StaticExchange value 0\nquit\n");
     assert!(

@@ -8,6 +8,7 @@ use super::{
 };
 use eloworld_app::Session;
 use eloworld_app::{AppResult, Context};
+use eloworld_engine::search::Techniques;
 use eloworld_engine::{Coding, EvalParams};
 use eloworld_evolve::coevolve::{generation_games, read_book, MatchConfig};
 use eloworld_evolve::Selection;
@@ -34,9 +35,27 @@ pub struct CoevolveSettings {
     pub nodes: u64,
     /// Plies after which a game is drawn.
     pub max_plies: u32,
+    /// The standard techniques the organisms search with (`all`, `paper` or names joined
+    /// by `+`).
+    pub techniques: String,
     /// Where the games are stored.
     pub games: GamesStore,
 }
+
+/// The technique set as the checkpoint's settings name it, so that a run resumed with other
+/// techniques is refused. Runs started before the settings named it searched with the five of
+/// that time, so that set is named by its absence and their checkpoints resume.
+fn techniques_setting(techniques: Techniques) -> String {
+    let names = techniques.names();
+    if names == FIRST_FIVE {
+        String::new()
+    } else {
+        format!(" techniques={names}")
+    }
+}
+
+/// The techniques of the runs before the settings named them (`evol`'s default then).
+const FIRST_FIVE: &str = "lmr+asp+see+rfp+lmp";
 
 /// Runs phase 2, writing `OUT/coevolve.params` and `.csv`.
 ///
@@ -82,6 +101,13 @@ pub fn coevolve(
         ..GaConfig::new()
     };
     let config = s.ga.config(defaults)?;
+    let Some(techniques) = Techniques::from_names(&s.techniques) else {
+        eloworld_app::invalid!(
+            "--techniques {:?}: all, paper or names joined by + from {}",
+            s.techniques,
+            Techniques::known_names().collect::<Vec<_>>().join(", ")
+        )
+    };
     let matches = MatchConfig {
         games_per_pair: s.games_per_pair,
         nodes: s.nodes,
@@ -89,6 +115,7 @@ pub fn coevolve(
         openings,
         seed: config.seed,
         hash_mb: 1,
+        techniques,
     };
     let n = config.population;
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -104,12 +131,13 @@ pub fn coevolve(
     )));
     on(PhaseEvent::Note(format!("GA: {}", config.describe())));
     let settings = format!(
-        "coevolve from={} book={} games_per_pair={} nodes={} max_plies={}",
+        "coevolve from={} book={} games_per_pair={} nodes={} max_plies={}{}",
         names.join(";"),
         s.book.display(),
         s.games_per_pair,
         s.nodes,
-        s.max_plies
+        s.max_plies,
+        techniques_setting(techniques)
     );
     let name = format!("coevolve-s{}", config.seed);
     let games_store = s.games.open(session, &s.ga.out)?;
@@ -224,5 +252,30 @@ impl Fitness for StoredCoevolution {
             .results_by_key(&name)
             .map_err(eloworld_tournament::RunError::from)?;
         games.points(&results).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_name_the_techniques_except_the_first_runs_five() {
+        let five = Techniques::from_names(FIRST_FIVE).expect("five names");
+        assert_eq!(
+            techniques_setting(five),
+            "",
+            "the first runs' checkpoints resume"
+        );
+        assert_eq!(
+            techniques_setting(Techniques::default()),
+            format!(" techniques={}", Techniques::default().names())
+        );
+        assert_eq!(techniques_setting(Techniques::none()), " techniques=paper");
+        assert_ne!(
+            techniques_setting(Techniques::default()),
+            techniques_setting(five),
+            "a run resumed with other techniques is refused"
+        );
     }
 }

@@ -18,6 +18,7 @@
 //! opening twice in a generation; colours alternate with the game's index.
 
 use crate::{EvolveError, Genome};
+use eloworld_engine::search::Techniques;
 use eloworld_engine::{Coding, EvalParams};
 use eloworld_games::{DrawRules, GameKind, GameResult, Side};
 use eloworld_players::chess::evol::genome_hex;
@@ -41,6 +42,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Transposition table per player, MiB.
     pub hash_mb: usize,
+    /// The standard techniques the organisms search with beside the genes.
+    pub techniques: Techniques,
 }
 
 /// Reads an EPD (or FEN-per-line) opening book.
@@ -90,17 +93,20 @@ fn too_few(count: usize, book_len: usize) -> EvolveError {
 }
 
 /// The `evol` spec of an organism: its genome (Gray-coded evaluation parameters), the plain
-/// alpha-beta search at `nodes` nodes per move and a `hash_mb` table.
+/// alpha-beta search at `nodes` nodes per move, a `hash_mb` table and the standard techniques
+/// named one by one, so that a checkpoint's games name the engine that played them (a build
+/// with other techniques plays other players, never the checkpoint's).
 ///
 /// # Errors
 /// [`EvolveError::Engine`] when the genome does not decode.
 pub fn organism_spec(genome: &[bool], matches: &MatchConfig) -> Result<String, EvolveError> {
     let eval = EvalParams::decode(genome, Coding::Gray)?;
     Ok(format!(
-        "evol:genome={},hash={},nodes={},search=plain",
+        "evol:genome={},hash={},nodes={},search=plain,techniques={}",
         genome_hex(&eval),
         matches.hash_mb,
-        matches.nodes
+        matches.nodes,
+        matches.techniques.names()
     ))
 }
 
@@ -213,6 +219,7 @@ mod tests {
             .expect("book"),
             seed: 1,
             hash_mb: 1,
+            techniques: Techniques::default(),
         }
     }
 

@@ -40,9 +40,9 @@ pub struct EvolConfig {
     pub one_ply: Option<bool>,
     /// Transposition table size, MiB.
     pub hash_mb: usize,
-    /// The standard techniques beside the paper's genes (`techniques=all`, the default), or
-    /// none of them (`techniques=paper`: the search as David–Koppel–Netanyahu describe it,
-    /// which the shipped phase-3 parameter files were evolved with).
+    /// The standard techniques beside the paper's genes (`techniques=all`, the default), none
+    /// of them (`techniques=paper`: the search as David–Koppel–Netanyahu describe it, which the
+    /// first phase-3 parameter files were evolved with), or a list (`techniques=lmr+asp+see`).
     pub techniques: Techniques,
 }
 
@@ -255,16 +255,14 @@ pub fn evol_config(spec: &PlayerSpec) -> Result<EvolConfig, SpecError> {
     };
     let hash_mb = p.parse_or(name, "hash", DEFAULT_HASH_MB)?.clamp(1, 4096);
     let techniques = match p.get("techniques") {
-        None | Some("all") => Techniques::default(),
-        Some("paper") => Techniques::none(),
-        Some(other) => {
-            return Err(SpecError::BadParam {
-                player: name.to_owned(),
-                reason: format!(
-                    "techniques={other:?}: all (the standard techniques beside the genes) or paper (none of them)"
-                ),
-            })
-        }
+        None => Techniques::default(),
+        Some(text) => Techniques::from_names(text).ok_or_else(|| SpecError::BadParam {
+            player: name.to_owned(),
+            reason: format!(
+                "techniques={text:?}: all (the standard techniques beside the genes), paper (none of them) or names joined by + from {}",
+                Techniques::known_names().collect::<Vec<_>>().join(", ")
+            ),
+        })?,
     };
     Ok(EvolConfig {
         eval,
@@ -346,7 +344,7 @@ pub fn register(r: &mut Registry<Chess>) {
         .param(
             "techniques",
             "all",
-            "all: late move reductions, aspiration windows, static exchange, reverse futility and late move pruning beside the genes; paper: none of them (the search as the paper describes it)",
+            "all: every standard technique beside the genes (lmr late move reductions, asp aspiration windows, see static exchange, rfp reverse futility, lmp late move pruning, king the king's placement by phase, passers passed pawns by rank in the endgame, iir internal iterative reduction, cutnode deeper reductions at cut nodes); paper: none of them (the search as the paper describes it); or names joined by + (lmr+asp+see+rfp+lmp: the first re-run's five)",
         )
     };
     r.add(
@@ -557,5 +555,28 @@ mod tests {
             Some(7)
         );
         assert!(r.resolve_str("evol:playouts=3").is_err());
+    }
+
+    #[test]
+    fn a_spec_names_its_techniques_and_an_unknown_one_is_an_error() {
+        let techniques =
+            |spec: &str| evol_config(&spec.parse().expect("spec")).map(|c| c.techniques);
+        assert_eq!(techniques("evol").expect("ok"), Techniques::default());
+        assert_eq!(
+            techniques("evol:techniques=all").expect("ok"),
+            Techniques::default()
+        );
+        assert_eq!(
+            techniques("evol:techniques=paper").expect("ok"),
+            Techniques::none()
+        );
+        let two = techniques("evol:techniques=see+king").expect("ok");
+        assert!(two.static_exchange && two.king_placement && !two.late_move_reductions);
+        let err = techniques("evol:techniques=see+nmp").expect_err("nmp is no technique");
+        let text = err.to_string();
+        assert!(
+            text.contains("\"see+nmp\"") && text.contains("lmr, asp, see"),
+            "{text}"
+        );
     }
 }

@@ -127,6 +127,11 @@ struct CoevolveArgs {
     /// Plies after which a game is drawn.
     #[arg(long, default_value_t = 300)]
     max_plies: u32,
+    /// The standard techniques the organisms search with beside the genes: all, paper (none)
+    /// or short names joined by + (lmr+asp+see+rfp+lmp: the engine of the runs before
+    /// the evaluation's phase terms, which the shipped 100,000-node checkpoint was played with).
+    #[arg(long, default_value = "all")]
+    techniques: String,
     #[command(flatten)]
     games: GamesStore,
 }
@@ -255,6 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 games_per_pair: a.games_per_pair,
                 nodes: a.nodes,
                 max_plies: a.max_plies,
+                techniques: a.techniques,
                 games: a.games.settings(),
             },
             &mut show,

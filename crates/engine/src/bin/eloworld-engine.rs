@@ -31,28 +31,6 @@ use std::time::{Duration, Instant};
 
 const DEFAULT_HASH_MB: usize = 16;
 
-/// The UCI check options that switch the fixed techniques beside the paper's genes, for
-/// measuring each one in a match (see `eloworld_engine::search`).
-const TECHNIQUE_OPTIONS: [&str; 5] = [
-    "LateMoveReductions",
-    "AspirationWindows",
-    "StaticExchange",
-    "ReverseFutility",
-    "LateMovePruning",
-];
-
-/// Returns the switch of `techniques` that the option `name` sets.
-fn technique_switch<'a>(techniques: &'a mut Techniques, name: &str) -> Option<&'a mut bool> {
-    match name {
-        "LateMoveReductions" => Some(&mut techniques.late_move_reductions),
-        "AspirationWindows" => Some(&mut techniques.aspiration_windows),
-        "StaticExchange" => Some(&mut techniques.static_exchange),
-        "ReverseFutility" => Some(&mut techniques.reverse_futility),
-        "LateMovePruning" => Some(&mut techniques.late_move_pruning),
-        _ => None,
-    }
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("bench") {
@@ -179,8 +157,8 @@ impl Uci {
         say(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
         ));
-        for name in TECHNIQUE_OPTIONS {
-            say(&format!("option name {name} type check default true"));
+        for (name, on) in Techniques::default().uci_options() {
+            say(&format!("option name {name} type check default {on}"));
         }
         for d in EvalParams::DEFS.iter().chain(SearchParams::DEFS) {
             say(&format!(
@@ -206,7 +184,7 @@ impl Uci {
             return;
         };
         let name = words[n..v].join(" ");
-        if let Some(switch) = technique_switch(&mut self.techniques, &name) {
+        if let Some(switch) = self.techniques.uci_switch(&name) {
             match words.get(v + 1).copied() {
                 Some("true") => *switch = true,
                 Some("false") => *switch = false,
