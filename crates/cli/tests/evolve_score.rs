@@ -360,6 +360,9 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         // The same EVOL* on the engine with the evaluation's phase terms.
         ("evolution-table4-terms-toga2.sqlite", (6, 4, 40)),
         ("evolution-table4-terms-crafty.sqlite", (23, 29, 248)),
+        // And with the history malus.
+        ("evolution-table4-malus-toga2.sqlite", (6, 4, 40)),
+        ("evolution-table4-malus-crafty.sqlite", (26, 37, 237)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

@@ -366,6 +366,10 @@ pub struct PhaseTerms {
     /// a threat the quiescence search, which tries captures of the side to move only, does
     /// not see for the side that has just moved.
     pub pawn_threats: bool,
+    /// A king whose surrounding squares several enemy pieces attack at once, against its
+    /// side, in the middle game: the attacks' weight grows with the number of attackers
+    /// (Fruit's king attack), where `KING_PRESSURE_MULT` counts each attack alone.
+    pub king_attack: bool,
 }
 
 /// The phase's full count: knights and bishops 1, rooks 2, queens 4 (both sides' start: 24).
@@ -378,6 +382,14 @@ const KING_HOME_FILE: [i32; 8] = [10, 20, 5, -15, -15, -5, 20, 10];
 const KING_CENTRE_STEP: i32 = 15;
 /// A piece (knight to queen) attacked by an enemy pawn, against its side.
 const PAWN_THREAT: i32 = 60;
+/// A king attack's weight per attacked square next to the king, by attacker: knight,
+/// bishop, rook, queen.
+const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
+/// A king attack's share by the number of pieces attacking (of 64): one piece alone is no
+/// attack; each more adds less.
+const KING_ATTACKERS_SHARE: [i32; 8] = [0, 0, 32, 48, 56, 60, 62, 63];
+/// A king attack's centipawns per unit of weight, when every attacker counts in full.
+const KING_ATTACK_UNIT: i32 = 8;
 /// A passed pawn's endgame bonus by relative rank, beside `PASSED_PAWN_MULT`'s linear one.
 const PASSED_RANK_ENDGAME: [i32; 8] = [0, 0, 10, 20, 40, 70, 110, 0];
 
@@ -416,9 +428,51 @@ fn phase_terms_white(board: &Board, entry: &PawnEntry, terms: PhaseTerms) -> i32
             let pieces = (board.by_color(color).0) & !board.pawns().0 & !board.kings().0;
             side -= PAWN_THREAT * count(attacked & pieces) * PHASE_FULL;
         }
+        if terms.king_attack {
+            side -= king_attack(board, color) * middle;
+        }
         total += sign * side;
     }
     total / PHASE_FULL
+}
+
+/// Returns the middle-game weight of the attack on `color`'s king, in centipawns: the
+/// enemy's knights, bishops, rooks and queens that attack a square next to the king, each
+/// square counted by its attacker's [`KING_ATTACK_WEIGHT`], scaled by
+/// [`KING_ATTACKERS_SHARE`] of the number of attackers; none while the enemy has no queen.
+fn king_attack(board: &Board, color: Color) -> i32 {
+    let enemy = board.by_color(!color);
+    if (board.queens() & enemy).is_empty() {
+        return 0;
+    }
+    let Some(king) = board.king_of(color) else {
+        return 0;
+    };
+    let zone = attacks::king_attacks(king).0;
+    let occupied = board.occupied();
+    let mut weight = 0;
+    let mut attackers = 0usize;
+    for s in enemy & !board.pawns() & !board.kings() {
+        let (reach, w) = match board.role_at(s) {
+            Some(shakmaty::Role::Knight) => (attacks::knight_attacks(s), KING_ATTACK_WEIGHT[0]),
+            Some(shakmaty::Role::Bishop) => {
+                (attacks::bishop_attacks(s, occupied), KING_ATTACK_WEIGHT[1])
+            }
+            Some(shakmaty::Role::Rook) => {
+                (attacks::rook_attacks(s, occupied), KING_ATTACK_WEIGHT[2])
+            }
+            Some(shakmaty::Role::Queen) => {
+                (attacks::queen_attacks(s, occupied), KING_ATTACK_WEIGHT[3])
+            }
+            _ => continue,
+        };
+        let hits = count(reach.0 & zone);
+        if hits > 0 {
+            attackers += 1;
+            weight += w * hits;
+        }
+    }
+    KING_ATTACK_UNIT * weight * KING_ATTACKERS_SHARE[attackers.min(7)] / 64
 }
 
 /// A cache of pawn-structure evaluations (a "pawn hash"): the same pawns and kings recur
@@ -804,17 +858,42 @@ mod tests {
         king_placement: true,
         passed_pawn_ranks: false,
         pawn_threats: false,
+        king_attack: false,
     };
     const PASSERS: PhaseTerms = PhaseTerms {
         king_placement: false,
         passed_pawn_ranks: true,
         pawn_threats: false,
+        king_attack: false,
     };
     const THREATS: PhaseTerms = PhaseTerms {
         king_placement: false,
         passed_pawn_ranks: false,
         pawn_threats: true,
+        king_attack: false,
     };
+    const KING_ATTACK: PhaseTerms = PhaseTerms {
+        king_placement: false,
+        passed_pawn_ranks: false,
+        pawn_threats: false,
+        king_attack: true,
+    };
+
+    #[test]
+    fn several_pieces_at_the_king_weigh_more_than_each_alone() {
+        // White's queen on h5 hits f7 and h7 (5 each), its knight on g5 the same two squares
+        // (2 each): weight 14, two attackers (32 of 64), 8 cp a unit: 56 against Black, by
+        // the middle-game share (a queen, a knight and four rooks: 13 of 24).
+        let two = "rr4k1/5ppp/8/6NQ/8/8/8/RR4K1 w - - 0 1";
+        assert_eq!(phase_gain(two, KING_ATTACK), 56 * 13 / 24);
+        assert_eq!(phase_gain(&mirror(two), KING_ATTACK), -(56 * 13 / 24));
+        // The queen alone is no attack.
+        let one = "rr4k1/5ppp/8/7Q/8/8/8/RR4K1 w - - 0 1";
+        assert_eq!(phase_gain(one, KING_ATTACK), 0);
+        // Without a queen no attack counts, whatever bears on the king.
+        let no_queen = "rr4k1/5ppp/8/6NR/8/8/8/RR4K1 w - - 0 1";
+        assert_eq!(phase_gain(no_queen, KING_ATTACK), 0);
+    }
 
     #[test]
     fn pieces_attacked_by_pawns_count_against_their_side() {

@@ -155,6 +155,26 @@ pub struct Techniques {
     /// Static null move: reverse futility with a fixed margin of [`STATIC_NULL_MARGIN`] a
     /// ply up to [`STATIC_NULL_DEPTH`] plies, where `reverse_futility` reads the genes'.
     pub static_null_move: bool,
+    /// Several pieces attacking the king's surroundings at once ([`PhaseTerms::king_attack`]).
+    pub king_attack: bool,
+    /// The null move's reduction grows with the depth left, a ply more every
+    /// [`NULL_DEPTH_STEP`] plies, beside the genes' fixed reduction (a reduction that also
+    /// grew with the static score's lead over beta lost the mates of the tests).
+    pub null_move_depth: bool,
+    /// History with a malus and gravity: a quiet move's cutoff also counts against the quiet
+    /// moves searched before it, and each update pulls the score toward its bound
+    /// [`HISTORY_MAX`], so old lessons fade.
+    pub history_malus: bool,
+    /// The countermove heuristic: the quiet move that last refuted the opponent's previous
+    /// move (by its squares) is tried right after the killers.
+    pub countermoves: bool,
+    /// Singular extensions: a hash move that a reduced search of every other move cannot
+    /// come near (by [`SINGULAR_MARGIN`] a ply) is searched a ply deeper.
+    pub singular_extensions: bool,
+    /// Late move reductions by history: a ply less for a quiet move whose history score is
+    /// above [`HISTORY_REDUCTION_STEP`], a ply more for one below its negative (with
+    /// [`Techniques::history_malus`], which gives history its sign).
+    pub history_reductions: bool,
 }
 
 impl Default for Techniques {
@@ -171,6 +191,12 @@ impl Default for Techniques {
             internal_iterative_reduction: false,
             cut_node_reductions: false,
             static_null_move: false,
+            king_attack: false,
+            null_move_depth: false,
+            history_malus: true,
+            countermoves: false,
+            singular_extensions: false,
+            history_reductions: false,
         }
     }
 }
@@ -191,6 +217,12 @@ impl Techniques {
             internal_iterative_reduction: false,
             cut_node_reductions: false,
             static_null_move: false,
+            king_attack: false,
+            null_move_depth: false,
+            history_malus: false,
+            countermoves: false,
+            singular_extensions: false,
+            history_reductions: false,
         }
     }
 }
@@ -200,7 +232,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 11] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 17] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -216,6 +248,16 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 11] = [
         &mut t.cut_node_reductions
     }),
     ("snmp", "StaticNullMove", |t| &mut t.static_null_move),
+    ("kingattack", "KingAttack", |t| &mut t.king_attack),
+    ("nulldepth", "NullMoveDepth", |t| &mut t.null_move_depth),
+    ("malus", "HistoryMalus", |t| &mut t.history_malus),
+    ("counter", "Countermoves", |t| &mut t.countermoves),
+    ("singular", "SingularExtensions", |t| {
+        &mut t.singular_extensions
+    }),
+    ("histlmr", "HistoryReductions", |t| {
+        &mut t.history_reductions
+    }),
 ];
 
 impl Techniques {
@@ -277,6 +319,18 @@ impl Techniques {
 const STATIC_NULL_MARGIN: i32 = 90;
 /// The static null move's deepest node, plies left.
 const STATIC_NULL_DEPTH: i32 = 6;
+/// With [`Techniques::null_move_depth`]: plies left for each extra ply of null-move reduction.
+const NULL_DEPTH_STEP: i32 = 4;
+/// With [`Techniques::singular_extensions`]: the shallowest node tested, plies left.
+const SINGULAR_DEPTH: i32 = 8;
+/// With [`Techniques::singular_extensions`]: how far below the hash move's score, in
+/// centipawns a ply left, every other move must stay.
+const SINGULAR_MARGIN: i32 = 3;
+/// With [`Techniques::history_malus`]: the bound of a history score, either sign.
+const HISTORY_MAX: i32 = 1 << 14;
+/// With [`Techniques::history_reductions`]: the history score, either sign, past which a
+/// quiet move is reduced a ply less or more (a 64th of [`HISTORY_MAX`]: cutoffs add plies²).
+const HISTORY_REDUCTION_STEP: i32 = HISTORY_MAX / 64;
 
 /// The aspiration window's first half-width, centipawns.
 const ASPIRATION_WINDOW: i32 = 25;
@@ -313,6 +367,8 @@ pub struct Engine {
     evaluator: Evaluator,
     history: Box<[[[i32; 64]; 64]; 2]>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY]>,
+    /// The refutation of each move by its from and to squares, packed (0: none).
+    countermoves: Box<[[u16; 64]; 64]>,
     stats: SearchStats,
 }
 
@@ -334,6 +390,7 @@ impl Engine {
             evaluator: Evaluator::new(eval),
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY]),
+            countermoves: Box::new([[0; 64]; 64]),
             stats: SearchStats::default(),
         }
     }
@@ -349,6 +406,9 @@ impl Engine {
             }
         }
         self.killers.fill([None; 2]);
+        for row in self.countermoves.iter_mut() {
+            row.fill(0);
+        }
         self.stats = SearchStats::default();
     }
 
@@ -376,6 +436,7 @@ impl Engine {
             king_placement: self.techniques.king_placement,
             passed_pawn_ranks: self.techniques.passed_pawn_ranks,
             pawn_threats: self.techniques.pawn_threats,
+            king_attack: self.techniques.king_attack,
         });
         let see_in_quiescence = self.techniques.static_exchange;
         let mut s = Searcher {
@@ -391,6 +452,8 @@ impl Engine {
             report,
             order: vec![[0; 256]; MAX_PLY + 1],
             see_in_quiescence,
+            line: vec![None; MAX_PLY + 2],
+            excluded: vec![0; MAX_PLY + 1],
         };
         s.keys.extend_from_slice(game_keys);
         s.run(pos)
@@ -418,6 +481,8 @@ impl Engine {
             report: &mut sink,
             order: vec![[0; 256]; MAX_PLY + 1],
             see_in_quiescence: false,
+            line: Vec::new(),
+            excluded: Vec::new(),
         };
         let mut best: Option<(Move, i32)> = None;
         for m in pos.legal_moves() {
@@ -460,6 +525,11 @@ struct Searcher<'a> {
     /// ([`Techniques::static_exchange`]; never in the 1-ply search of the imitation fitness,
     /// which the paper defines on its plain quiescence).
     see_in_quiescence: bool,
+    /// The from and to squares of the move that led to each ply (`None` at the root and
+    /// after a null move), for the countermove heuristic.
+    line: Vec<Option<(u8, u8)>>,
+    /// The move a singular-extension test leaves out at each ply, packed (0: none).
+    excluded: Vec<u16>,
 }
 
 /// Returns the key of a position.
@@ -673,9 +743,11 @@ impl Searcher<'_> {
     }
 
     /// Orders moves: hash move, winning and equal captures and promotions by MVV-LVA,
-    /// killers, quiet moves by history, then (with [`Techniques::static_exchange`]) the
-    /// captures that lose material by static exchange.
+    /// killers, the countermove (with [`Techniques::countermoves`]), quiet moves by history,
+    /// then (with [`Techniques::static_exchange`]) the captures that lose material by static
+    /// exchange.
     fn move_scores(&mut self, pos: &Chess, moves: &MoveList, hash_move: u16, ply: usize) {
+        let countermove = self.countermove(ply);
         let scores = &mut self.order[ply];
         let side = usize::from(pos.turn() == Color::White);
         let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
@@ -697,11 +769,23 @@ impl Searcher<'_> {
                 (1 << 26) + 1
             } else if killers[1] == Some(m) {
                 1 << 26
+            } else if countermove != 0 && pack_move(m) == countermove {
+                1 << 25
             } else {
                 let from = m.from().map_or(0, |s| s as usize);
                 self.engine.history[side][from][m.to() as usize]
             };
         }
+    }
+
+    /// The countermove to the move that led to `ply`, packed (0: none, or the technique off).
+    fn countermove(&self, ply: usize) -> u16 {
+        if !self.engine.techniques.countermoves {
+            return 0;
+        }
+        self.line[ply].map_or(0, |(from, to)| {
+            self.engine.countermoves[from as usize][to as usize]
+        })
     }
 
     #[expect(
@@ -746,10 +830,12 @@ impl Searcher<'_> {
         let ply_i = ply as i32;
         let tt_hit = self.engine.tt.probe(key, ply_i);
         let mut hash_move = tt_hit.map_or(0, |h| h.packed_move);
+        // A singular-extension test searches this node without its hash move.
+        let excluded = if root { 0 } else { self.excluded[ply] };
         if root {
             hash_move = self.root_best.map_or(hash_move, pack_move);
         } else if let Some(h) = tt_hit {
-            if !is_pv && h.depth >= depth {
+            if !is_pv && h.depth >= depth && excluded == 0 {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -771,6 +857,7 @@ impl Searcher<'_> {
         let mut depth = depth;
         if self.engine.techniques.internal_iterative_reduction
             && !root
+            && excluded == 0
             && hash_move == 0
             && (is_pv || cut_node)
             && depth >= 4 * ONE_PLY
@@ -789,6 +876,7 @@ impl Searcher<'_> {
         // its depth fails high at once (Heinz's margins, the genes, read the other way).
         if self.engine.techniques.reverse_futility
             && !is_pv
+            && excluded == 0
             && !in_check
             && plies_left <= sp.futility_depth
             && beta.abs() < MATE_BOUND
@@ -800,6 +888,7 @@ impl Searcher<'_> {
         // Static null move: the same with a fixed margin a ply, deeper.
         if self.engine.techniques.static_null_move
             && !is_pv
+            && excluded == 0
             && !in_check
             && plies_left <= STATIC_NULL_DEPTH
             && beta.abs() < MATE_BOUND
@@ -812,6 +901,7 @@ impl Searcher<'_> {
         let mut mate_threat = false;
         if sp.null_move_use == 1
             && !is_pv
+            && excluded == 0
             && !in_check
             && depth >= 2 * ONE_PLY
             && static_eval >= beta
@@ -821,7 +911,11 @@ impl Searcher<'_> {
             if sp.null_move_use_adaptivity == 1 && plies_left <= sp.null_move_adaptivity_depth {
                 r = (r - 1).max(0);
             }
+            if self.engine.techniques.null_move_depth {
+                r += plies_left / NULL_DEPTH_STEP;
+            }
             if let Ok(passed) = pos.clone().swap_turn() {
+                self.line[ply + 1] = None;
                 let null_key = key_of(&passed);
                 self.keys.push(key);
                 let score = -self.negamax(
@@ -849,11 +943,47 @@ impl Searcher<'_> {
             }
         }
 
+        // Singular extensions: every other move searched shallower, below the hash move's
+        // score by a margin; if none reaches it, the hash move alone holds the node.
+        let mut singular = false;
+        if self.engine.techniques.singular_extensions
+            && !root
+            && excluded == 0
+            && hash_move != 0
+            && plies_left >= SINGULAR_DEPTH
+        {
+            if let Some(h) = tt_hit.filter(|h| {
+                h.bound != Bound::Upper
+                    && h.depth >= depth - 3 * ONE_PLY
+                    && h.score.abs() < MATE_BOUND
+            }) {
+                let singular_beta = h.score - SINGULAR_MARGIN * plies_left;
+                self.excluded[ply] = hash_move;
+                let score = self.negamax(
+                    pos,
+                    key,
+                    (depth - ONE_PLY) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                    cut_node,
+                    capture_square,
+                );
+                self.excluded[ply] = 0;
+                if self.stopped {
+                    return 0;
+                }
+                singular = score < singular_beta;
+            }
+        }
+
         self.move_scores(pos, &moves, hash_move, ply);
         let side = usize::from(pos.turn() == Color::White);
 
         // Multi-cut (Table I: use, reduction, depth, move num, cut num).
         if sp.multi_cut_use == 1
+            && excluded == 0
             && cut_node
             && !is_pv
             && !in_check
@@ -871,6 +1001,7 @@ impl Searcher<'_> {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
                 let child_key = key_after(pos, key, m, &child);
+                self.line[ply + 1] = Some(squares(m));
                 let score = -self.negamax(
                     &child,
                     child_key,
@@ -908,16 +1039,25 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
+        // The quiet moves searched here (from and to squares), for the history malus.
+        let mut quiets_tried = [(0u8, 0u8); 64];
+        let mut quiet_count = 0;
         self.keys.push(key);
         for searched in 0..moves.len() {
             let i = pick_best(&mut self.order[ply], moves.len());
             let m = moves[i];
+            if excluded != 0 && pack_move(m) == excluded {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
             let quiet = !m.is_capture() && !m.is_promotion();
 
             let mut ext = 0;
+            if singular && pack_move(m) == hash_move {
+                ext += ONE_PLY;
+            }
             if gives_check {
                 ext += sp.check_extension;
             }
@@ -963,7 +1103,12 @@ impl Searcher<'_> {
                 continue;
             }
 
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = squares(m);
+                quiet_count += 1;
+            }
             let child_key = key_after(pos, key, m, &child);
+            self.line[ply + 1] = Some(squares(m));
             let new_depth = depth - ONE_PLY + ext;
             let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
             // Late move reductions: a reduced null-window search first; a move that beats
@@ -978,8 +1123,14 @@ impl Searcher<'_> {
                 && ext == 0
                 && !self.engine.killers[ply].contains(&Some(m))
             {
-                let r = late_move_reduction(plies_left, searched + 1) - i32::from(is_pv)
+                let mut r = late_move_reduction(plies_left, searched + 1) - i32::from(is_pv)
                     + i32::from(cut_node && self.engine.techniques.cut_node_reductions);
+                if self.engine.techniques.history_reductions {
+                    let (from, to) = squares(m);
+                    let h = self.engine.history[side][from as usize][to as usize];
+                    r -= i32::from(h > HISTORY_REDUCTION_STEP)
+                        - i32::from(h < -HISTORY_REDUCTION_STEP);
+                }
                 if r > 0 {
                     let reduced = (new_depth - r * ONE_PLY).max(ONE_PLY);
                     let s = -self.negamax(
@@ -1078,9 +1229,27 @@ impl Searcher<'_> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
+                            if self.engine.techniques.countermoves {
+                                if let Some((f, t)) = self.line[ply] {
+                                    self.engine.countermoves[f as usize][t as usize] = pack_move(m);
+                                }
+                            }
                             let from = m.from().map_or(0, |s| s as usize);
-                            let h = &mut self.engine.history[side][from][m.to() as usize];
-                            *h = (*h + plies_left * plies_left).min(1 << 20);
+                            let bonus = plies_left * plies_left;
+                            if self.engine.techniques.history_malus {
+                                let table = &mut self.engine.history[side];
+                                history_gravity(&mut table[from][m.to() as usize], bonus);
+                                let cut = squares(m);
+                                for &(f, t) in quiets_tried[..quiet_count]
+                                    .iter()
+                                    .filter(|&&tried| tried != cut)
+                                {
+                                    history_gravity(&mut table[f as usize][t as usize], -bonus);
+                                }
+                            } else {
+                                let h = &mut self.engine.history[side][from][m.to() as usize];
+                                *h = (*h + bonus).min(1 << 20);
+                            }
                         }
                         break;
                     }
@@ -1099,10 +1268,12 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        let packed = best_move.map_or(0, pack_move);
-        self.engine
-            .tt
-            .store(key, packed, best_score, depth, bound, ply_i);
+        if excluded == 0 {
+            let packed = best_move.map_or(0, pack_move);
+            self.engine
+                .tt
+                .store(key, packed, best_score, depth, bound, ply_i);
+        }
         best_score
     }
 
@@ -1207,6 +1378,20 @@ pub(crate) fn quiescence_order(m: &Move) -> i32 {
         + m.promotion().map_or(0, role_value) * 8
 }
 
+/// A move's from and to squares (a drop's from is a1: there are none in chess).
+#[inline]
+fn squares(m: Move) -> (u8, u8) {
+    (m.from().map_or(0, |s| s as u8), m.to() as u8)
+}
+
+/// Moves a history score by `bonus` and pulls it toward zero in proportion to its size, so
+/// it stays within ±[`HISTORY_MAX`] and recent cutoffs weigh more than old ones.
+#[inline]
+fn history_gravity(score: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *score += bonus - *score * bonus.abs() / HISTORY_MAX;
+}
+
 /// Returns the index of the highest score among the first `n` and marks it taken.
 #[inline]
 fn pick_best(scores: &mut [i32; 256], n: usize) -> usize {
@@ -1220,4 +1405,33 @@ fn pick_best(scores: &mut [i32; 256], n: usize) -> usize {
     }
     scores[best] = i32::MIN;
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_gravity_moves_toward_its_bound_and_fades_old_scores() {
+        let mut h = 0;
+        history_gravity(&mut h, 100);
+        assert_eq!(h, 100, "from zero the bonus in full");
+        // At half the bound a bonus counts half: 8192 + 100 − 8192·100/16384 = 8242.
+        let mut half = HISTORY_MAX / 2;
+        history_gravity(&mut half, 100);
+        assert_eq!(half, 8242);
+        // A malus on a good score takes more off than a bonus of the same size adds.
+        let mut good = HISTORY_MAX / 2;
+        history_gravity(&mut good, -100);
+        assert_eq!(good, 8192 - 100 - 50);
+        // However many cutoffs, the score stays within its bound, either sign.
+        let (mut up, mut down) = (0, 0);
+        for _ in 0..10_000 {
+            history_gravity(&mut up, 400);
+            history_gravity(&mut down, -400);
+        }
+        assert!((0..=HISTORY_MAX).contains(&up), "{up}");
+        assert!((-HISTORY_MAX..=0).contains(&down), "{down}");
+        assert!(up > HISTORY_MAX * 9 / 10, "{up}: it nears the bound");
+    }
 }
