@@ -363,6 +363,9 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         // And with the history malus.
         ("evolution-table4-malus-toga2.sqlite", (6, 4, 40)),
         ("evolution-table4-malus-crafty.sqlite", (26, 37, 237)),
+        // And with the fitted piece-square, mobility and tempo terms (Crafty: seed 2).
+        ("evolution-table4-pst-toga2.sqlite", (2, 4, 44)),
+        ("evolution-table4-pst-crafty.sqlite", (34, 40, 226)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

@@ -14,6 +14,7 @@
 //! king's placement, passed pawns by rank), which the search's techniques switch on; the
 //! free functions here and phase 1's fitness never use them.
 
+use crate::pst::FittedTerms;
 use crate::EvalParams;
 use shakmaty::attacks;
 use shakmaty::{Board, Color, Position, Square};
@@ -370,6 +371,9 @@ pub struct PhaseTerms {
     /// side, in the middle game: the attacks' weight grows with the number of attackers
     /// (Fruit's king attack), where `KING_PRESSURE_MULT` counts each attack alone.
     pub king_attack: bool,
+    /// The fitted terms ([`crate::pst`]): each piece's bonus by its square and by its
+    /// mobility, and the side to move's tempo, tapered by the pieces left.
+    pub piece_squares: bool,
 }
 
 /// The phase's full count: knights and bishops 1, rooks 2, queens 4 (both sides' start: 24).
@@ -554,6 +558,10 @@ impl Evaluator {
         let mut white = pieces_white(board, &self.weights, &entry);
         if self.phase_terms != PhaseTerms::default() {
             white += phase_terms_white(board, &entry, self.phase_terms);
+            if self.phase_terms.piece_squares {
+                let middle = crate::pst::middle_game_weight(board);
+                white += FittedTerms::shipped().score_white(board, pos.turn(), middle);
+            }
         }
         match pos.turn() {
             Color::White => white,
@@ -859,24 +867,28 @@ mod tests {
         passed_pawn_ranks: false,
         pawn_threats: false,
         king_attack: false,
+        piece_squares: false,
     };
     const PASSERS: PhaseTerms = PhaseTerms {
         king_placement: false,
         passed_pawn_ranks: true,
         pawn_threats: false,
         king_attack: false,
+        piece_squares: false,
     };
     const THREATS: PhaseTerms = PhaseTerms {
         king_placement: false,
         passed_pawn_ranks: false,
         pawn_threats: true,
         king_attack: false,
+        piece_squares: false,
     };
     const KING_ATTACK: PhaseTerms = PhaseTerms {
         king_placement: false,
         passed_pawn_ranks: false,
         pawn_threats: false,
         king_attack: true,
+        piece_squares: false,
     };
 
     #[test]
@@ -926,6 +938,39 @@ mod tests {
                 "mirror of {fen}"
             );
         }
+    }
+
+    #[test]
+    fn the_piece_square_tables_add_each_pieces_square_by_the_phase() {
+        let tables = FittedTerms::shipped();
+        let terms = PhaseTerms {
+            piece_squares: true,
+            ..PhaseTerms::default()
+        };
+        for fen in [
+            "rnbqrbkn/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w - - 0 1",
+            "r1bqk3/pppppppp/8/8/8/8/PPPKPPPP/R1BQ4 b - - 0 1",
+            "7k/pp6/8/8/4K3/8/PP6/8 w - - 0 1",
+        ] {
+            let position = pos(fen);
+            let board = position.board();
+            let weight = crate::pst::middle_game_weight(board);
+            let expected = tables.score_white(board, position.turn(), weight);
+            assert_eq!(phase_gain(fen, terms), expected, "{fen}");
+            assert_eq!(
+                phase_gain(&mirror(fen), terms),
+                -phase_gain(fen, terms),
+                "mirror of {fen}"
+            );
+        }
+        // The start position is symmetric: only the side to move's tempo is left, in full
+        // middle-game weight, for White and against Black.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let tempo = tables.score_white(pos(start).board(), Color::White, 24);
+        assert!(tempo > 0, "the fitted tempo is {tempo}");
+        assert_eq!(phase_gain(start, terms), tempo);
+        let black_to_move = start.replace(" w ", " b ");
+        assert_eq!(phase_gain(&black_to_move, terms), -tempo);
     }
 
     #[test]

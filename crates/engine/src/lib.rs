@@ -25,6 +25,7 @@ pub mod evaluate;
 mod limits;
 mod movegen;
 pub mod one_ply;
+pub mod pst;
 pub mod score;
 pub mod search;
 pub mod search_params;

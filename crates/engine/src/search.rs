@@ -175,6 +175,8 @@ pub struct Techniques {
     /// above [`HISTORY_REDUCTION_STEP`], a ply more for one below its negative (with
     /// [`Techniques::history_malus`], which gives history its sign).
     pub history_reductions: bool,
+    /// The fitted piece-square tables ([`PhaseTerms::piece_squares`]).
+    pub piece_squares: bool,
 }
 
 impl Default for Techniques {
@@ -197,6 +199,7 @@ impl Default for Techniques {
             countermoves: false,
             singular_extensions: false,
             history_reductions: false,
+            piece_squares: true,
         }
     }
 }
@@ -223,6 +226,7 @@ impl Techniques {
             countermoves: false,
             singular_extensions: false,
             history_reductions: false,
+            piece_squares: false,
         }
     }
 }
@@ -232,7 +236,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 17] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 18] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -258,6 +262,7 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 17] = [
     ("histlmr", "HistoryReductions", |t| {
         &mut t.history_reductions
     }),
+    ("pst", "PieceSquareTables", |t| &mut t.piece_squares),
 ];
 
 impl Techniques {
@@ -437,6 +442,7 @@ impl Engine {
             passed_pawn_ranks: self.techniques.passed_pawn_ranks,
             pawn_threats: self.techniques.pawn_threats,
             king_attack: self.techniques.king_attack,
+            piece_squares: self.techniques.piece_squares,
         });
         let see_in_quiescence = self.techniques.static_exchange;
         let mut s = Searcher {

@@ -328,7 +328,7 @@ fn technique_sets_are_named_by_their_short_names() {
     assert_eq!(Techniques::none().names(), "paper");
     // The default: the techniques a match showed to gain (docs/evolution.md).
     let kept = Techniques::default().names();
-    assert_eq!(kept, "lmr+asp+see+rfp+lmp+king+passers+malus");
+    assert_eq!(kept, "lmr+asp+see+rfp+lmp+king+passers+malus+pst");
     assert_eq!(Techniques::from_names(&kept), Some(Techniques::default()));
     let every = Techniques::known_names().collect::<Vec<_>>().join("+");
     assert_eq!(
@@ -411,4 +411,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_SIGNATURE: u64 = 276_125;
+const BENCH_SIGNATURE: u64 = 267_140;

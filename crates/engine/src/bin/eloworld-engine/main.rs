@@ -4,7 +4,10 @@
 //!
 //! Besides the UCI commands it understands `bench [depth]` (also as a command-line argument:
 //! `eloworld-engine bench`), which prints the node signature and nodes per second, and `eval`,
-//! which prints the static evaluation of the current position. At the end of its input it
+//! which prints the static evaluation of the current position. Two more command-line tools fit
+//! the piece-square, mobility and tempo terms ([`eloworld_engine::pst`]): `positions` lists the
+//! quiet positions of PGN games, `fit-tables` fits the terms to a stronger engine's scores of
+//! them. At the end of its input it
 //! lets a running search finish (so `echo "position startpos\ngo depth 8" | eloworld-engine`
 //! prints a move); `quit` stops at once.
 #![expect(
@@ -29,6 +32,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod tables;
+
 const DEFAULT_HASH_MB: usize = 16;
 
 fn main() -> ExitCode {
@@ -41,8 +46,22 @@ fn main() -> ExitCode {
         bench(EvalParams::default(), SearchParams::default(), depth);
         return ExitCode::SUCCESS;
     }
+    let tool = match args.first().map(String::as_str) {
+        Some("positions") => Some(tables::positions as fn(&[String]) -> Result<(), String>),
+        Some("fit-tables") => Some(tables::fit_tables as fn(&[String]) -> Result<(), String>),
+        _ => None,
+    };
+    if let Some(tool) = tool {
+        return match tool(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("eloworld-engine: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Some(other) = args.first() {
-        eprintln!("usage: eloworld-engine [bench [DEPTH]]  (got {other:?}); without arguments it speaks UCI");
+        eprintln!("usage: eloworld-engine [bench [DEPTH] | positions … | fit-tables …]  (got {other:?}); without arguments it speaks UCI");
         return ExitCode::from(2);
     }
     let mut uci = Uci::new();
