@@ -11,8 +11,9 @@
 //! Centipawns: `PAWN_VALUE` = 100.
 //!
 //! Beside the 35 genes, [`PhaseTerms`] are fixed terms weighted by the game's phase (the
-//! king's placement, passed pawns by rank), which the search's techniques switch on; the
-//! free functions here and phase 1's fitness never use them.
+//! king's placement, passed pawns by rank, the fitted terms of [`crate::pst`]), which the
+//! search's techniques switch on; the free functions here and phase 1's fitness never use
+//! them.
 
 use crate::pst::FittedTerms;
 use crate::EvalParams;

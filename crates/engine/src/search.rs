@@ -778,8 +778,8 @@ impl Searcher<'_> {
             } else if countermove != 0 && pack_move(m) == countermove {
                 1 << 25
             } else {
-                let from = m.from().map_or(0, |s| s as usize);
-                self.engine.history[side][from][m.to() as usize]
+                let (from, to) = squares(m);
+                self.engine.history[side][usize::from(from)][usize::from(to)]
             };
         }
     }
@@ -1240,12 +1240,12 @@ impl Searcher<'_> {
                                     self.engine.countermoves[f as usize][t as usize] = pack_move(m);
                                 }
                             }
-                            let from = m.from().map_or(0, |s| s as usize);
+                            let cut = squares(m);
+                            let (from, to) = (usize::from(cut.0), usize::from(cut.1));
                             let bonus = plies_left * plies_left;
                             if self.engine.techniques.history_malus {
                                 let table = &mut self.engine.history[side];
-                                history_gravity(&mut table[from][m.to() as usize], bonus);
-                                let cut = squares(m);
+                                history_gravity(&mut table[from][to], bonus);
                                 for &(f, t) in quiets_tried[..quiet_count]
                                     .iter()
                                     .filter(|&&tried| tried != cut)
@@ -1253,7 +1253,7 @@ impl Searcher<'_> {
                                     history_gravity(&mut table[f as usize][t as usize], -bonus);
                                 }
                             } else {
-                                let h = &mut self.engine.history[side][from][m.to() as usize];
+                                let h = &mut self.engine.history[side][from][to];
                                 *h = (*h + bonus).min(1 << 20);
                             }
                         }
