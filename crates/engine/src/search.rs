@@ -838,10 +838,13 @@ impl Searcher<'_> {
         let mut hash_move = tt_hit.map_or(0, |h| h.packed_move);
         // A singular-extension test searches this node without its hash move.
         let excluded = if root { 0 } else { self.excluded[ply] };
+        // Cutoffs that end a node early (hash, futility, null move) are for nodes off the
+        // principal variation, and never for a singular-extension test of this node.
+        let may_cut = !is_pv && excluded == 0;
         if root {
             hash_move = self.root_best.map_or(hash_move, pack_move);
         } else if let Some(h) = tt_hit {
-            if !is_pv && h.depth >= depth && excluded == 0 {
+            if may_cut && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -881,8 +884,7 @@ impl Searcher<'_> {
         // Reverse futility: a node whose static score beats beta by the futility margin of
         // its depth fails high at once (Heinz's margins, the genes, read the other way).
         if self.engine.techniques.reverse_futility
-            && !is_pv
-            && excluded == 0
+            && may_cut
             && !in_check
             && plies_left <= sp.futility_depth
             && beta.abs() < MATE_BOUND
@@ -893,8 +895,7 @@ impl Searcher<'_> {
 
         // Static null move: the same with a fixed margin a ply, deeper.
         if self.engine.techniques.static_null_move
-            && !is_pv
-            && excluded == 0
+            && may_cut
             && !in_check
             && plies_left <= STATIC_NULL_DEPTH
             && beta.abs() < MATE_BOUND
@@ -906,8 +907,7 @@ impl Searcher<'_> {
         // Null move (Table I: use, reduction, adaptivity, adaptivity depth) and mate threats.
         let mut mate_threat = false;
         if sp.null_move_use == 1
-            && !is_pv
-            && excluded == 0
+            && may_cut
             && !in_check
             && depth >= 2 * ONE_PLY
             && static_eval >= beta
