@@ -175,7 +175,7 @@ pub struct Techniques {
     /// above [`HISTORY_REDUCTION_STEP`], a ply more for one below its negative (with
     /// [`Techniques::history_malus`], which gives history its sign).
     pub history_reductions: bool,
-    /// The fitted piece-square tables ([`PhaseTerms::piece_squares`]).
+    /// The fitted piece-square, mobility and tempo terms ([`PhaseTerms::piece_squares`]).
     pub piece_squares: bool,
 }
 
