@@ -15,13 +15,23 @@
 //! search's techniques switch on; the free functions here and phase 1's fitness never use
 //! them.
 
-use crate::pst::FittedTerms;
+use crate::pst::{middle_game_weight, FittedTerms, PHASE_FULL};
 use crate::EvalParams;
 use shakmaty::attacks;
 use shakmaty::{Board, Color, Position, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const CENTRE_FILES: u64 = FILE_A << 2 | FILE_A << 3 | FILE_A << 4 | FILE_A << 5;
+
+const FILE_H: u64 = FILE_A << 7;
+
+/// The squares `color`'s pawns on `pawns` attack, by bitboard shifts.
+pub(crate) const fn pawn_attack_set(color: Color, pawns: u64) -> u64 {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
 
 const fn file_mask(file: u32) -> u64 {
     FILE_A << file
@@ -377,8 +387,6 @@ pub struct PhaseTerms {
     pub piece_squares: bool,
 }
 
-/// The phase's full count: knights and bishops 1, rooks 2, queens 4 (both sides' start: 24).
-const PHASE_FULL: i32 = 24;
 /// A king's middle-game placement by relative rank: the back rank is home.
 const KING_HOME_RANK: [i32; 8] = [0, -25, -50, -70, -80, -80, -80, -80];
 /// A king's middle-game placement by file: castled wings over the centre files.
@@ -399,13 +407,9 @@ const KING_ATTACK_UNIT: i32 = 8;
 const PASSED_RANK_ENDGAME: [i32; 8] = [0, 0, 10, 20, 40, 70, 110, 0];
 
 /// Returns the phase terms of a board from White's point of view, in centipawns: each term's
-/// middle-game and endgame values blended by the pieces left (Fruit's tapered evaluation).
-fn phase_terms_white(board: &Board, entry: &PawnEntry, terms: PhaseTerms) -> i32 {
-    let pieces = count(board.knights().0)
-        + count(board.bishops().0)
-        + 2 * count(board.rooks().0)
-        + 4 * count(board.queens().0);
-    let middle = pieces.min(PHASE_FULL);
+/// middle-game and endgame values blended by `middle`, the board's [`middle_game_weight`]
+/// (Fruit's tapered evaluation).
+fn phase_terms_white(board: &Board, entry: &PawnEntry, terms: PhaseTerms, middle: i32) -> i32 {
     let end = PHASE_FULL - middle;
     let mut total = 0;
     for (color, info, sign) in [
@@ -426,10 +430,7 @@ fn phase_terms_white(board: &Board, entry: &PawnEntry, terms: PhaseTerms) -> i32
             }
         }
         if terms.pawn_threats {
-            let enemy_pawns = board.pawns() & board.by_color(!color);
-            let attacked = enemy_pawns
-                .into_iter()
-                .fold(0u64, |a, s| a | attacks::pawn_attacks(!color, s).0);
+            let attacked = pawn_attack_set(!color, (board.pawns() & board.by_color(!color)).0);
             let pieces = (board.by_color(color).0) & !board.pawns().0 & !board.kings().0;
             side -= PAWN_THREAT * count(attacked & pieces) * PHASE_FULL;
         }
@@ -558,9 +559,9 @@ impl Evaluator {
         };
         let mut white = pieces_white(board, &self.weights, &entry);
         if self.phase_terms != PhaseTerms::default() {
-            white += phase_terms_white(board, &entry, self.phase_terms);
+            let middle = middle_game_weight(board);
+            white += phase_terms_white(board, &entry, self.phase_terms, middle);
             if self.phase_terms.piece_squares {
-                let middle = crate::pst::middle_game_weight(board);
                 white += FittedTerms::shipped().score_white(board, pos.turn(), middle);
             }
         }
@@ -955,7 +956,7 @@ mod tests {
         ] {
             let position = pos(fen);
             let board = position.board();
-            let weight = crate::pst::middle_game_weight(board);
+            let weight = middle_game_weight(board);
             let expected = tables.score_white(board, position.turn(), weight);
             assert_eq!(phase_gain(fen, terms), expected, "{fen}");
             assert_eq!(

@@ -11,6 +11,7 @@
 //! makes them. The shipped terms (`crates/engine/data/pst.txt`, [`FittedTerms::shipped`]) and
 //! how they were fitted are in docs/evolution.md.
 
+use crate::evaluate::pawn_attack_set;
 use shakmaty::{attacks, Board, Color};
 use std::sync::LazyLock;
 
@@ -132,24 +133,13 @@ pub fn middle_game_weight(board: &Board) -> i32 {
 /// Calls `each` with every entry a position holds and its sign (+1 White's, −1 Black's): each
 /// piece's square, each knight's to queen's mobility count, and the side to move's tempo.
 pub fn for_each_feature(board: &Board, turn: Color, mut each: impl FnMut(usize, i32)) {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
-    const FILE_H: u64 = FILE_A << 7;
     let occupied = board.occupied();
     for color in [Color::White, Color::Black] {
         let own = board.by_color(color);
-        let enemy_pawns = (board.pawns() & board.by_color(!color)).0;
-        let (sign, flip, pawn_attacked) = match color {
-            // Black's pawns take toward the first rank, White's toward the eighth.
-            Color::White => (
-                1,
-                0,
-                ((enemy_pawns & !FILE_A) >> 9) | ((enemy_pawns & !FILE_H) >> 7),
-            ),
-            Color::Black => (
-                -1,
-                56,
-                ((enemy_pawns & !FILE_A) << 7) | ((enemy_pawns & !FILE_H) << 9),
-            ),
+        let pawn_attacked = pawn_attack_set(!color, (board.pawns() & board.by_color(!color)).0);
+        let (sign, flip) = match color {
+            Color::White => (1, 0),
+            Color::Black => (-1, 56),
         };
         let area = !own.0 & !pawn_attacked;
         for (r, pieces) in [

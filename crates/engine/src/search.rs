@@ -1109,12 +1109,13 @@ impl Searcher<'_> {
                 continue;
             }
 
+            let move_squares = squares(m);
             if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = squares(m);
+                quiets_tried[quiet_count] = move_squares;
                 quiet_count += 1;
             }
             let child_key = key_after(pos, key, m, &child);
-            self.line[ply + 1] = Some(squares(m));
+            self.line[ply + 1] = Some(move_squares);
             let new_depth = depth - ONE_PLY + ext;
             let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
             // Late move reductions: a reduced null-window search first; a move that beats
@@ -1132,8 +1133,8 @@ impl Searcher<'_> {
                 let mut r = late_move_reduction(plies_left, searched + 1) - i32::from(is_pv)
                     + i32::from(cut_node && self.engine.techniques.cut_node_reductions);
                 if self.engine.techniques.history_reductions {
-                    let (from, to) = squares(m);
-                    let h = self.engine.history[side][from as usize][to as usize];
+                    let (from, to) = move_squares;
+                    let h = self.engine.history[side][usize::from(from)][usize::from(to)];
                     r -= i32::from(h > HISTORY_REDUCTION_STEP)
                         - i32::from(h < -HISTORY_REDUCTION_STEP);
                 }
@@ -1240,7 +1241,7 @@ impl Searcher<'_> {
                                     self.engine.countermoves[f as usize][t as usize] = pack_move(m);
                                 }
                             }
-                            let cut = squares(m);
+                            let cut = move_squares;
                             let (from, to) = (usize::from(cut.0), usize::from(cut.1));
                             let bonus = plies_left * plies_left;
                             if self.engine.techniques.history_malus {
