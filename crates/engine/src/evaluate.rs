@@ -490,6 +490,10 @@ pub struct Evaluator {
     weights: [i32; TERMS],
     phase_terms: PhaseTerms,
     entries: Vec<PawnEntry>,
+    /// Whole evaluations by the position's Zobrist key (side to move included): the search
+    /// meets the same position again in each iteration, in re-searches and through
+    /// transpositions, and a score read back costs a load where a new one walks every piece.
+    scores: Vec<(u64, i32)>,
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -503,6 +507,8 @@ impl std::fmt::Debug for Evaluator {
 }
 
 const PAWN_CACHE_ENTRIES: usize = 1 << 14;
+/// Entries of the evaluation cache (16 bytes each: 1 MiB).
+const SCORE_CACHE_ENTRIES: usize = 1 << 16;
 
 impl Evaluator {
     /// Creates an evaluator for `params` with an empty cache.
@@ -519,6 +525,7 @@ impl Evaluator {
                 };
                 PAWN_CACHE_ENTRIES
             ],
+            scores: vec![(0, 0); SCORE_CACHE_ENTRIES],
         }
     }
 
@@ -539,7 +546,24 @@ impl Evaluator {
 
     /// Sets the fixed phase terms added beside the genes (none by default, as [`evaluate`]).
     pub fn set_phase_terms(&mut self, terms: PhaseTerms) {
-        self.phase_terms = terms;
+        if terms != self.phase_terms {
+            self.phase_terms = terms;
+            self.scores.fill((0, 0));
+        }
+    }
+
+    /// Evaluates `pos`, whose Zobrist key is `key`, as [`Evaluator::evaluate`], reading the
+    /// score back when this position was the last one evaluated in its slot.
+    #[inline]
+    pub fn evaluate_keyed(&mut self, pos: &shakmaty::Chess, key: u64) -> i32 {
+        let slot = key as usize & (SCORE_CACHE_ENTRIES - 1);
+        let (cached_key, score) = self.scores[slot];
+        if cached_key == key && key != 0 {
+            return score;
+        }
+        let score = self.evaluate(pos);
+        self.scores[slot] = (key, score);
+        score
     }
 
     /// Evaluates `pos` from the side to move's point of view, as [`evaluate`].
@@ -993,6 +1017,51 @@ mod tests {
             phase_gain("7k/8/1P6/8/8/8/8/K7 w - - 0 1", PhaseTerms::default()),
             0
         );
+    }
+
+    #[test]
+    fn the_score_cache_reads_back_each_positions_own_score_and_forgets_old_terms() {
+        use shakmaty::zobrist::Zobrist64;
+        use shakmaty::{EnPassantMode, Position};
+        let key = |pos: &shakmaty::Chess| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let p = EvalParams::default();
+        let all = PhaseTerms {
+            king_placement: true,
+            passed_pawn_ranks: true,
+            pawn_threats: true,
+            king_attack: true,
+            piece_squares: true,
+        };
+        let mut cached = Evaluator::new(p);
+        cached.set_phase_terms(all);
+        let mut fresh = Evaluator::new(p);
+        fresh.set_phase_terms(all);
+        let mut seen = Vec::new();
+        for start in crate::bench::bench_positions() {
+            let mut pos = start;
+            for step in 0..30usize {
+                let score = fresh.evaluate(&pos);
+                assert_eq!(cached.evaluate_keyed(&pos, key(&pos)), score);
+                assert_eq!(cached.evaluate_keyed(&pos, key(&pos)), score, "a cache hit");
+                seen.push((pos.clone(), score));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(step * 7 + 3) % moves.len()]);
+            }
+        }
+        // Read back after all the others: each position still gets its own score.
+        for (pos, score) in &seen {
+            assert_eq!(cached.evaluate_keyed(pos, key(pos)), *score);
+        }
+        // The same position with other terms: the cache must not answer with the old score.
+        let pos = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10");
+        let with_all = cached.evaluate_keyed(&pos, key(&pos));
+        cached.set_phase_terms(PhaseTerms::default());
+        let without = cached.evaluate_keyed(&pos, key(&pos));
+        assert_eq!(without, evaluate(&pos, &p), "new terms forget the cache");
+        assert_ne!(with_all, without, "the terms move this position's score");
     }
 
     #[test]

@@ -499,7 +499,7 @@ impl Engine {
             } else if quiescence {
                 // Only whether a move beats the best so far matters: search with that bound.
                 let bound = best.map_or(-INFINITY, |(_, b)| b);
-                -s.quiesce(&child, -INFINITY, -bound, 1)
+                -s.quiesce(&child, key_of(&child), -INFINITY, -bound, 1)
             } else {
                 s.nodes += 1;
                 -s.engine.evaluator.evaluate(&child)
@@ -811,7 +811,7 @@ impl Searcher<'_> {
         capture_square: Option<Square>,
     ) -> i32 {
         if depth < ONE_PLY || ply >= MAX_PLY - 1 {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, key, alpha, beta, ply);
         }
         if self.out_of_budget() {
             return 0;
@@ -878,7 +878,7 @@ impl Searcher<'_> {
         let static_eval = if in_check || is_pv {
             0
         } else {
-            self.engine.evaluator.evaluate(pos)
+            self.engine.evaluator.evaluate_keyed(pos, key)
         };
 
         // Reverse futility: a node whose static score beats beta by the futility margin of
@@ -1285,7 +1285,7 @@ impl Searcher<'_> {
     }
 
     /// Searches captures and promotions until the position is quiet (all moves when in check).
-    fn quiesce(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, pos: &Chess, key: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
@@ -1301,7 +1301,7 @@ impl Searcher<'_> {
             best = -INFINITY;
             all
         } else {
-            let stand_pat = self.engine.evaluator.evaluate(pos);
+            let stand_pat = self.engine.evaluator.evaluate_keyed(pos, key);
             if stand_pat >= beta || ply >= MAX_PLY - 1 {
                 return stand_pat;
             }
@@ -1325,7 +1325,8 @@ impl Searcher<'_> {
             let m = moves[i];
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let child_key = key_after(pos, key, m, &child);
+            let score = -self.quiesce(&child, child_key, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
