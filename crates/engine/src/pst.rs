@@ -287,12 +287,14 @@ impl FittedTerms {
     /// centipawns, with `middle` (0–[`PHASE_FULL`]) the board's [`middle_game_weight`].
     #[must_use]
     pub fn score_white(&self, board: &Board, turn: Color, middle: i32) -> i32 {
-        let end = PHASE_FULL - middle;
-        let mut total = 0;
+        // Each phase's entries summed first and blended once: the same integer as blending
+        // each entry (the sums are linear), for two multiplications a position, not two an entry.
+        let (mut middle_sum, mut end_sum) = (0, 0);
         for_each_feature(board, turn, |i, sign| {
-            total += sign * (self.middle[i] * middle + self.end[i] * end);
+            middle_sum += sign * self.middle[i];
+            end_sum += sign * self.end[i];
         });
-        total / PHASE_FULL
+        (middle_sum * middle + end_sum * (PHASE_FULL - middle)) / PHASE_FULL
     }
 }
 
