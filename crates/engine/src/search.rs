@@ -177,6 +177,10 @@ pub struct Techniques {
     pub history_reductions: bool,
     /// The fitted piece-square, mobility and tempo terms ([`PhaseTerms::piece_squares`]).
     pub piece_squares: bool,
+    /// Quiescence checks: at the horizon's first quiescence node, after the captures, the
+    /// quiet moves that give check directly and lose nothing by static exchange are searched
+    /// too (the reply to such a check searches every evasion).
+    pub quiescence_checks: bool,
 }
 
 impl Default for Techniques {
@@ -200,6 +204,7 @@ impl Default for Techniques {
             singular_extensions: false,
             history_reductions: false,
             piece_squares: true,
+            quiescence_checks: false,
         }
     }
 }
@@ -227,6 +232,7 @@ impl Techniques {
             singular_extensions: false,
             history_reductions: false,
             piece_squares: false,
+            quiescence_checks: false,
         }
     }
 }
@@ -236,7 +242,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 18] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 19] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -263,6 +269,7 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 18] = [
         &mut t.history_reductions
     }),
     ("pst", "PieceSquareTables", |t| &mut t.piece_squares),
+    ("qchecks", "QuiescenceChecks", |t| &mut t.quiescence_checks),
 ];
 
 impl Techniques {
@@ -499,7 +506,7 @@ impl Engine {
             } else if quiescence {
                 // Only whether a move beats the best so far matters: search with that bound.
                 let bound = best.map_or(-INFINITY, |(_, b)| b);
-                -s.quiesce(&child, key_of(&child), -INFINITY, -bound, 1)
+                -s.quiesce(&child, key_of(&child), -INFINITY, -bound, 1, false)
             } else {
                 s.nodes += 1;
                 -s.engine.evaluator.evaluate(&child)
@@ -811,7 +818,8 @@ impl Searcher<'_> {
         capture_square: Option<Square>,
     ) -> i32 {
         if depth < ONE_PLY || ply >= MAX_PLY - 1 {
-            return self.quiesce(pos, key, alpha, beta, ply);
+            let checks = self.engine.techniques.quiescence_checks;
+            return self.quiesce(pos, key, alpha, beta, ply, checks);
         }
         if self.out_of_budget() {
             return 0;
@@ -1284,8 +1292,17 @@ impl Searcher<'_> {
         best_score
     }
 
-    /// Searches captures and promotions until the position is quiet (all moves when in check).
-    fn quiesce(&mut self, pos: &Chess, key: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Searches captures and promotions until the position is quiet (all moves when in check),
+    /// and with `checks` the quiet checks of [`Techniques::quiescence_checks`] after them.
+    fn quiesce(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        checks: bool,
+    ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
@@ -1326,7 +1343,7 @@ impl Searcher<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
-            let score = -self.quiesce(&child, child_key, -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&child, child_key, -beta, -alpha, ply + 1, false);
             if self.stopped {
                 return 0;
             }
@@ -1336,6 +1353,29 @@ impl Searcher<'_> {
                     alpha = score;
                     if score >= beta {
                         break;
+                    }
+                }
+            }
+        }
+        if checks && !in_check && best < beta {
+            for m in quiet_checks(pos) {
+                if see::loses_material(pos, m) {
+                    continue;
+                }
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                let child_key = key_after(pos, key, m, &child);
+                let score = -self.quiesce(&child, child_key, -beta, -alpha, ply + 1, false);
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if score >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -1362,6 +1402,43 @@ pub(crate) fn quiescence_moves(pos: &Chess) -> MoveList {
         }
     }
     tactical
+}
+
+/// The legal quiet moves of `pos` (no capture, no promotion, no castling) that give check
+/// directly: a piece moved to a square from which it attacks the enemy king (discovered
+/// checks are not looked for).
+pub(crate) fn quiet_checks(pos: &Chess) -> MoveList {
+    let mut out = MoveList::new();
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return out;
+    };
+    let occupied = board.occupied();
+    let diagonal = shakmaty::attacks::bishop_attacks(king, occupied);
+    let straight = shakmaty::attacks::rook_attacks(king, occupied);
+    let checking = |role: Role| match role {
+        Role::Pawn => shakmaty::attacks::pawn_attacks(!us, king),
+        Role::Knight => shakmaty::attacks::knight_attacks(king),
+        Role::Bishop => diagonal,
+        Role::Rook => straight,
+        Role::Queen => diagonal | straight,
+        Role::King => shakmaty::Bitboard::EMPTY,
+    };
+    for m in pos.legal_moves() {
+        if matches!(
+            m,
+            Move::Normal {
+                capture: None,
+                promotion: None,
+                ..
+            }
+        ) && checking(m.role()).contains(m.to())
+        {
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// The material a capture or promotion wins, for delta pruning.
@@ -1418,6 +1495,56 @@ fn pick_best(scores: &mut [i32; 256], n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quiet_checks_are_the_quiet_moves_whose_piece_attacks_the_king() {
+        use shakmaty::fen::Fen;
+        use shakmaty::CastlingMode;
+        // Knight, bishop, rook, queen and pawn checks; a discovered check (the bishop on b2
+        // behind the knight on d4), a capture that checks and a promotion that checks.
+        let fens = [
+            "4k3/8/8/8/3N4/8/1B3PPP/R2QK2R w KQ - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+            "3k4/1P2p3/8/2N5/8/8/8/4K2R w K - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 10",
+        ];
+        let mut found = 0;
+        for fen in fens {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .expect("a FEN")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            let listed: Vec<Move> = quiet_checks(&pos).into_iter().collect();
+            let them = !pos.turn();
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                let quiet = matches!(
+                    m,
+                    Move::Normal {
+                        capture: None,
+                        promotion: None,
+                        ..
+                    }
+                );
+                // A direct check: the moved piece itself attacks the king.
+                let direct = child.board().king_of(them).is_some_and(|k| {
+                    child
+                        .board()
+                        .attacks_to(k, pos.turn(), child.board().occupied())
+                        .contains(m.to())
+                });
+                assert_eq!(
+                    listed.contains(&m),
+                    quiet && direct,
+                    "{fen}: {m:?} (quiet {quiet}, checks directly {direct})"
+                );
+            }
+            found += listed.len();
+        }
+        assert!(found >= 5, "{found} quiet checks in all");
+    }
 
     #[test]
     fn history_gravity_moves_toward_its_bound_and_fades_old_scores() {

@@ -237,9 +237,9 @@ fn the_fixed_techniques_keep_the_mates_and_save_nodes() {
     );
 }
 
-/// The deeper null move, the history malus, countermoves, singular extensions and
-/// reductions by history keep the mates and change the full engine's search; singular
-/// extensions cost nodes.
+/// The deeper null move, the history malus, countermoves, singular extensions, reductions
+/// by history and quiescence checks keep the mates and change the full engine's search;
+/// singular extensions and quiescence checks cost nodes.
 #[test]
 fn the_later_search_techniques_keep_the_mates() {
     let table2 = SearchParams::default();
@@ -273,7 +273,11 @@ fn the_later_search_techniques_keep_the_mates() {
         history_reductions: true,
         ..base
     };
-    for t in [deeper, malus, counter, singular, by_history] {
+    let checks = Techniques {
+        quiescence_checks: true,
+        ..base
+    };
+    for t in [deeper, malus, counter, singular, by_history, checks] {
         for (fen, best, n) in &MATES {
             let (m, score, _) = search_with(table2, t, fen, 10);
             assert_eq!(
@@ -304,6 +308,11 @@ fn the_later_search_techniques_keep_the_mates() {
         nodes(by_history),
         without,
         "reductions by history changed no node count"
+    );
+    let checked = nodes(checks);
+    assert!(
+        checked > without,
+        "quiescence checks: {checked} nodes, {without} without"
     );
 }
 
