@@ -1337,9 +1337,27 @@ impl Searcher<'_> {
         for (i, m) in moves.iter().enumerate() {
             self.order[slot][i] = quiescence_order(m);
         }
-        for _ in 0..moves.len() {
-            let i = pick_best(&mut self.order[slot], moves.len());
-            let m = moves[i];
+        // The captures in order, then (with `checks`, once no capture has cut) the quiet checks
+        // that lose nothing by static exchange.
+        let mut quiet: Option<MoveList> = None;
+        let (mut taken, mut next_check) = (0, 0);
+        loop {
+            let m = if taken < moves.len() {
+                taken += 1;
+                moves[pick_best(&mut self.order[slot], moves.len())]
+            } else if checks && !in_check {
+                let list = quiet.get_or_insert_with(|| quiet_checks(pos));
+                let Some(&m) = list.get(next_check) else {
+                    break;
+                };
+                next_check += 1;
+                if see::loses_material(pos, m) {
+                    continue;
+                }
+                m
+            } else {
+                break;
+            };
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
@@ -1353,29 +1371,6 @@ impl Searcher<'_> {
                     alpha = score;
                     if score >= beta {
                         break;
-                    }
-                }
-            }
-        }
-        if checks && !in_check && best < beta {
-            for m in quiet_checks(pos) {
-                if see::loses_material(pos, m) {
-                    continue;
-                }
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                let child_key = key_after(pos, key, m, &child);
-                let score = -self.quiesce(&child, child_key, -beta, -alpha, ply + 1, false);
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if score >= beta {
-                            break;
-                        }
                     }
                 }
             }
