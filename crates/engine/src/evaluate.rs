@@ -482,8 +482,9 @@ fn king_attack(board: &Board, color: Color) -> i32 {
 }
 
 /// A cache of pawn-structure evaluations (a "pawn hash"): the same pawns and kings recur
-/// across most of a search's nodes. Tied to one parameter set; [`Evaluator::evaluate`]
-/// gives the same scores as [`evaluate`].
+/// across most of a search's nodes; and of whole scores by position key
+/// ([`Evaluator::evaluate_keyed`]). Tied to one parameter set and one set of phase terms;
+/// [`Evaluator::evaluate`] gives the same scores as [`evaluate`].
 #[derive(Clone)]
 pub struct Evaluator {
     params: EvalParams,

@@ -1409,17 +1409,10 @@ pub(crate) fn quiet_checks(pos: &Chess) -> MoveList {
     let Some(king) = board.king_of(!us) else {
         return out;
     };
+    // A piece of ours attacks the king from the squares that the same piece of theirs would
+    // attack from the king's square.
     let occupied = board.occupied();
-    let diagonal = shakmaty::attacks::bishop_attacks(king, occupied);
-    let straight = shakmaty::attacks::rook_attacks(king, occupied);
-    let checking = |role: Role| match role {
-        Role::Pawn => shakmaty::attacks::pawn_attacks(!us, king),
-        Role::Knight => shakmaty::attacks::knight_attacks(king),
-        Role::Bishop => diagonal,
-        Role::Rook => straight,
-        Role::Queen => diagonal | straight,
-        Role::King => shakmaty::Bitboard::EMPTY,
-    };
+    let checking = |role: Role| shakmaty::attacks::attacks(king, role.of(!us), occupied);
     for m in pos.legal_moves() {
         if matches!(
             m,
