@@ -368,6 +368,9 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         ("evolution-table4-pst-crafty.sqlite", (34, 40, 226)),
         // The same engine after speed-ups that change no search, on 100 games.
         ("evolution-table4-speed-toga2.sqlite", (10, 9, 81)),
+        // And with its extensions gated (recaptures at PV nodes, checks that lose nothing).
+        ("evolution-table4-ext-toga2.sqlite", (12, 17, 71)),
+        ("evolution-table4-ext-crafty.sqlite", (52, 53, 195)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

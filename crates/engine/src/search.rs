@@ -47,6 +47,10 @@
 //! - **Phase terms of the evaluation** ([`PhaseTerms`]): the king kept home in the middle
 //!   game and centralised in the endgame, and passed pawns worth more by rank as the pieces
 //!   come off, blended by the pieces left.
+//! - **Extensions where they pay**: the recapture extension (`RECAPTURE_EXTENSION`) at PV
+//!   nodes only, and the check extension (`CHECK_EXTENSION`) only for a check that loses
+//!   nothing by static exchange: the genes, evolved for nodes to a tactical solution, extend
+//!   every recapture and every check a full ply, which more than doubles the tree.
 //!
 //! Four more are there to be measured, off by default (their matches did not show a gain):
 //! **internal iterative reduction** (a PV or expected cut node with four plies or more left
@@ -181,6 +185,13 @@ pub struct Techniques {
     /// quiet moves that give check directly and lose nothing by static exchange are searched
     /// too (the reply to such a check searches every evasion).
     pub quiescence_checks: bool,
+    /// The recapture extension (`RECAPTURE_EXTENSION`) at PV nodes only, where an exchange
+    /// decides the line's score; elsewhere a recapture is searched at its depth.
+    pub pv_recaptures: bool,
+    /// The check extension (`CHECK_EXTENSION`) only for a check that loses nothing by static
+    /// exchange: a check that hangs its piece is answered by taking it, and extending it
+    /// only searches the loss deeper.
+    pub safe_check_extensions: bool,
 }
 
 impl Default for Techniques {
@@ -205,6 +216,8 @@ impl Default for Techniques {
             history_reductions: false,
             piece_squares: true,
             quiescence_checks: false,
+            pv_recaptures: true,
+            safe_check_extensions: true,
         }
     }
 }
@@ -233,6 +246,8 @@ impl Techniques {
             history_reductions: false,
             piece_squares: false,
             quiescence_checks: false,
+            pv_recaptures: false,
+            safe_check_extensions: false,
         }
     }
 }
@@ -242,7 +257,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 19] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 21] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -270,6 +285,10 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 19] = [
     }),
     ("pst", "PieceSquareTables", |t| &mut t.piece_squares),
     ("qchecks", "QuiescenceChecks", |t| &mut t.quiescence_checks),
+    ("pvrecap", "PvRecaptures", |t| &mut t.pv_recaptures),
+    ("safechecks", "SafeCheckExtensions", |t| {
+        &mut t.safe_check_extensions
+    }),
 ];
 
 impl Techniques {
@@ -1072,13 +1091,20 @@ impl Searcher<'_> {
             if singular && pack_move(m) == hash_move {
                 ext += ONE_PLY;
             }
-            if gives_check {
+            if gives_check
+                && !(self.engine.techniques.safe_check_extensions
+                    && sp.check_extension > 0
+                    && see::loses_material(pos, m))
+            {
                 ext += sp.check_extension;
             }
             if in_check && moves.len() == 1 {
                 ext += sp.one_reply_extension;
             }
-            if m.is_capture() && capture_square == Some(m.to()) {
+            if m.is_capture()
+                && capture_square == Some(m.to())
+                && (is_pv || !self.engine.techniques.pv_recaptures)
+            {
                 ext += sp.recapture_extension;
             }
             if m.role() == Role::Pawn && sp.passed_pawn_extension > 0 {

@@ -309,10 +309,12 @@ fn the_later_search_techniques_keep_the_mates() {
         without,
         "reductions by history changed no node count"
     );
-    let checked = nodes(checks);
-    assert!(
-        checked > without,
-        "quiescence checks: {checked} nodes, {without} without"
+    // Quiescence checks change the tree (more nodes below the horizon, a different depth
+    // reached by the checks' answers; with the gated extensions fewer nodes in all here).
+    assert_ne!(
+        nodes(checks),
+        without,
+        "quiescence checks changed no node count"
     );
 }
 
@@ -337,7 +339,10 @@ fn technique_sets_are_named_by_their_short_names() {
     assert_eq!(Techniques::none().names(), "paper");
     // The default: the techniques a match showed to gain (docs/evolution.md).
     let kept = Techniques::default().names();
-    assert_eq!(kept, "lmr+asp+see+rfp+lmp+king+passers+malus+pst");
+    assert_eq!(
+        kept,
+        "lmr+asp+see+rfp+lmp+king+passers+malus+pst+pvrecap+safechecks"
+    );
     assert_eq!(Techniques::from_names(&kept), Some(Techniques::default()));
     let every = Techniques::known_names().collect::<Vec<_>>().join("+");
     assert_eq!(
@@ -420,4 +425,83 @@ fn bench_signature() {
     );
 }
 
-const BENCH_SIGNATURE: u64 = 267_140;
+const BENCH_SIGNATURE: u64 = 233_335;
+
+/// Searches the middle games to `depth` and returns the nodes and the moves extended.
+fn extended(params: SearchParams, techniques: Techniques, depth: u32) -> (u64, u64) {
+    MIDDLEGAMES.iter().fold((0, 0), |(nodes, ext), fen| {
+        let mut engine = Engine::new(EvalParams::default(), params, 4);
+        engine.techniques = techniques;
+        let r = engine.search(&pos(fen), &[], &Limits::depth(depth), &mut |_| {});
+        (nodes + r.nodes, ext + engine.stats().extended_moves)
+    })
+}
+
+#[test]
+fn gated_extensions_extend_fewer_moves_and_act_only_through_their_genes() {
+    let full = SearchParams {
+        check_extension: 4,
+        recapture_extension: 4,
+        ..SearchParams::default()
+    };
+    // The switches are on by default: measured against the default with both off.
+    let base = Techniques {
+        pv_recaptures: false,
+        safe_check_extensions: false,
+        ..Techniques::default()
+    };
+    let pv_only = Techniques {
+        pv_recaptures: true,
+        ..base
+    };
+    let safe = Techniques {
+        safe_check_extensions: true,
+        ..base
+    };
+    for (name, t, gene_off) in [
+        (
+            "pv_recaptures",
+            pv_only,
+            SearchParams {
+                recapture_extension: 0,
+                ..full
+            },
+        ),
+        (
+            "safe_check_extensions",
+            safe,
+            SearchParams {
+                check_extension: 0,
+                ..full
+            },
+        ),
+    ] {
+        // With its gene at 0 the switch has nothing to gate: the same tree.
+        assert_eq!(
+            extended(gene_off, t, 7),
+            extended(gene_off, base, 7),
+            "{name} changed a search whose gene is 0"
+        );
+        // With the gene on it leaves some of the gene's moves unextended.
+        let (on_nodes, on_ext) = extended(full, t, 7);
+        let (off_nodes, off_ext) = extended(full, base, 7);
+        assert_ne!(on_nodes, off_nodes, "{name} searched the same tree");
+        let (on_share, off_share) = (
+            on_ext as f64 / on_nodes as f64,
+            off_ext as f64 / off_nodes as f64,
+        );
+        assert!(
+            on_share < off_share,
+            "{name}: {on_ext} of {on_nodes} moves extended, {off_ext} of {off_nodes} without"
+        );
+        // And the mates stay found.
+        for (fen, best, n) in &MATES {
+            let (m, score, _) = search_with(full, t, fen, 10);
+            assert_eq!(
+                (m.as_str(), mate_in(score)),
+                (*best, Some(*n)),
+                "{name} {fen}"
+            );
+        }
+    }
+}

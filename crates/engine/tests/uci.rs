@@ -32,8 +32,8 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("option name StaticNullMove type check default false"));
     assert_eq!(
         out.matches("option name").count(),
-        35 + 18 + 1 + 19,
-        "35 eval, 18 search, Hash, 19 fixed techniques"
+        35 + 18 + 1 + 21,
+        "35 eval, 18 search, Hash, 21 fixed techniques"
     );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
@@ -99,6 +99,8 @@ fn technique_switches_take_effect_and_reject_other_values() {
         "LateMovePruning",
         "KingPlacement",
         "PassedPawnRanks",
+        "PvRecaptures",
+        "SafeCheckExtensions",
     ] {
         let off = last_nodes(&session(&format!(
             "setoption name {name} value false\n{go}"
