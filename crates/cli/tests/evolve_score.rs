@@ -371,6 +371,9 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         // And with its extensions gated (recaptures at PV nodes, checks that lose nothing).
         ("evolution-table4-ext-toga2.sqlite", (12, 17, 71)),
         ("evolution-table4-ext-crafty.sqlite", (52, 53, 195)),
+        // And with quiet pruning, the table in the quiescence search and the hash move kept.
+        ("evolution-table4-prune-toga2.sqlite", (16, 15, 69)),
+        ("evolution-table4-prune-crafty.sqlite", (60, 54, 186)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

@@ -51,6 +51,15 @@
 //!   nodes only, and the check extension (`CHECK_EXTENSION`) only for a check that loses
 //!   nothing by static exchange: the genes, evolved for nodes to a tactical solution, extend
 //!   every recapture and every check a full ply, which more than doubles the tree.
+//! - **Quiet pruning**: at a non-PV node not in check within five plies of the horizon, once
+//!   one move has been searched, a quiet move that gives no check and is not extended is
+//!   skipped when the static score plus a pawn a ply left beyond the first cannot reach
+//!   alpha, and within three plies when it loses more than 60 centipawns times the plies left
+//!   squared by static exchange (the genes' own futility margins are 7–10 pawns).
+//! - **The table in the quiescence search**: a quiescence node whose stored bound settles its
+//!   window ends there, as a main-search node does.
+//! - **The hash move kept**: a node where no move beats alpha stores the hash move it had, not
+//!   the move with the highest fail-low bound.
 //!
 //! Four more are there to be measured, off by default (their matches did not show a gain):
 //! **internal iterative reduction** (a PV or expected cut node with four plies or more left
@@ -192,6 +201,17 @@ pub struct Techniques {
     /// exchange: a check that hangs its piece is answered by taking it, and extending it
     /// only searches the loss deeper.
     pub safe_check_extensions: bool,
+    /// The quiescence search reads the transposition table: a stored bound that settles the
+    /// node's window ends it, as in the main search (the 1-ply fitness never does).
+    pub quiescence_hash: bool,
+    /// A node where no move beats alpha keeps the hash move it had rather than storing the
+    /// move with the highest fail-low bound, which says nothing of the move's worth.
+    pub keep_hash_move: bool,
+    /// Quiet moves pruned near the horizon by a futility margin of a pawn a ply left beyond
+    /// the first ([`QUIET_FUTILITY_DEPTH`] plies at most), and those that lose material by
+    /// static exchange beyond [`QUIET_SEE_MARGIN`] times the plies left squared: the
+    /// genes' futility margins, evolved on tactical positions, are 7–10 pawns.
+    pub quiet_pruning: bool,
 }
 
 impl Default for Techniques {
@@ -218,6 +238,9 @@ impl Default for Techniques {
             quiescence_checks: false,
             pv_recaptures: true,
             safe_check_extensions: true,
+            quiescence_hash: true,
+            keep_hash_move: true,
+            quiet_pruning: true,
         }
     }
 }
@@ -248,6 +271,9 @@ impl Techniques {
             quiescence_checks: false,
             pv_recaptures: false,
             safe_check_extensions: false,
+            quiescence_hash: false,
+            keep_hash_move: false,
+            quiet_pruning: false,
         }
     }
 }
@@ -257,7 +283,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 21] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 24] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -289,6 +315,9 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 21] = [
     ("safechecks", "SafeCheckExtensions", |t| {
         &mut t.safe_check_extensions
     }),
+    ("qhash", "QuiescenceHash", |t| &mut t.quiescence_hash),
+    ("keepmove", "KeepHashMove", |t| &mut t.keep_hash_move),
+    ("quietprune", "QuietPruning", |t| &mut t.quiet_pruning),
 ];
 
 impl Techniques {
@@ -362,6 +391,16 @@ const HISTORY_MAX: i32 = 1 << 14;
 /// With [`Techniques::history_reductions`]: the history score, either sign, past which a
 /// quiet move is reduced a ply less or more (a 64th of [`HISTORY_MAX`]: cutoffs add plies²).
 const HISTORY_REDUCTION_STEP: i32 = HISTORY_MAX / 64;
+
+/// With [`Techniques::quiet_pruning`]: the deepest node whose quiet moves futility prunes,
+/// plies left.
+const QUIET_FUTILITY_DEPTH: i32 = 5;
+/// With [`Techniques::quiet_pruning`]: the deepest node whose losing quiet moves are pruned,
+/// plies left.
+const QUIET_SEE_DEPTH: i32 = 3;
+/// With [`Techniques::quiet_pruning`]: a quiet move is pruned when it loses more than this
+/// times the plies left squared by static exchange, centipawns.
+const QUIET_SEE_MARGIN: i32 = 60;
 
 /// The aspiration window's first half-width, centipawns.
 const ASPIRATION_WINDOW: i32 = 25;
@@ -471,6 +510,7 @@ impl Engine {
             piece_squares: self.techniques.piece_squares,
         });
         let see_in_quiescence = self.techniques.static_exchange;
+        let hash_in_quiescence = self.techniques.quiescence_hash;
         let mut s = Searcher {
             engine: self,
             limits,
@@ -484,6 +524,7 @@ impl Engine {
             report,
             order: vec![[0; 256]; MAX_PLY + 1],
             see_in_quiescence,
+            hash_in_quiescence,
             line: vec![None; MAX_PLY + 2],
             excluded: vec![0; MAX_PLY + 1],
         };
@@ -513,6 +554,7 @@ impl Engine {
             report: &mut sink,
             order: vec![[0; 256]; MAX_PLY + 1],
             see_in_quiescence: false,
+            hash_in_quiescence: false,
             line: Vec::new(),
             excluded: Vec::new(),
         };
@@ -557,6 +599,9 @@ struct Searcher<'a> {
     /// ([`Techniques::static_exchange`]; never in the 1-ply search of the imitation fitness,
     /// which the paper defines on its plain quiescence).
     see_in_quiescence: bool,
+    /// Whether the quiescence search reads the transposition table
+    /// ([`Techniques::quiescence_hash`]; never in the 1-ply search of the imitation fitness).
+    hash_in_quiescence: bool,
     /// The from and to squares of the move that led to each ply (`None` at the root and
     /// after a null move), for the countermove heuristic.
     line: Vec<Option<(u8, u8)>>,
@@ -1142,6 +1187,30 @@ impl Searcher<'_> {
                 self.engine.stats.futility_prunes += 1;
                 continue;
             }
+            // Quiet pruning: near the horizon, a quiet move that cannot lift the static score
+            // to alpha within a pawn a ply, or that loses material by static exchange.
+            if self.engine.techniques.quiet_pruning
+                && !is_pv
+                && !in_check
+                && best_move.is_some()
+                && quiet
+                && !gives_check
+                && ext == 0
+                && best_score > -MATE_BOUND
+            {
+                let pawn = self.engine.eval.pawn_value;
+                if plies_left <= QUIET_FUTILITY_DEPTH
+                    && static_eval + pawn * (plies_left + 1) <= alpha
+                {
+                    self.engine.stats.futility_prunes += 1;
+                    continue;
+                }
+                if plies_left <= QUIET_SEE_DEPTH
+                    && see::see(pos, m) < -QUIET_SEE_MARGIN * plies_left * plies_left
+                {
+                    continue;
+                }
+            }
 
             let move_squares = squares(m);
             if quiet && quiet_count < quiets_tried.len() {
@@ -1310,7 +1379,11 @@ impl Searcher<'_> {
             Bound::Upper
         };
         if excluded == 0 {
-            let packed = best_move.map_or(0, pack_move);
+            let packed = if bound == Bound::Upper && self.engine.techniques.keep_hash_move {
+                hash_move
+            } else {
+                best_move.map_or(0, pack_move)
+            };
             self.engine
                 .tt
                 .store(key, packed, best_score, depth, bound, ply_i);
@@ -1333,8 +1406,20 @@ impl Searcher<'_> {
             return 0;
         }
         self.nodes += 1;
-        let in_check = pos.is_check();
         let ply_i = ply as i32;
+        if self.hash_in_quiescence {
+            if let Some(h) = self.engine.tt.probe(key, ply_i) {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+        let in_check = pos.is_check();
         let mut best;
         let moves = if in_check {
             let all = pos.legal_moves();

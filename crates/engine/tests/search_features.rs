@@ -341,7 +341,7 @@ fn technique_sets_are_named_by_their_short_names() {
     let kept = Techniques::default().names();
     assert_eq!(
         kept,
-        "lmr+asp+see+rfp+lmp+king+passers+malus+pst+pvrecap+safechecks"
+        "lmr+asp+see+rfp+lmp+king+passers+malus+pst+pvrecap+safechecks+qhash+keepmove+quietprune"
     );
     assert_eq!(Techniques::from_names(&kept), Some(Techniques::default()));
     let every = Techniques::known_names().collect::<Vec<_>>().join("+");
@@ -425,7 +425,7 @@ fn bench_signature() {
     );
 }
 
-const BENCH_SIGNATURE: u64 = 233_335;
+const BENCH_SIGNATURE: u64 = 201_323;
 
 /// Searches the middle games to `depth` and returns the nodes and the moves extended.
 fn extended(params: SearchParams, techniques: Techniques, depth: u32) -> (u64, u64) {
@@ -503,5 +503,83 @@ fn gated_extensions_extend_fewer_moves_and_act_only_through_their_genes() {
                 "{name} {fen}"
             );
         }
+    }
+}
+
+/// The three pruning and table techniques of the last round (docs/evolution.md, "Quiet
+/// pruning, the table in the quiescence search, the hash move kept"): each changes the tree,
+/// quiet pruning prunes quiet moves the genes' futility margins leave, and the mates stay found.
+#[test]
+fn quiet_pruning_and_the_quiescence_table_change_the_tree_and_keep_the_mates() {
+    let params = SearchParams::default();
+    let base = Techniques {
+        quiescence_hash: false,
+        keep_hash_move: false,
+        quiet_pruning: false,
+        ..Techniques::default()
+    };
+    let pruned = |t: Techniques| -> (u64, u64) {
+        MIDDLEGAMES.iter().fold((0, 0), |(nodes, prunes), fen| {
+            let mut engine = Engine::new(EvalParams::default(), params, 4);
+            engine.techniques = t;
+            let r = engine.search(&pos(fen), &[], &Limits::depth(9), &mut |_| {});
+            (nodes + r.nodes, prunes + engine.stats().futility_prunes)
+        })
+    };
+    let (base_nodes, base_prunes) = pruned(base);
+    for (name, t) in [
+        (
+            "quiet_pruning",
+            Techniques {
+                quiet_pruning: true,
+                ..base
+            },
+        ),
+        (
+            "quiescence_hash",
+            Techniques {
+                quiescence_hash: true,
+                ..base
+            },
+        ),
+        (
+            "keep_hash_move",
+            Techniques {
+                keep_hash_move: true,
+                ..base
+            },
+        ),
+    ] {
+        let (nodes, prunes) = pruned(t);
+        assert_ne!(nodes, base_nodes, "{name} searched the same tree");
+        if t.quiet_pruning {
+            assert!(
+                prunes > base_prunes && nodes < base_nodes,
+                "quiet pruning: {prunes} prunes and {nodes} nodes, {base_prunes} and {base_nodes} without"
+            );
+        }
+        for (fen, best, n) in &MATES {
+            let (m, score, _) = search_with(params, t, fen, 10);
+            assert_eq!(
+                (m.as_str(), mate_in(score)),
+                (*best, Some(*n)),
+                "{name} {fen}"
+            );
+        }
+    }
+}
+
+/// The 1-ply search of the imitation fitness never reads the table, whatever the switch:
+/// after a search has filled it, the 1-ply answer with quiescence is the one of a fresh engine.
+#[test]
+fn the_one_ply_fitness_never_reads_the_table() {
+    for fen in MIDDLEGAMES {
+        let p = pos(fen);
+        let mut fresh = Engine::new(EvalParams::default(), SearchParams::default(), 4);
+        let expected = fresh.best_move_1ply(&p, true);
+        let mut used = Engine::new(EvalParams::default(), SearchParams::default(), 4);
+        used.techniques.quiescence_hash = true;
+        used.search(&p, &[], &Limits::depth(8), &mut |_| {});
+        assert_eq!(used.best_move_1ply(&p, true), expected, "{fen}");
     }
 }
