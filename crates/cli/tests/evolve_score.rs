@@ -374,6 +374,9 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         // And with quiet pruning, the table in the quiescence search and the hash move kept.
         ("evolution-table4-prune-toga2.sqlite", (16, 15, 69)),
         ("evolution-table4-prune-crafty.sqlite", (60, 54, 186)),
+        // And with improving, and a 16 MB table as the opponents have.
+        ("evolution-table4-improving-toga2.sqlite", (20, 12, 68)),
+        ("evolution-table4-improving-crafty.sqlite", (78, 40, 182)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

@@ -60,14 +60,19 @@
 //!   window ends there, as a main-search node does.
 //! - **The hash move kept**: a node where no move beats alpha stores the hash move it had, not
 //!   the move with the highest fail-low bound.
+//! - **Improving**: a node whose static score did not rise since the side to move's previous
+//!   move (two plies up, four when that node was in check) searches half the late moves
+//!   before late move pruning and reduces its late moves a ply more.
 //!
-//! Four more are there to be measured, off by default (their matches did not show a gain):
-//! **internal iterative reduction** (a PV or expected cut node with four plies or more left
-//! and no hash move is searched a ply shallower), **cut-node reductions** (late move
+//! Others are there to be measured, off by default (their matches did not show a gain), among
+//! them **internal iterative reduction** (a PV or expected cut node with four plies or more
+//! left and no hash move is searched a ply shallower), **cut-node reductions** (late move
 //! reductions a ply deeper at expected cut nodes), **pawn threats** (pieces attacked by
-//! enemy pawns count against their side) and the **static null move** (reverse futility with
+//! enemy pawns count against their side), the **static null move** (reverse futility with
 //! a fixed margin of 90 centipawns a ply up to six plies, where the genes' margins, evolved on
-//! tactical positions, are 7–10 pawns).
+//! tactical positions, are 7–10 pawns), **wide reductions** (late move reductions two plies
+//! from the horizon and for captures that lose by static exchange) and the **table's score**
+//! standing in for the static score when its bound says the truth lies beyond it.
 
 use crate::evaluate::{is_passed_pawn, Evaluator, PhaseTerms};
 pub use crate::score::{mate_in, MATE, MATE_BOUND};
@@ -137,6 +142,10 @@ pub struct SearchStats {
     pub multi_cuts: u64,
     /// Moves searched with an extension.
     pub extended_moves: u64,
+    /// Quiet moves skipped by late move pruning.
+    pub late_move_prunes: u64,
+    /// Moves searched first by a reduced null-window search (late move reductions).
+    pub reduced_moves: u64,
 }
 
 /// The fixed techniques beside the paper's genes (see the module doc): on by default those a
@@ -212,6 +221,18 @@ pub struct Techniques {
     /// static exchange beyond [`QUIET_SEE_MARGIN`] times the plies left squared: the
     /// genes' futility margins, evolved on tactical positions, are 7–10 pawns.
     pub quiet_pruning: bool,
+    /// Whether the side to move's static score rose since its previous move (two plies up,
+    /// four when that node was in check) decides how hard a node prunes: a node that is not
+    /// improving searches half the late moves before late move pruning and reduces its late
+    /// moves a ply more.
+    pub improving: bool,
+    /// Late move reductions two plies from the horizon too (three before), and for captures
+    /// that lose material by static exchange as well as quiet moves.
+    pub wide_reductions: bool,
+    /// The static score of a node is corrected by its stored search score when that score's
+    /// bound says the truth lies beyond it, before the pruning that reads it (reverse
+    /// futility, the null move, futility, quiet pruning).
+    pub table_eval: bool,
 }
 
 impl Default for Techniques {
@@ -241,6 +262,9 @@ impl Default for Techniques {
             quiescence_hash: true,
             keep_hash_move: true,
             quiet_pruning: true,
+            improving: true,
+            wide_reductions: false,
+            table_eval: false,
         }
     }
 }
@@ -274,6 +298,9 @@ impl Techniques {
             quiescence_hash: false,
             keep_hash_move: false,
             quiet_pruning: false,
+            improving: false,
+            wide_reductions: false,
+            table_eval: false,
         }
     }
 }
@@ -283,7 +310,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 24] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 27] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -318,6 +345,9 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 24] = [
     ("qhash", "QuiescenceHash", |t| &mut t.quiescence_hash),
     ("keepmove", "KeepHashMove", |t| &mut t.keep_hash_move),
     ("quietprune", "QuietPruning", |t| &mut t.quiet_pruning),
+    ("improving", "Improving", |t| &mut t.improving),
+    ("widelmr", "WideReductions", |t| &mut t.wide_reductions),
+    ("tteval", "TableEval", |t| &mut t.table_eval),
 ];
 
 impl Techniques {
@@ -527,6 +557,7 @@ impl Engine {
             hash_in_quiescence,
             line: vec![None; MAX_PLY + 2],
             excluded: vec![0; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
         };
         s.keys.extend_from_slice(game_keys);
         s.run(pos)
@@ -557,6 +588,7 @@ impl Engine {
             hash_in_quiescence: false,
             line: Vec::new(),
             excluded: Vec::new(),
+            evals: Vec::new(),
         };
         let mut best: Option<(Move, i32)> = None;
         for m in pos.legal_moves() {
@@ -607,7 +639,13 @@ struct Searcher<'a> {
     line: Vec<Option<(u8, u8)>>,
     /// The move a singular-extension test leaves out at each ply, packed (0: none).
     excluded: Vec<u16>,
+    /// Each ply's static score on the current line ([`NO_EVAL`] in check), for
+    /// [`Techniques::improving`].
+    evals: Vec<i32>,
 }
+
+/// An `evals` entry of a node in check, which has no static score.
+const NO_EVAL: i32 = i32::MIN;
 
 /// Returns the key of a position.
 fn key_of(pos: &Chess) -> u64 {
@@ -947,10 +985,41 @@ impl Searcher<'_> {
         }
         let sp = self.engine.search;
         let plies_left = depth / ONE_PLY;
-        let static_eval = if in_check || is_pv {
+        let techniques = self.engine.techniques;
+        let raw_eval = if in_check || (is_pv && !techniques.improving) {
             0
         } else {
             self.engine.evaluator.evaluate_keyed(pos, key)
+        };
+        let mut improving = true;
+        if techniques.improving {
+            self.evals[ply] = if in_check { NO_EVAL } else { raw_eval };
+            let earlier = |back: usize| {
+                ply.checked_sub(back)
+                    .map(|p| self.evals[p])
+                    .filter(|&e| e != NO_EVAL)
+            };
+            improving = !in_check
+                && earlier(2)
+                    .or_else(|| earlier(4))
+                    .is_none_or(|before| raw_eval > before);
+        }
+        // The static score corrected by the table's bound (with `table_eval`).
+        let static_eval = match tt_hit {
+            Some(h)
+                if techniques.table_eval
+                    && !in_check
+                    && excluded == 0
+                    && h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > raw_eval,
+                        Bound::Upper => h.score < raw_eval,
+                    } =>
+            {
+                h.score
+            }
+            _ => raw_eval,
         };
 
         // Reverse futility: a node whose static score beats beta by the futility margin of
@@ -1179,8 +1248,9 @@ impl Searcher<'_> {
                 && quiet
                 && !gives_check
                 && ext == 0
-                && searched >= late_move_count(plies_left)
+                && searched >= late_move_count(plies_left) / (2 - usize::from(improving))
             {
+                self.engine.stats.late_move_prunes += 1;
                 continue;
             }
             if futility && searched > 0 && quiet && !gives_check && ext == 0 {
@@ -1224,17 +1294,23 @@ impl Searcher<'_> {
             // Late move reductions: a reduced null-window search first; a move that beats
             // alpha there is searched as usual below.
             let mut reduced_fails_low = false;
+            let wide = techniques.wide_reductions;
             if self.engine.techniques.late_move_reductions
                 && best_move.is_some()
-                && plies_left >= 3
-                && quiet
+                && plies_left >= 3 - i32::from(wide)
+                && (quiet
+                    || (wide
+                        && m.is_capture()
+                        && m.promotion().is_none()
+                        && see::loses_material(pos, m)))
                 && !in_check
                 && !gives_check
                 && ext == 0
                 && !self.engine.killers[ply].contains(&Some(m))
             {
                 let mut r = late_move_reduction(plies_left, searched + 1) - i32::from(is_pv)
-                    + i32::from(cut_node && self.engine.techniques.cut_node_reductions);
+                    + i32::from(cut_node && self.engine.techniques.cut_node_reductions)
+                    + i32::from(!improving);
                 if self.engine.techniques.history_reductions {
                     let (from, to) = move_squares;
                     let h = self.engine.history[side][usize::from(from)][usize::from(to)];
@@ -1242,6 +1318,7 @@ impl Searcher<'_> {
                         - i32::from(h < -HISTORY_REDUCTION_STEP);
                 }
                 if r > 0 {
+                    self.engine.stats.reduced_moves += 1;
                     let reduced = (new_depth - r * ONE_PLY).max(ONE_PLY);
                     let s = -self.negamax(
                         &child,

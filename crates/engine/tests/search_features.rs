@@ -278,14 +278,7 @@ fn the_later_search_techniques_keep_the_mates() {
         ..base
     };
     for t in [deeper, malus, counter, singular, by_history, checks] {
-        for (fen, best, n) in &MATES {
-            let (m, score, _) = search_with(table2, t, fen, 10);
-            assert_eq!(
-                (m.as_str(), mate_in(score)),
-                (*best, Some(*n)),
-                "{t:?} {fen}"
-            );
-        }
+        assert_the_mates_are_found(table2, t, &format!("{t:?}"));
     }
     let without = nodes(base);
     assert_ne!(
@@ -341,7 +334,7 @@ fn technique_sets_are_named_by_their_short_names() {
     let kept = Techniques::default().names();
     assert_eq!(
         kept,
-        "lmr+asp+see+rfp+lmp+king+passers+malus+pst+pvrecap+safechecks+qhash+keepmove+quietprune"
+        "lmr+asp+see+rfp+lmp+king+passers+malus+pst+pvrecap+safechecks+qhash+keepmove+quietprune+improving"
     );
     assert_eq!(Techniques::from_names(&kept), Some(Techniques::default()));
     let every = Techniques::known_names().collect::<Vec<_>>().join("+");
@@ -412,6 +405,19 @@ fn time_limit_stops_the_search() {
     assert!(start.elapsed() < std::time::Duration::from_secs(3));
 }
 
+/// Asserts that the search with `params` and `techniques` finds each of the five WAC mates in
+/// ten plies, with its best move and its distance; `label` names the setting on failure.
+fn assert_the_mates_are_found(params: SearchParams, techniques: Techniques, label: &str) {
+    for (fen, best, n) in &MATES {
+        let (m, score, _) = search_with(params, techniques, fen, 10);
+        assert_eq!(
+            (m.as_str(), mate_in(score)),
+            (*best, Some(*n)),
+            "{label} {fen}"
+        );
+    }
+}
+
 /// The bench signature: the total nodes of `eloworld-engine bench` at the default depth.
 /// Any change to evaluation, move ordering, pruning or the bench list changes it; update it
 /// (and say why) only when behaviour is meant to change.
@@ -425,7 +431,7 @@ fn bench_signature() {
     );
 }
 
-const BENCH_SIGNATURE: u64 = 201_323;
+const BENCH_SIGNATURE: u64 = 169_593;
 
 /// Searches the middle games to `depth` and returns the nodes and the moves extended.
 fn extended(params: SearchParams, techniques: Techniques, depth: u32) -> (u64, u64) {
@@ -495,14 +501,7 @@ fn gated_extensions_extend_fewer_moves_and_act_only_through_their_genes() {
             "{name}: {on_ext} of {on_nodes} moves extended, {off_ext} of {off_nodes} without"
         );
         // And the mates stay found.
-        for (fen, best, n) in &MATES {
-            let (m, score, _) = search_with(full, t, fen, 10);
-            assert_eq!(
-                (m.as_str(), mate_in(score)),
-                (*best, Some(*n)),
-                "{name} {fen}"
-            );
-        }
+        assert_the_mates_are_found(full, t, name);
     }
 }
 
@@ -558,14 +557,7 @@ fn quiet_pruning_and_the_quiescence_table_change_the_tree_and_keep_the_mates() {
                 "quiet pruning: {prunes} prunes and {nodes} nodes, {base_prunes} and {base_nodes} without"
             );
         }
-        for (fen, best, n) in &MATES {
-            let (m, score, _) = search_with(params, t, fen, 10);
-            assert_eq!(
-                (m.as_str(), mate_in(score)),
-                (*best, Some(*n)),
-                "{name} {fen}"
-            );
-        }
+        assert_the_mates_are_found(params, t, name);
     }
 }
 
@@ -581,5 +573,79 @@ fn the_one_ply_fitness_never_reads_the_table() {
         used.techniques.quiescence_hash = true;
         used.search(&p, &[], &Limits::depth(8), &mut |_| {});
         assert_eq!(used.best_move_1ply(&p, true), expected, "{fen}");
+    }
+}
+
+/// `improving`, `widelmr` and `tteval` (docs/evolution.md, "Improving, wider reductions and
+/// the table's score"): a node whose static score fell since its side's last move prunes more
+/// late moves, wide reductions reduce more moves, the table's score changes the tree, and the
+/// mates stay found with each.
+#[test]
+fn improving_wide_reductions_and_the_tables_score_prune_by_their_rules_and_keep_the_mates() {
+    let params = SearchParams::default();
+    let base = Techniques {
+        improving: false,
+        wide_reductions: false,
+        table_eval: false,
+        ..Techniques::default()
+    };
+    let searched = |t: Techniques| {
+        MIDDLEGAMES
+            .iter()
+            .fold((0, 0, 0), |(nodes, prunes, reduced), fen| {
+                let mut engine = Engine::new(EvalParams::default(), params, 4);
+                engine.techniques = t;
+                let r = engine.search(&pos(fen), &[], &Limits::depth(9), &mut |_| {});
+                let stats = engine.stats();
+                (
+                    nodes + r.nodes,
+                    prunes + stats.late_move_prunes,
+                    reduced + stats.reduced_moves,
+                )
+            })
+    };
+    let (base_nodes, base_prunes, base_reduced) = searched(base);
+    assert!(base_prunes > 0 && base_reduced > 0);
+    for (name, t) in [
+        (
+            "improving",
+            Techniques {
+                improving: true,
+                ..base
+            },
+        ),
+        (
+            "wide_reductions",
+            Techniques {
+                wide_reductions: true,
+                ..base
+            },
+        ),
+        (
+            "table_eval",
+            Techniques {
+                table_eval: true,
+                ..base
+            },
+        ),
+    ] {
+        let (nodes, prunes, reduced) = searched(t);
+        assert_ne!(nodes, base_nodes, "{name} searched the same tree");
+        if t.improving {
+            // Half the late moves at nodes that are not improving: more pruned per node.
+            let per_node = |p: u64, n: u64| p as f64 / n as f64;
+            assert!(
+                per_node(prunes, nodes) > per_node(base_prunes, base_nodes),
+                "improving: {prunes} prunes in {nodes} nodes, {base_prunes} in {base_nodes} without"
+            );
+        }
+        if t.wide_reductions {
+            let per_node = |r: u64, n: u64| r as f64 / n as f64;
+            assert!(
+                per_node(reduced, nodes) > per_node(base_reduced, base_nodes),
+                "wide reductions: {reduced} reduced in {nodes} nodes, {base_reduced} in {base_nodes} without"
+            );
+        }
+        assert_the_mates_are_found(params, t, name);
     }
 }

@@ -32,8 +32,8 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("option name StaticNullMove type check default false"));
     assert_eq!(
         out.matches("option name").count(),
-        35 + 18 + 1 + 24,
-        "35 eval, 18 search, Hash, 24 fixed techniques"
+        35 + 18 + 1 + 27,
+        "35 eval, 18 search, Hash, 27 fixed techniques"
     );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
