@@ -377,6 +377,7 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         // And with improving, and a 16 MB table as the opponents have.
         ("evolution-table4-improving-toga2.sqlite", (20, 12, 68)),
         ("evolution-table4-improving-crafty.sqlite", (78, 40, 182)),
+        ("evolution-table4-improving-evol0.sqlite", (136, 80, 84)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }
