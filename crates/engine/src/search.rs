@@ -448,9 +448,15 @@ fn late_move_reduction(plies_left: i32, move_number: usize) -> i32 {
 }
 
 /// Returns how many moves a node with `plies_left` (1–3) searches before late move pruning
-/// skips its remaining quiet moves: 3 + 2·plies² (5, 11, 21).
-const fn late_move_count(plies_left: i32) -> usize {
-    (3 + 2 * plies_left * plies_left) as usize
+/// skips its remaining quiet moves: 3 + 2·plies² (5, 11, 21), half that at a node that is not
+/// improving ([`Techniques::improving`]).
+const fn late_move_count(plies_left: i32, improving: bool) -> usize {
+    let count = (3 + 2 * plies_left * plies_left) as usize;
+    if improving {
+        count
+    } else {
+        count / 2
+    }
 }
 
 /// A parametric engine: evaluation and search parameters, and the tables kept across
@@ -1248,7 +1254,7 @@ impl Searcher<'_> {
                 && quiet
                 && !gives_check
                 && ext == 0
-                && searched >= late_move_count(plies_left) / (2 - usize::from(improving))
+                && searched >= late_move_count(plies_left, improving)
             {
                 self.engine.stats.late_move_prunes += 1;
                 continue;
@@ -1295,7 +1301,7 @@ impl Searcher<'_> {
             // alpha there is searched as usual below.
             let mut reduced_fails_low = false;
             let wide = techniques.wide_reductions;
-            if self.engine.techniques.late_move_reductions
+            if techniques.late_move_reductions
                 && best_move.is_some()
                 && plies_left >= 3 - i32::from(wide)
                 && (quiet
@@ -1309,9 +1315,9 @@ impl Searcher<'_> {
                 && !self.engine.killers[ply].contains(&Some(m))
             {
                 let mut r = late_move_reduction(plies_left, searched + 1) - i32::from(is_pv)
-                    + i32::from(cut_node && self.engine.techniques.cut_node_reductions)
+                    + i32::from(cut_node && techniques.cut_node_reductions)
                     + i32::from(!improving);
-                if self.engine.techniques.history_reductions {
+                if techniques.history_reductions {
                     let (from, to) = move_squares;
                     let h = self.engine.history[side][usize::from(from)][usize::from(to)];
                     r -= i32::from(h > HISTORY_REDUCTION_STEP)

@@ -3,7 +3,7 @@
 //! searches are exact and deterministic; the bench signature is pinned.
 
 use eloworld_engine::bench::{run_bench, BENCH_DEPTH};
-use eloworld_engine::search::{mate_in, Techniques};
+use eloworld_engine::search::{mate_in, SearchStats, Techniques};
 use eloworld_engine::{Engine, EvalParams, Limits, SearchParams};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
@@ -433,14 +433,36 @@ fn bench_signature() {
 
 const BENCH_SIGNATURE: u64 = 169_593;
 
+/// Searches the middle games to `depth`, each from a fresh engine, and returns the nodes and
+/// what the selective methods did, summed over the positions.
+fn middlegame_trees(
+    params: SearchParams,
+    techniques: Techniques,
+    depth: u32,
+) -> (u64, SearchStats) {
+    MIDDLEGAMES
+        .iter()
+        .fold((0, SearchStats::default()), |(nodes, sum), fen| {
+            let mut engine = Engine::new(EvalParams::default(), params, 4);
+            engine.techniques = techniques;
+            let r = engine.search(&pos(fen), &[], &Limits::depth(depth), &mut |_| {});
+            let s = engine.stats();
+            let total = SearchStats {
+                null_cutoffs: sum.null_cutoffs + s.null_cutoffs,
+                futility_prunes: sum.futility_prunes + s.futility_prunes,
+                multi_cuts: sum.multi_cuts + s.multi_cuts,
+                extended_moves: sum.extended_moves + s.extended_moves,
+                late_move_prunes: sum.late_move_prunes + s.late_move_prunes,
+                reduced_moves: sum.reduced_moves + s.reduced_moves,
+            };
+            (nodes + r.nodes, total)
+        })
+}
+
 /// Searches the middle games to `depth` and returns the nodes and the moves extended.
 fn extended(params: SearchParams, techniques: Techniques, depth: u32) -> (u64, u64) {
-    MIDDLEGAMES.iter().fold((0, 0), |(nodes, ext), fen| {
-        let mut engine = Engine::new(EvalParams::default(), params, 4);
-        engine.techniques = techniques;
-        let r = engine.search(&pos(fen), &[], &Limits::depth(depth), &mut |_| {});
-        (nodes + r.nodes, ext + engine.stats().extended_moves)
-    })
+    let (nodes, stats) = middlegame_trees(params, techniques, depth);
+    (nodes, stats.extended_moves)
 }
 
 #[test]
@@ -517,13 +539,9 @@ fn quiet_pruning_and_the_quiescence_table_change_the_tree_and_keep_the_mates() {
         quiet_pruning: false,
         ..Techniques::default()
     };
-    let pruned = |t: Techniques| -> (u64, u64) {
-        MIDDLEGAMES.iter().fold((0, 0), |(nodes, prunes), fen| {
-            let mut engine = Engine::new(EvalParams::default(), params, 4);
-            engine.techniques = t;
-            let r = engine.search(&pos(fen), &[], &Limits::depth(9), &mut |_| {});
-            (nodes + r.nodes, prunes + engine.stats().futility_prunes)
-        })
+    let pruned = |t: Techniques| {
+        let (nodes, stats) = middlegame_trees(params, t, 9);
+        (nodes, stats.futility_prunes)
     };
     let (base_nodes, base_prunes) = pruned(base);
     for (name, t) in [
@@ -576,8 +594,8 @@ fn the_one_ply_fitness_never_reads_the_table() {
     }
 }
 
-/// `improving`, `widelmr` and `tteval` (docs/evolution.md, "Improving, wider reductions and
-/// the table's score"): a node whose static score fell since its side's last move prunes more
+/// `improving`, `widelmr` and `tteval` (docs/evolution.md, "Improving, and a table as large as
+/// the opponents'"): a node whose static score fell since its side's last move prunes more
 /// late moves, wide reductions reduce more moves, the table's score changes the tree, and the
 /// mates stay found with each.
 #[test]
@@ -590,20 +608,11 @@ fn improving_wide_reductions_and_the_tables_score_prune_by_their_rules_and_keep_
         ..Techniques::default()
     };
     let searched = |t: Techniques| {
-        MIDDLEGAMES
-            .iter()
-            .fold((0, 0, 0), |(nodes, prunes, reduced), fen| {
-                let mut engine = Engine::new(EvalParams::default(), params, 4);
-                engine.techniques = t;
-                let r = engine.search(&pos(fen), &[], &Limits::depth(9), &mut |_| {});
-                let stats = engine.stats();
-                (
-                    nodes + r.nodes,
-                    prunes + stats.late_move_prunes,
-                    reduced + stats.reduced_moves,
-                )
-            })
+        let (nodes, stats) = middlegame_trees(params, t, 9);
+        (nodes, stats.late_move_prunes, stats.reduced_moves)
     };
+    // How often a counter fired per node searched.
+    let per_node = |count: u64, nodes: u64| count as f64 / nodes as f64;
     let (base_nodes, base_prunes, base_reduced) = searched(base);
     assert!(base_prunes > 0 && base_reduced > 0);
     for (name, t) in [
@@ -633,14 +642,12 @@ fn improving_wide_reductions_and_the_tables_score_prune_by_their_rules_and_keep_
         assert_ne!(nodes, base_nodes, "{name} searched the same tree");
         if t.improving {
             // Half the late moves at nodes that are not improving: more pruned per node.
-            let per_node = |p: u64, n: u64| p as f64 / n as f64;
             assert!(
                 per_node(prunes, nodes) > per_node(base_prunes, base_nodes),
                 "improving: {prunes} prunes in {nodes} nodes, {base_prunes} in {base_nodes} without"
             );
         }
         if t.wide_reductions {
-            let per_node = |r: u64, n: u64| r as f64 / n as f64;
             assert!(
                 per_node(reduced, nodes) > per_node(base_reduced, base_nodes),
                 "wide reductions: {reduced} reduced in {nodes} nodes, {base_reduced} in {base_nodes} without"
