@@ -378,6 +378,13 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         ("evolution-table4-improving-toga2.sqlite", (20, 12, 68)),
         ("evolution-table4-improving-crafty.sqlite", (78, 40, 182)),
         ("evolution-table4-improving-evol0.sqlite", (136, 80, 84)),
+        (
+            "evolution-table4-improving-toga2-seed3.sqlite",
+            (18, 18, 64),
+        ),
+        // The same engine at time odds against Crafty (200 and 400 ms to its 100).
+        ("evolution-table4-odds200-crafty.sqlite", (34, 21, 45)),
+        ("evolution-table4-odds400-crafty.sqlite", (53, 21, 26)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }
