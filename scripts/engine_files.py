@@ -1,9 +1,19 @@
-"""What the engine scripts read from the repository: a .params file's options, the bench positions."""
+"""What the engine scripts read from the repository: a .params file's options, the bench
+positions, the release build of eloworld-engine."""
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(HERE, "..", "crates", "engine", "src", "bench.rs")
+ENGINE = os.path.join(HERE, "..", "target", "release", "eloworld-engine")
+
+
+def release_engine(script):
+    """The path of target/release/eloworld-engine; `script` exits naming the build if it is absent."""
+    if not os.path.exists(ENGINE):
+        sys.exit(f"scripts/{script}: no {ENGINE}: cargo build --release -p eloworld-engine")
+    return ENGINE
 
 
 def params(path):
