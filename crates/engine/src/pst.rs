@@ -290,9 +290,14 @@ impl FittedTerms {
         // Each phase's entries summed first and blended once: the same integer as blending
         // each entry (the sums are linear), for two multiplications a position, not two an entry.
         let (mut middle_sum, mut end_sum) = (0, 0);
+        // Both tables cut to one length, so that one bound check covers both reads.
+        let n = self.middle.len().min(self.end.len());
+        let (middle_values, end_values) = (&self.middle[..n], &self.end[..n]);
         for_each_feature(board, turn, |i, sign| {
-            middle_sum += sign * self.middle[i];
-            end_sum += sign * self.end[i];
+            if i < n {
+                middle_sum += sign * middle_values[i];
+                end_sum += sign * end_values[i];
+            }
         });
         (middle_sum * middle + end_sum * (PHASE_FULL - middle)) / PHASE_FULL
     }

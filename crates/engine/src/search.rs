@@ -146,6 +146,9 @@ pub struct SearchStats {
     pub late_move_prunes: u64,
     /// Moves searched first by a reduced null-window search (late move reductions).
     pub reduced_moves: u64,
+    /// Nodes whose hash move, searched before the other moves were generated, cut off:
+    /// nodes that never generated or ordered their moves.
+    pub hash_move_cutoffs: u64,
 }
 
 /// The fixed techniques beside the paper's genes (see the module doc): on by default those a
@@ -233,6 +236,12 @@ pub struct Techniques {
     /// bound says the truth lies beyond it, before the pruning that reads it (reverse
     /// futility, the null move, futility, quiet pruning).
     pub table_eval: bool,
+    /// A node's hash move is searched before its other moves are generated and ordered, so a
+    /// node where it cuts off never generates them (when it does not, the others are ordered
+    /// by the history its search left). Off in check, at the root, in a singular test and
+    /// with multi-cut, where all moves come first. Off: 2,000 games of self-play at 50 ms a
+    /// move measured +2.4 ± 11.3 Elo, no gain shown (docs/evolution.md).
+    pub hash_move_first: bool,
 }
 
 impl Default for Techniques {
@@ -265,6 +274,7 @@ impl Default for Techniques {
             improving: true,
             wide_reductions: false,
             table_eval: false,
+            hash_move_first: false,
         }
     }
 }
@@ -301,6 +311,7 @@ impl Techniques {
             improving: false,
             wide_reductions: false,
             table_eval: false,
+            hash_move_first: false,
         }
     }
 }
@@ -310,7 +321,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 27] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 28] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -348,6 +359,7 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 27] = [
     ("improving", "Improving", |t| &mut t.improving),
     ("widelmr", "WideReductions", |t| &mut t.wide_reductions),
     ("tteval", "TableEval", |t| &mut t.table_eval),
+    ("hashfirst", "HashMoveFirst", |t| &mut t.hash_move_first),
 ];
 
 impl Techniques {
@@ -653,6 +665,43 @@ struct Searcher<'a> {
 /// An `evals` entry of a node in check, which has no static score.
 const NO_EVAL: i32 = i32::MIN;
 
+/// Returns the legal move of `pos` that `packed` ([`pack_move`]) names, if there is one (a
+/// table entry may come from another position with the same key's slot and tag).
+fn legal_packed_move(pos: &Chess, packed: u16) -> Option<Move> {
+    let from = Square::new(u32::from(packed & 63));
+    let to = Square::new(u32::from(packed >> 6 & 63));
+    let tag = packed >> 12;
+    let board = pos.board();
+    let m = if tag == 15 {
+        Move::Castle {
+            king: from,
+            rook: to,
+        }
+    } else {
+        let piece = board.piece_at(from).filter(|p| p.color == pos.turn())?;
+        let capture = board.role_at(to);
+        if piece.role == Role::Pawn && capture.is_none() && from.file() != to.file() {
+            if tag != 0 {
+                return None;
+            }
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role: piece.role,
+                from,
+                capture,
+                to,
+                promotion: if tag == 0 {
+                    None
+                } else {
+                    Some(Role::try_from(tag).ok()?)
+                },
+            }
+        }
+    };
+    pos.is_legal(m).then_some(m)
+}
+
 /// Returns the key of a position.
 fn key_of(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
@@ -874,28 +923,28 @@ impl Searcher<'_> {
         let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
         let use_see = self.engine.techniques.static_exchange;
         for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if hash_move != 0 && pack_move(m) == hash_move {
-                1 << 30
+            let score = if hash_move != 0 && pack_move(m) == hash_move {
+                HASH_MOVE
             } else if let Some(victim) = m.capture() {
-                let mvv_lva = role_value(victim) * 16 - role_value(m.role())
-                    + m.promotion().map_or(0, role_value);
                 if use_see && m.promotion().is_none() && see::loses_material(pos, m) {
-                    -(1 << 24) + mvv_lva
+                    LOSING_CAPTURE + mvv_lva(m, victim)
                 } else {
-                    (1 << 28) + mvv_lva
+                    GOOD_CAPTURE + mvv_lva(m, victim)
                 }
             } else if let Some(promo) = m.promotion() {
-                (1 << 27) + role_value(promo)
+                PROMOTION + role_value(promo)
             } else if killers[0] == Some(m) {
-                (1 << 26) + 1
+                KILLER
             } else if killers[1] == Some(m) {
-                1 << 26
+                KILLER - 1
             } else if countermove != 0 && pack_move(m) == countermove {
-                1 << 25
+                COUNTERMOVE
             } else {
                 let (from, to) = squares(m);
                 self.engine.history[side][usize::from(from)][usize::from(to)]
+                    .clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
             };
+            scores[i] = order_key(score, i);
         }
     }
 
@@ -973,10 +1022,6 @@ impl Searcher<'_> {
         }
 
         let in_check = pos.is_check();
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply_i } else { 0 };
-        }
         // Internal iterative reduction: with no hash move to try first, a node that matters
         // is searched a ply shallower (its order is poor; the next iteration has the move).
         let mut depth = depth;
@@ -1131,7 +1176,29 @@ impl Searcher<'_> {
             }
         }
 
-        self.move_scores(pos, &moves, hash_move, ply);
+        // The hash move first, before the other moves are generated and ordered: at a node
+        // where it cuts off they never are (`hash_move_first`). In check (every reply counts
+        // for the one-reply extension), at the root, in a singular test and with multi-cut,
+        // all come first.
+        let mut first = None;
+        if techniques.hash_move_first
+            && !root
+            && !in_check
+            && excluded == 0
+            && hash_move != 0
+            && sp.multi_cut_use != 1
+        {
+            first = legal_packed_move(pos, hash_move);
+        }
+        let mut generated = first.is_none();
+        let mut moves = MoveList::new();
+        if generated {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
+                return if in_check { -MATE + ply_i } else { 0 };
+            }
+            self.move_scores(pos, &moves, hash_move, ply);
+        }
         let side = usize::from(pos.turn() == Color::White);
 
         // Multi-cut (Table I: use, reduction, depth, move num, cut num).
@@ -1196,9 +1263,30 @@ impl Searcher<'_> {
         let mut quiets_tried = [(0u8, 0u8); 64];
         let mut quiet_count = 0;
         self.keys.push(key);
-        for searched in 0..moves.len() {
-            let i = pick_best(&mut self.order[ply], moves.len());
-            let m = moves[i];
+        let (mut picked, mut searched) = (0, 0);
+        loop {
+            let m = if let Some(m) = first.take() {
+                m
+            } else {
+                if !generated {
+                    // The hash move did not cut: the rest, in order, the hash move (first in
+                    // the order) left out.
+                    generated = true;
+                    moves = pos.legal_moves();
+                    self.move_scores(pos, &moves, hash_move, ply);
+                    let searched_first = pick_best(&mut self.order[ply], moves.len());
+                    debug_assert_eq!(pack_move(moves[searched_first]), hash_move);
+                    picked = 1;
+                }
+                if picked >= moves.len() {
+                    break;
+                }
+                picked += 1;
+                moves[pick_best(&mut self.order[ply], moves.len())]
+            };
+            searched += 1;
+            // How many moves came before this one.
+            let searched = searched - 1;
             if excluded != 0 && pack_move(m) == excluded {
                 continue;
             }
@@ -1416,6 +1504,9 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
+                        if !generated {
+                            self.engine.stats.hash_move_cutoffs += 1;
+                        }
                         if quiet {
                             let k = &mut self.engine.killers[ply];
                             if k[0] != Some(m) {
@@ -1441,7 +1532,7 @@ impl Searcher<'_> {
                                 }
                             } else {
                                 let h = &mut self.engine.history[side][from][to];
-                                *h = (*h + bonus).min(1 << 20);
+                                *h = (*h + bonus).min(HISTORY_CAP);
                             }
                         }
                         break;
@@ -1504,13 +1595,14 @@ impl Searcher<'_> {
         }
         let in_check = pos.is_check();
         let mut best;
-        let moves = if in_check {
-            let all = pos.legal_moves();
-            if all.is_empty() {
+        // Filled in place: a move list returned by value is a kilobyte copied at each node.
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
                 return -MATE + ply_i;
             }
             best = -INFINITY;
-            all
         } else {
             let stand_pat = self.engine.evaluator.evaluate_keyed(pos, key);
             if stand_pat >= beta || ply >= MAX_PLY - 1 {
@@ -1518,18 +1610,14 @@ impl Searcher<'_> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            let mut tactical = quiescence_moves(pos);
+            add_quiescence_moves(pos, &mut moves);
             let p = &self.engine.eval;
-            let use_see = self.see_in_quiescence;
-            tactical.retain(|m| {
-                passes_delta(stand_pat, delta_gain(m, p), alpha)
-                    && !(use_see && see::loses_material(pos, *m))
-            });
-            tactical
-        };
+            moves.retain(|m| passes_delta(stand_pat, delta_gain(m, p), alpha));
+        }
+        let use_see = self.see_in_quiescence;
         let slot = ply.min(MAX_PLY);
         for (i, m) in moves.iter().enumerate() {
-            self.order[slot][i] = quiescence_order(m);
+            self.order[slot][i] = order_key(quiescence_order(m), i);
         }
         // The captures in order, then (with `checks`, once no capture has cut) the quiet checks
         // that lose nothing by static exchange.
@@ -1538,7 +1626,12 @@ impl Searcher<'_> {
         loop {
             let m = if taken < moves.len() {
                 taken += 1;
-                moves[pick_best(&mut self.order[slot], moves.len())]
+                let m = moves[pick_best(&mut self.order[slot], moves.len())];
+                // Static exchange only for the captures reached (a cutoff ends the rest).
+                if use_see && !in_check && see::loses_material(pos, m) {
+                    continue;
+                }
+                m
             } else if checks && !in_check {
                 let list = quiet.get_or_insert_with(|| quiet_checks(pos));
                 let Some(&m) = list.get(next_check) else {
@@ -1577,7 +1670,13 @@ impl Searcher<'_> {
 /// `movegen`) and the quiet promotions to a queen.
 pub(crate) fn quiescence_moves(pos: &Chess) -> MoveList {
     let mut tactical = MoveList::new();
-    crate::movegen::captures(pos, &mut tactical);
+    add_quiescence_moves(pos, &mut tactical);
+    tactical
+}
+
+/// Adds [`quiescence_moves`] to `tactical`.
+fn add_quiescence_moves(pos: &Chess, tactical: &mut MoveList) {
+    crate::movegen::captures(pos, tactical);
     let seventh = if pos.turn() == Color::White {
         0x00FF_0000_0000_0000u64
     } else {
@@ -1590,7 +1689,6 @@ pub(crate) fn quiescence_moves(pos: &Chess) -> MoveList {
             }
         }
     }
-    tactical
 }
 
 /// The legal quiet moves of `pos` (no capture, no promotion, no castling) that give check
@@ -1659,29 +1757,111 @@ fn history_gravity(score: &mut i32, bonus: i32) {
     *score += bonus - *score * bonus.abs() / HISTORY_MAX;
 }
 
-/// Returns the index of the highest score among the first `n` and marks it taken.
+/// A move's place in an order: its score above its index, so that the largest key is the
+/// highest score and, among equal scores, the earliest move (`order_key(s, i)` keeps every
+/// score's order for scores within ±2²³, which the order's bands stay inside).
 #[inline]
-fn pick_best(scores: &mut [i32; 256], n: usize) -> usize {
-    // The maximum first, then its first place: two passes the compiler vectorises, where one
-    // pass tracking both branched on every score (picking was about a twentieth of the
-    // engine's time).
-    let scores = &mut scores[..n];
-    let best_score = scores.iter().copied().max().unwrap_or(i32::MIN);
-    let best = scores.iter().position(|&s| s == best_score).unwrap_or(0);
-    if let Some(s) = scores.get_mut(best) {
-        *s = i32::MIN;
+const fn order_key(score: i32, index: usize) -> i32 {
+    (score << 8) | (255 - (index & 255)) as i32
+}
+
+/// Returns the index of the highest score among the first `n` keys (the earliest of equals)
+/// and marks it taken.
+#[inline]
+fn pick_best(keys: &mut [i32; 256], n: usize) -> usize {
+    pick_best_scored(keys, n).0
+}
+
+/// Returns the index of the highest score among the first `n` keys (the earliest of equals)
+/// and that score, and marks it taken.
+#[inline]
+fn pick_best_scored(keys: &mut [i32; 256], n: usize) -> (usize, i32) {
+    // One pass for the largest key, which the compiler vectorises: the index is in the key
+    // (picking was about a twentieth of the engine's time with a pass for the score and
+    // another for its place).
+    let keys = &mut keys[..n];
+    let best_key = keys.iter().copied().max().unwrap_or(i32::MIN);
+    let best = 255 - (best_key & 255) as usize;
+    if let Some(k) = keys.get_mut(best) {
+        *k = i32::MIN;
     }
-    best
+    (best, best_key >> 8)
+}
+
+/// The most a quiet move's history reaches: [`HISTORY_MAX`] with the history malus, `1 << 20`
+/// without it (the cutoffs' bonuses only add up, to that cap).
+const HISTORY_CAP: i32 = 1 << 20;
+/// The order's score of the hash move, above every other.
+const HASH_MOVE: i32 = HISTORY_CAP + 1024;
+/// The base of a capture's score while it is not known to lose material (above promotions,
+/// killers and quiet moves; most valuable victim, then least valuable attacker adds 0–169).
+const GOOD_CAPTURE: i32 = HISTORY_CAP + 256;
+/// The base of a quiet promotion's score (its piece's worth adds 1–9).
+const PROMOTION: i32 = HISTORY_CAP + 16;
+/// The first killer's score (the second's one less).
+const KILLER: i32 = HISTORY_CAP + 3;
+/// The countermove's score, above every history.
+const COUNTERMOVE: i32 = HISTORY_CAP + 1;
+/// The base of a capture's score once it is known to lose material by static exchange (below
+/// every quiet move's history, which the malus keeps above −[`HISTORY_MAX`]).
+const LOSING_CAPTURE: i32 = -2 * HISTORY_CAP;
+// Every score of the order fits an `order_key` (within ±2²³).
+const _: () = assert!(HASH_MOVE < 1 << 23 && LOSING_CAPTURE > -(1 << 23));
+
+/// Most valuable victim, then least valuable attacker (a capturing promotion adds its piece).
+#[inline]
+fn mvv_lva(m: Move, victim: Role) -> i32 {
+    role_value(victim) * 16 - role_value(m.role()) + m.promotion().map_or(0, role_value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn quiet_checks_are_the_quiet_moves_whose_piece_attacks_the_king() {
+    /// The position of a FEN the test knows to be legal.
+    fn test_position(fen: &str) -> Chess {
         use shakmaty::fen::Fen;
         use shakmaty::CastlingMode;
+        fen.parse::<Fen>()
+            .expect("a FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("legal")
+    }
+
+    #[test]
+    fn a_packed_move_is_read_back_as_the_legal_move_it_names_and_nothing_else() {
+        // Castling both ways, en passant, promotions with and without capture, a pinned piece,
+        // a side in check.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 10",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "1n2k3/P1P5/8/8/8/8/6pp/4K1N1 w - - 0 1",
+            "1n2k3/P1P5/8/8/8/8/6pp/4K1N1 b - - 0 1",
+            "4k3/8/8/8/4r3/8/4B3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = test_position(fen);
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                assert_eq!(legal_packed_move(&pos, pack_move(m)), Some(m), "{fen}: {m}");
+            }
+            // Every from, to and tag: a move read back is legal and packs the same way.
+            let mut read = 0;
+            for packed in 0..=u16::MAX {
+                if let Some(m) = legal_packed_move(&pos, packed) {
+                    assert!(legal.contains(&m), "{fen}: {m} is not legal");
+                    assert_eq!(pack_move(m), packed, "{fen}: {m}");
+                    read += 1;
+                }
+            }
+            assert_eq!(read, legal.len(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn quiet_checks_are_the_quiet_moves_whose_piece_attacks_the_king() {
         // Knight, bishop, rook, queen and pawn checks; a discovered check (the bishop on b2
         // behind the knight on d4), a capture that checks and a promotion that checks.
         let fens = [
@@ -1692,11 +1872,7 @@ mod tests {
         ];
         let mut found = 0;
         for fen in fens {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .expect("a FEN")
-                .into_position(CastlingMode::Standard)
-                .expect("legal");
+            let pos = test_position(fen);
             let listed: Vec<Move> = quiet_checks(&pos).into_iter().collect();
             let them = !pos.turn();
             for m in pos.legal_moves() {
@@ -1730,12 +1906,38 @@ mod tests {
 
     #[test]
     fn pick_best_takes_the_highest_score_first_and_the_earliest_of_equals() {
-        let mut scores = [0; 256];
-        scores[..6].copy_from_slice(&[5, 9, -3, 9, 7, 5]);
+        let mut keys = [0; 256];
+        for (i, s) in [5, 9, -3, 9, 7, 5].into_iter().enumerate() {
+            keys[i] = order_key(s, i);
+        }
         // Beyond `n` nothing counts, however high.
-        scores[6] = 100;
-        let order: Vec<usize> = (0..6).map(|_| pick_best(&mut scores, 6)).collect();
+        keys[6] = order_key(100, 6);
+        let order: Vec<usize> = (0..6).map(|_| pick_best(&mut keys, 6)).collect();
         assert_eq!(order, [1, 3, 4, 0, 5, 2]);
+        // The bands' ends keep their order and their scores.
+        let mut keys = [0; 256];
+        keys[0] = order_key(LOSING_CAPTURE + 169, 0);
+        keys[1] = order_key(-HISTORY_MAX, 1);
+        keys[2] = order_key(HASH_MOVE, 2);
+        keys[3] = order_key(GOOD_CAPTURE + 169, 3);
+        keys[4] = order_key(HISTORY_CAP, 4);
+        keys[5] = order_key(COUNTERMOVE, 5);
+        keys[6] = order_key(PROMOTION + 9, 6);
+        keys[7] = order_key(KILLER, 7);
+        let order: Vec<(usize, i32)> = (0..8).map(|_| pick_best_scored(&mut keys, 8)).collect();
+        assert_eq!(
+            order,
+            [
+                (2, HASH_MOVE),
+                (3, GOOD_CAPTURE + 169),
+                (6, PROMOTION + 9),
+                (7, KILLER),
+                (5, COUNTERMOVE),
+                (4, HISTORY_CAP),
+                (1, -HISTORY_MAX),
+                (0, LOSING_CAPTURE + 169),
+            ]
+        );
     }
 
     #[test]

@@ -454,6 +454,7 @@ fn middlegame_trees(
                 extended_moves: sum.extended_moves + s.extended_moves,
                 late_move_prunes: sum.late_move_prunes + s.late_move_prunes,
                 reduced_moves: sum.reduced_moves + s.reduced_moves,
+                hash_move_cutoffs: sum.hash_move_cutoffs + s.hash_move_cutoffs,
             };
             (nodes + r.nodes, total)
         })
@@ -655,4 +656,35 @@ fn improving_wide_reductions_and_the_tables_score_prune_by_their_rules_and_keep_
         }
         assert_the_mates_are_found(params, t, name);
     }
+}
+
+/// With `hash_move_first`, a node with a hash move searches it before it generates and orders
+/// its other moves, so a node where it cuts off never does (EVOL*'s search parameters,
+/// multi-cut off); with
+/// multi-cut, which tries the first moves of the whole order, every node generates first.
+/// The nodes are pinned as the bench signature is: a second signature, on the parameters the
+/// evolved engine plays with.
+#[test]
+fn the_hash_move_is_searched_before_the_other_moves_are_generated() {
+    let without_multi_cut = SearchParams {
+        multi_cut_use: 0,
+        ..SearchParams::default()
+    };
+    let on = Techniques {
+        hash_move_first: true,
+        ..Techniques::default()
+    };
+    let (nodes, stats) = middlegame_trees(without_multi_cut, on, 8);
+    let (_, with_multi_cut) = middlegame_trees(SearchParams::default(), on, 8);
+    assert!(
+        stats.hash_move_cutoffs * 100 > nodes,
+        "{} nodes cut by their hash move alone of {nodes}",
+        stats.hash_move_cutoffs
+    );
+    assert_eq!(with_multi_cut.hash_move_cutoffs, 0);
+    assert_eq!(nodes, 117_880, "the signature without multi-cut");
+    // The switch off (the default): every node generates its moves first, another tree.
+    let (nodes_off, stats_off) = middlegame_trees(without_multi_cut, Techniques::default(), 8);
+    assert_eq!(stats_off.hash_move_cutoffs, 0);
+    assert_ne!(nodes_off, nodes);
 }

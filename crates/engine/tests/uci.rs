@@ -30,10 +30,11 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("option name LateMoveReductions type check default true"));
     assert!(out.contains("option name KingPlacement type check default true"));
     assert!(out.contains("option name StaticNullMove type check default false"));
+    assert!(out.contains("option name HashMoveFirst type check default false"));
     assert_eq!(
         out.matches("option name").count(),
-        35 + 18 + 1 + 27,
-        "35 eval, 18 search, Hash, 27 fixed techniques"
+        35 + 18 + 1 + 28,
+        "35 eval, 18 search, Hash, 28 fixed techniques"
     );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
