@@ -294,6 +294,7 @@ impl FittedTerms {
         let n = self.middle.len().min(self.end.len());
         let (middle_values, end_values) = (&self.middle[..n], &self.end[..n]);
         for_each_feature(board, turn, |i, sign| {
+            debug_assert!(i < n, "a feature beyond the tables ({i} of {n})");
             if i < n {
                 middle_sum += sign * middle_values[i];
                 end_sum += sign * end_values[i];

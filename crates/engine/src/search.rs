@@ -882,11 +882,7 @@ impl Searcher<'_> {
             let Some(hit) = self.engine.tt.probe(k, 0) else {
                 break;
             };
-            let Some(m) = p
-                .legal_moves()
-                .into_iter()
-                .find(|&m| pack_move(m) == hit.packed_move)
-            else {
+            let Some(m) = legal_packed_move(&p, hit.packed_move) else {
                 break;
             };
             pv.push(m);
@@ -1263,7 +1259,8 @@ impl Searcher<'_> {
         let mut quiets_tried = [(0u8, 0u8); 64];
         let mut quiet_count = 0;
         self.keys.push(key);
-        let (mut picked, mut searched) = (0, 0);
+        // Moves taken from the generated list, and moves taken in all.
+        let (mut picked, mut taken) = (0, 0);
         loop {
             let m = if let Some(m) = first.take() {
                 m
@@ -1284,9 +1281,9 @@ impl Searcher<'_> {
                 picked += 1;
                 moves[pick_best(&mut self.order[ply], moves.len())]
             };
-            searched += 1;
             // How many moves came before this one.
-            let searched = searched - 1;
+            let searched = taken;
+            taken += 1;
             if excluded != 0 && pack_move(m) == excluded {
                 continue;
             }
@@ -1769,13 +1766,6 @@ const fn order_key(score: i32, index: usize) -> i32 {
 /// and marks it taken.
 #[inline]
 fn pick_best(keys: &mut [i32; 256], n: usize) -> usize {
-    pick_best_scored(keys, n).0
-}
-
-/// Returns the index of the highest score among the first `n` keys (the earliest of equals)
-/// and that score, and marks it taken.
-#[inline]
-fn pick_best_scored(keys: &mut [i32; 256], n: usize) -> (usize, i32) {
     // One pass for the largest key, which the compiler vectorises: the index is in the key
     // (picking was about a twentieth of the engine's time with a pass for the score and
     // another for its place).
@@ -1785,7 +1775,7 @@ fn pick_best_scored(keys: &mut [i32; 256], n: usize) -> (usize, i32) {
     if let Some(k) = keys.get_mut(best) {
         *k = i32::MIN;
     }
-    (best, best_key >> 8)
+    best
 }
 
 /// The most a quiet move's history reaches: [`HISTORY_MAX`] with the history malus, `1 << 20`
@@ -1924,7 +1914,14 @@ mod tests {
         keys[5] = order_key(COUNTERMOVE, 5);
         keys[6] = order_key(PROMOTION + 9, 6);
         keys[7] = order_key(KILLER, 7);
-        let order: Vec<(usize, i32)> = (0..8).map(|_| pick_best_scored(&mut keys, 8)).collect();
+        // Each pick with the score its key held.
+        let order: Vec<(usize, i32)> = (0..8)
+            .map(|_| {
+                let before = keys;
+                let i = pick_best(&mut keys, 8);
+                (i, before[i] >> 8)
+            })
+            .collect();
         assert_eq!(
             order,
             [
