@@ -15,7 +15,9 @@
 //! search's techniques switch on; the free functions here and phase 1's fitness never use
 //! them.
 
-use crate::pst::{middle_game_weight, FittedTerms, PHASE_FULL};
+use crate::pst::{
+    middle_game_weight, mobility_entry, square_entry, FittedTerms, PHASE_FULL, TEMPO,
+};
 use crate::EvalParams;
 use shakmaty::attacks;
 use shakmaty::{Board, Color, Position, Square};
@@ -210,8 +212,15 @@ pub type Features = [i32; TERMS];
 
 /// Where the terms of an evaluation go.
 trait Terms {
+    /// Whether [`Terms::add_fitted`] listens: the fitted terms' entries are looked for in
+    /// the same pass over the pieces only then.
+    const FITTED: bool = false;
     /// Adds `count` times the parameter of `term`.
     fn add(&mut self, term: Term, count: i32);
+    /// Adds the fitted terms' entry `index` ([`crate::pst::for_each_feature`]'s numbering)
+    /// with `sign` (+1 for the side whose terms these are).
+    #[inline(always)]
+    fn add_fitted(&mut self, _index: usize, _sign: i32) {}
 }
 
 /// Applies the parameters: the evaluation itself.
@@ -224,6 +233,62 @@ impl Terms for Score<'_> {
     #[inline(always)]
     fn add(&mut self, term: Term, count: i32) {
         self.total += count * self.weights[term as usize];
+    }
+}
+
+/// The evaluation with the fitted terms summed in the same pass over the pieces: the genes'
+/// total, and the fitted entries' middle-game and endgame sums, blended once at the end as
+/// [`FittedTerms::score_white`] blends them (the same integers: sums are linear).
+struct FittedScore<'a> {
+    score: Score<'a>,
+    /// Each entry's middle-game and endgame values in one word ([`pack_phases`]).
+    packed: &'a [i64],
+    /// The packed entries' sum: both phases' sums at once.
+    sum: i64,
+}
+
+/// An entry's middle-game value in the high 32 bits and its endgame value (signed) in the
+/// low: a sum of such words holds both phases' sums, read back by [`unpack_phases`] while
+/// the endgame sum stays within an `i32`.
+const fn pack_phases(middle: i32, end: i32) -> i64 {
+    ((middle as i64) << 32) + end as i64
+}
+
+/// The middle-game and endgame sums held in a sum of [`pack_phases`] words.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "the low 32 bits are the endgame sum, by construction"
+)]
+const fn unpack_phases(sum: i64) -> (i32, i32) {
+    let end = sum as i32;
+    (((sum - end as i64) >> 32) as i32, end)
+}
+
+impl FittedScore<'_> {
+    /// The fitted terms' score, White's point of view, blended by `middle` (0–[`PHASE_FULL`]).
+    fn fitted_white(&self, middle: i32) -> i32 {
+        let (middle_sum, end_sum) = unpack_phases(self.sum);
+        (middle_sum * middle + end_sum * (PHASE_FULL - middle)) / PHASE_FULL
+    }
+}
+
+impl Terms for FittedScore<'_> {
+    const FITTED: bool = true;
+
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.score.add(term, count);
+    }
+
+    #[inline(always)]
+    fn add_fitted(&mut self, index: usize, sign: i32) {
+        debug_assert!(
+            index < self.packed.len(),
+            "a fitted entry beyond the tables"
+        );
+        if let Some(&entry) = self.packed.get(index) {
+            self.sum += i64::from(sign) * entry;
+        }
     }
 }
 
@@ -241,9 +306,16 @@ impl Terms for Counts {
 struct Negated<'a, T: Terms>(&'a mut T);
 
 impl<T: Terms> Terms for Negated<'_, T> {
+    const FITTED: bool = T::FITTED;
+
     #[inline(always)]
     fn add(&mut self, term: Term, count: i32) {
         self.0.add(term, -count);
+    }
+
+    #[inline(always)]
+    fn add_fitted(&mut self, index: usize, sign: i32) {
+        self.0.add_fitted(index, -sign);
     }
 }
 
@@ -312,15 +384,21 @@ pub fn evaluate_white(board: &Board, p: &EvalParams) -> i32 {
 
 fn pieces_white(board: &Board, weights: &[i32; TERMS], pawns: &PawnEntry) -> i32 {
     let mut score = Score { weights, total: 0 };
-    side_terms(board, Color::White, &pawns.white, &pawns.black, &mut score);
+    sides_white(board, pawns, &mut score);
+    score.total + pawns.score
+}
+
+/// Adds both sides' material and piece terms to `out`, White's point of view.
+#[inline(always)]
+fn sides_white<T: Terms>(board: &Board, pawns: &PawnEntry, out: &mut T) {
+    side_terms(board, Color::White, &pawns.white, &pawns.black, out);
     side_terms(
         board,
         Color::Black,
         &pawns.black,
         &pawns.white,
-        &mut Negated(&mut score),
+        &mut Negated(out),
     );
-    score.total + pawns.score
 }
 
 /// The pawn-structure part of an evaluation, which depends only on the pawns and kings.
@@ -333,6 +411,12 @@ struct PawnEntry {
     score: i32,
     white: PawnInfo,
     black: PawnInfo,
+    /// The phase terms that depend only on the pawns and kings, White's minus Black's, each
+    /// still to be weighted by its phase ([`phase_terms_white`]): the kings' placement in
+    /// the middle game and in the endgame, and the passed pawns' endgame bonus by rank.
+    king_home: i32,
+    king_centre: i32,
+    passed_ranks: i32,
 }
 
 impl PawnEntry {
@@ -348,7 +432,31 @@ impl PawnEntry {
             score: score.total,
             white,
             black,
+            king_home: 0,
+            king_centre: 0,
+            passed_ranks: 0,
         }
+    }
+
+    /// [`PawnEntry::compute`] with the phase terms of the pawns and kings too (the
+    /// evaluator's cache; the free functions, which have no phase terms, skip them).
+    fn compute_with_phase_terms(board: &Board, weights: &[i32; TERMS]) -> PawnEntry {
+        let mut entry = PawnEntry::compute(board, weights);
+        for (color, info, sign) in [
+            (Color::White, entry.white, 1),
+            (Color::Black, entry.black, -1),
+        ] {
+            if let Some(k) = board.king_of(color).map(Square::to_u32) {
+                entry.king_home += sign
+                    * (KING_HOME_RANK[relative_rank(color, k) as usize]
+                        + KING_HOME_FILE[(k % 8) as usize]);
+                entry.king_centre += sign * KING_CENTRE_STEP * centrality(k);
+            }
+            for s in bits(info.passed) {
+                entry.passed_ranks += sign * PASSED_RANK_ENDGAME[relative_rank(color, s) as usize];
+            }
+        }
+        entry
     }
 }
 
@@ -411,33 +519,28 @@ const PASSED_RANK_ENDGAME: [i32; 8] = [0, 0, 10, 20, 40, 70, 110, 0];
 /// (Fruit's tapered evaluation).
 fn phase_terms_white(board: &Board, entry: &PawnEntry, terms: PhaseTerms, middle: i32) -> i32 {
     let end = PHASE_FULL - middle;
+    // The terms of the pawns and kings come from their cache entry, weighted here (the sums
+    // are linear, so the same integers as each side's terms weighted one by one).
     let mut total = 0;
-    for (color, info, sign) in [
-        (Color::White, &entry.white, 1),
-        (Color::Black, &entry.black, -1),
-    ] {
-        let mut side = 0;
-        if terms.king_placement {
-            if let Some(k) = board.king_of(color).map(Square::to_u32) {
-                let home = KING_HOME_RANK[relative_rank(color, k) as usize]
-                    + KING_HOME_FILE[(k % 8) as usize];
-                side += home * middle + KING_CENTRE_STEP * centrality(k) * end;
+    if terms.king_placement {
+        total += entry.king_home * middle + entry.king_centre * end;
+    }
+    if terms.passed_pawn_ranks {
+        total += entry.passed_ranks * end;
+    }
+    if terms.pawn_threats || terms.king_attack {
+        for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let mut side = 0;
+            if terms.pawn_threats {
+                let attacked = pawn_attack_set(!color, (board.pawns() & board.by_color(!color)).0);
+                let pieces = (board.by_color(color).0) & !board.pawns().0 & !board.kings().0;
+                side -= PAWN_THREAT * count(attacked & pieces) * PHASE_FULL;
             }
-        }
-        if terms.passed_pawn_ranks {
-            for s in bits(info.passed) {
-                side += PASSED_RANK_ENDGAME[relative_rank(color, s) as usize] * end;
+            if terms.king_attack {
+                side -= king_attack(board, color) * middle;
             }
+            total += sign * side;
         }
-        if terms.pawn_threats {
-            let attacked = pawn_attack_set(!color, (board.pawns() & board.by_color(!color)).0);
-            let pieces = (board.by_color(color).0) & !board.pawns().0 & !board.kings().0;
-            side -= PAWN_THREAT * count(attacked & pieces) * PHASE_FULL;
-        }
-        if terms.king_attack {
-            side -= king_attack(board, color) * middle;
-        }
-        total += sign * side;
     }
     total / PHASE_FULL
 }
@@ -495,6 +598,9 @@ pub struct Evaluator {
     /// meets the same position again in each iteration, in re-searches and through
     /// transpositions, and a score read back costs a load where a new one walks every piece.
     scores: Vec<(u64, i32)>,
+    /// The shipped fitted terms ([`FittedTerms::shipped`]), each entry's two phases packed
+    /// into one word ([`pack_phases`]).
+    fitted: Box<[i64]>,
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -527,6 +633,15 @@ impl Evaluator {
                 PAWN_CACHE_ENTRIES
             ],
             scores: vec![(0, 0); SCORE_CACHE_ENTRIES],
+            fitted: {
+                let terms = FittedTerms::shipped();
+                terms
+                    .middle
+                    .iter()
+                    .zip(&terms.end)
+                    .map(|(&m, &e)| pack_phases(m, e))
+                    .collect()
+            },
         }
     }
 
@@ -578,16 +693,34 @@ impl Evaluator {
         let entry = if e.white_pawns == w && e.black_pawns == b && e.kings == k {
             *e
         } else {
-            let fresh = PawnEntry::compute(board, &self.weights);
+            let fresh = PawnEntry::compute_with_phase_terms(board, &self.weights);
             self.entries[slot] = fresh;
             fresh
         };
-        let mut white = pieces_white(board, &self.weights, &entry);
-        if self.phase_terms != PhaseTerms::default() {
+        let mut white;
+        if self.phase_terms.piece_squares {
+            // The genes' terms and the fitted ones in one pass over the pieces: the same
+            // score as `pieces_white` plus `FittedTerms::score_white`.
+            let mut sink = FittedScore {
+                score: Score {
+                    weights: &self.weights,
+                    total: 0,
+                },
+                packed: &self.fitted,
+                sum: 0,
+            };
+            sides_white(board, &entry, &mut sink);
+            let tempo = if pos.turn() == Color::White { 1 } else { -1 };
+            sink.add_fitted(TEMPO, tempo);
             let middle = middle_game_weight(board);
+            white = sink.score.total + entry.score;
             white += phase_terms_white(board, &entry, self.phase_terms, middle);
-            if self.phase_terms.piece_squares {
-                white += FittedTerms::shipped().score_white(board, pos.turn(), middle);
+            white += sink.fitted_white(middle);
+        } else {
+            white = pieces_white(board, &self.weights, &entry);
+            if self.phase_terms != PhaseTerms::default() {
+                let middle = middle_game_weight(board);
+                white += phase_terms_white(board, &entry, self.phase_terms, middle);
             }
         }
         match pos.turn() {
@@ -681,12 +814,30 @@ fn side_terms<T: Terms>(
     let enemy_king = board.king_of(them).map(Square::to_u32);
     let king_zone = enemy_king.map_or(0, |k| attacks::king_attacks(sq(k)).0 | 1 << k);
     let mut pressure = 0;
+    // The fitted terms' mobility counts the squares that hold no own piece and no enemy
+    // pawn's attack (crate::pst::for_each_feature, whose entries this pass adds with the
+    // genes' terms when the sink takes them, each piece's attacks computed once).
+    let fitted_area = if T::FITTED {
+        !own_all & !pawn_attack_set(them, enemy_pawns)
+    } else {
+        0
+    };
 
     out.add(Term::PawnValue, count(own_pawns));
+    if T::FITTED {
+        for s in bits(own_pawns) {
+            out.add_fitted(square_entry(0, us, s), 1);
+        }
+    }
 
     let knights = (board.knights() & board.by_color(us)).0;
     out.add(Term::KnightValue, count(knights));
     for s in bits(knights) {
+        if T::FITTED {
+            out.add_fitted(square_entry(1, us, s), 1);
+            let reach = attacks::knight_attacks(sq(s)).0 & fitted_area;
+            out.add_fitted(mobility_entry(1, reach.count_ones()), 1);
+        }
         let c = centrality(s);
         out.add(Term::KnightSqMult, c);
         let rr = relative_rank(us, s);
@@ -706,6 +857,10 @@ fn side_terms<T: Terms>(
     }
     for s in bits(bishops) {
         let a = attacks::bishop_attacks(sq(s), occupied).0;
+        if T::FITTED {
+            out.add_fitted(square_entry(2, us, s), 1);
+            out.add_fitted(mobility_entry(2, (a & fitted_area).count_ones()), 1);
+        }
         out.add(Term::BishopMobility, count(a & !own_all));
         pressure += count(a & king_zone);
     }
@@ -716,6 +871,10 @@ fn side_terms<T: Terms>(
     for s in bits(rooks) {
         let file = s % 8;
         let a = attacks::rook_attacks(sq(s), occupied).0;
+        if T::FITTED {
+            out.add_fitted(square_entry(3, us, s), 1);
+            out.add_fitted(mobility_entry(3, (a & fitted_area).count_ones()), 1);
+        }
         out.add(Term::RookMobility, count(a & !own_all));
         pressure += count(a & king_zone);
         connections += count(a & rooks);
@@ -760,11 +919,20 @@ fn side_terms<T: Terms>(
     out.add(Term::QueenValue, count(queens));
     for s in bits(queens) {
         let a = attacks::queen_attacks(sq(s), occupied).0;
+        if T::FITTED {
+            out.add_fitted(square_entry(4, us, s), 1);
+            out.add_fitted(mobility_entry(4, (a & fitted_area).count_ones()), 1);
+        }
         out.add(Term::QueenMobility, count(a & !own_all));
         pressure += count(a & king_zone);
     }
     // Pressure on the enemy king counts for us (the paper: KING_PRESSURE_MULT).
     out.add(Term::KingPressureMult, pressure);
+    if T::FITTED {
+        for s in bits((board.kings() & board.by_color(us)).0) {
+            out.add_fitted(square_entry(5, us, s), 1);
+        }
+    }
 
     if (board.queens() & board.by_color(them)).any() {
         if let Some(k) = board.king_of(us).map(Square::to_u32) {
@@ -998,6 +1166,130 @@ mod tests {
         assert_eq!(phase_gain(start, terms), tempo);
         let black_to_move = start.replace(" w ", " b ");
         assert_eq!(phase_gain(&black_to_move, terms), -tempo);
+    }
+
+    /// The phase terms as each side's sum, weighted term by term (the evaluator takes the
+    /// pawns' and kings' terms from its cache instead): the reference for the test below.
+    fn phase_terms_side_by_side(board: &Board, terms: PhaseTerms, middle: i32) -> i32 {
+        let end = PHASE_FULL - middle;
+        let mut total = 0;
+        for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let own_pawns = (board.pawns() & board.by_color(color)).0;
+            let enemy_pawns = (board.pawns() & board.by_color(!color)).0;
+            let mut side = 0;
+            if terms.king_placement {
+                if let Some(k) = board.king_of(color).map(Square::to_u32) {
+                    let home = KING_HOME_RANK[relative_rank(color, k) as usize]
+                        + KING_HOME_FILE[(k % 8) as usize];
+                    side += home * middle + KING_CENTRE_STEP * centrality(k) * end;
+                }
+            }
+            if terms.passed_pawn_ranks {
+                for s in bits(own_pawns) {
+                    if is_passed_pawn(board, color, sq(s)) {
+                        side += PASSED_RANK_ENDGAME[relative_rank(color, s) as usize] * end;
+                    }
+                }
+            }
+            if terms.pawn_threats {
+                let attacked = pawn_attack_set(!color, enemy_pawns);
+                let pieces = board.by_color(color).0 & !board.pawns().0 & !board.kings().0;
+                side -= PAWN_THREAT * count(attacked & pieces) * PHASE_FULL;
+            }
+            if terms.king_attack {
+                side -= king_attack(board, color) * middle;
+            }
+            total += sign * side;
+        }
+        total / PHASE_FULL
+    }
+
+    #[test]
+    fn the_one_pass_evaluation_is_the_sum_of_its_parts_computed_apart() {
+        // Positions along lines from the bench positions (captures first, to reach endings and
+        // promotions), under EVOL*-like and default parameters, with every set of phase terms:
+        // the evaluator's one pass over the pieces (genes and fitted terms together, the
+        // pawns' and kings' phase terms cached) gives the integers of the parts computed
+        // one by one: the genes' evaluation, each phase term, the fitted terms' own scorer.
+        let mut evol = EvalParams::default();
+        for (name, value) in [
+            ("KNIGHT_VALUE", 687),
+            ("BISHOP_VALUE", 749),
+            ("QUEEN_VALUE", 2044),
+        ] {
+            evol.set(name, value).expect("known parameter");
+        }
+        let mut checked = 0;
+        for params in [EvalParams::default(), evol] {
+            let evaluators: Vec<(PhaseTerms, Evaluator)> = (0..32u32)
+                .map(|bits| {
+                    let terms = PhaseTerms {
+                        king_placement: bits & 1 != 0,
+                        passed_pawn_ranks: bits & 2 != 0,
+                        pawn_threats: bits & 4 != 0,
+                        king_attack: bits & 8 != 0,
+                        piece_squares: bits & 16 != 0,
+                    };
+                    let mut evaluator = Evaluator::new(params);
+                    evaluator.set_phase_terms(terms);
+                    (terms, evaluator)
+                })
+                .collect();
+            let mut evaluators = evaluators;
+            for start in crate::bench::bench_positions() {
+                let mut position = start;
+                for step in 0..80usize {
+                    let board = position.board();
+                    let middle = middle_game_weight(board);
+                    for (terms, evaluator) in &mut evaluators {
+                        let mut expected = evaluate_white(board, &params)
+                            + phase_terms_side_by_side(board, *terms, middle);
+                        if terms.piece_squares {
+                            expected +=
+                                FittedTerms::shipped().score_white(board, position.turn(), middle);
+                        }
+                        let got = match position.turn() {
+                            Color::White => evaluator.evaluate(&position),
+                            Color::Black => -evaluator.evaluate(&position),
+                        };
+                        assert_eq!(
+                            got,
+                            expected,
+                            "{terms:?} on {}",
+                            Fen::from_position(&position, shakmaty::EnPassantMode::Legal)
+                        );
+                        checked += 1;
+                    }
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let pick = moves
+                        .iter()
+                        .position(|m| m.is_capture() || m.is_promotion())
+                        .unwrap_or((step * 7 + 3) % moves.len());
+                    position.play_unchecked(moves[pick]);
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 32 * 12 * 80, "every position of every line");
+    }
+
+    #[test]
+    fn both_phases_sums_are_read_back_from_one_word() {
+        let entries = [(51, -25), (-19, 16), (-8, -12), (25, 0), (0, -51)];
+        let (mut sum, mut middle, mut end) = (0i64, 0, 0);
+        for (sign, (m, e)) in [1, -1, 1, 1, -1].into_iter().zip(entries) {
+            sum += i64::from(sign) * pack_phases(m, e);
+            middle += sign * m;
+            end += sign * e;
+        }
+        assert_eq!(unpack_phases(sum), (middle, end));
+        assert_eq!(unpack_phases(pack_phases(-3, -4)), (-3, -4));
+        assert_eq!(
+            unpack_phases(pack_phases(7, -1) - pack_phases(7, 2)),
+            (0, -3)
+        );
     }
 
     #[test]

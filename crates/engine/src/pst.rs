@@ -89,7 +89,8 @@ const SEGMENTS: [Segment; 11] = [
 
 /// Entries of one phase: the segments' lengths summed.
 pub const ENTRIES: usize = 6 * 64 + 9 + 14 + 15 + 28 + 1;
-const TEMPO: usize = ENTRIES - 1;
+/// The tempo's entry.
+pub(crate) const TEMPO: usize = ENTRIES - 1;
 
 /// Start of each segment in a phase's entries.
 const SEGMENT_STARTS: [usize; SEGMENTS.len()] = {
@@ -105,6 +106,27 @@ const SEGMENT_STARTS: [usize; SEGMENTS.len()] = {
 /// Start of segment `segment` in a phase's entries.
 fn segment_start(segment: usize) -> usize {
     SEGMENT_STARTS[segment]
+}
+
+/// The entry of a piece of role index `role` (pawn 0 … king 5) of `color` on `square`, as
+/// [`for_each_feature`] numbers it (squares from the piece's own side).
+#[inline(always)]
+pub(crate) const fn square_entry(role: usize, color: Color, square: u32) -> usize {
+    let flip = match color {
+        Color::White => 0,
+        Color::Black => 56,
+    };
+    role * 64 + (square ^ flip) as usize
+}
+
+/// The entry of a piece of role index `role` (knight 1 … queen 4) that can go to `squares`
+/// squares (no own piece, no enemy pawn's attack), as [`for_each_feature`] numbers it.
+#[inline(always)]
+pub(crate) const fn mobility_entry(role: usize, squares: u32) -> usize {
+    let segment = 5 + role;
+    let last = SEGMENTS[segment].len - 1;
+    let squares = squares as usize;
+    SEGMENT_STARTS[segment] + if squares < last { squares } else { last }
 }
 
 /// The fitted terms' middle-game and endgame values, in centipawns.
@@ -137,9 +159,9 @@ pub fn for_each_feature(board: &Board, turn: Color, mut each: impl FnMut(usize, 
     for color in [Color::White, Color::Black] {
         let own = board.by_color(color);
         let pawn_attacked = pawn_attack_set(!color, (board.pawns() & board.by_color(!color)).0);
-        let (sign, flip) = match color {
-            Color::White => (1, 0),
-            Color::Black => (-1, 56),
+        let sign = match color {
+            Color::White => 1,
+            Color::Black => -1,
         };
         let area = !own.0 & !pawn_attacked;
         for (r, pieces) in [
@@ -154,7 +176,7 @@ pub fn for_each_feature(board: &Board, turn: Color, mut each: impl FnMut(usize, 
         .enumerate()
         {
             for square in pieces & own {
-                each(r * 64 + (square.to_u32() ^ flip) as usize, sign);
+                each(square_entry(r, color, square.to_u32()), sign);
                 let reach = match r {
                     1 => attacks::knight_attacks(square),
                     2 => attacks::bishop_attacks(square, occupied),
@@ -162,12 +184,7 @@ pub fn for_each_feature(board: &Board, turn: Color, mut each: impl FnMut(usize, 
                     4 => attacks::queen_attacks(square, occupied),
                     _ => continue,
                 };
-                let segment = 5 + r;
-                let count = (reach.0 & area).count_ones() as usize;
-                each(
-                    SEGMENT_STARTS[segment] + count.min(SEGMENTS[segment].len - 1),
-                    sign,
-                );
+                each(mobility_entry(r, (reach.0 & area).count_ones()), sign);
             }
         }
     }

@@ -79,7 +79,7 @@ pub use crate::score::{mate_in, MATE, MATE_BOUND};
 use crate::see;
 use crate::tt::{pack_move, Bound, TranspositionTable};
 use crate::{EvalParams, Limits, SearchParams, ONE_PLY};
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
 use std::time::Instant;
 
@@ -707,6 +707,19 @@ fn key_of(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// Returns the key of `pos` (whose key is `key`) after a null move: the side to move
+/// changed and the en passant square, when a capture could take it, gone (what `swap_turn`
+/// makes of the position), without hashing the board again.
+#[inline]
+fn null_move_key(pos: &Chess, key: u64) -> u64 {
+    let mut k = Zobrist64(key);
+    k ^= Zobrist64::zobrist_for_white_turn();
+    if let Some(square) = pos.ep_square(EnPassantMode::Legal) {
+        k ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+    }
+    k.0
+}
+
 /// Returns the key after playing `m` (incremental when shakmaty can).
 #[inline]
 fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
@@ -917,8 +930,36 @@ impl Searcher<'_> {
         let scores = &mut self.order[ply];
         let side = usize::from(pos.turn() == Color::White);
         let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
+        let killer_keys = killers.map(|k| k.map_or(u32::MAX, move_key));
         let use_see = self.engine.techniques.static_exchange;
         for (i, &m) in moves.iter().enumerate() {
+            // Most moves are quiet piece moves: their score is read with one look at the
+            // move (the order below, hash move to history, as for every other move).
+            if let Move::Normal {
+                role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            } = m
+            {
+                let packed = from as u16 | (to as u16) << 6;
+                let key = quiet_move_key(role, from, to);
+                let score = if hash_move != 0 && packed == hash_move {
+                    HASH_MOVE
+                } else if key == killer_keys[0] {
+                    KILLER
+                } else if key == killer_keys[1] {
+                    KILLER - 1
+                } else if countermove != 0 && packed == countermove {
+                    COUNTERMOVE
+                } else {
+                    self.engine.history[side][from as usize][to as usize]
+                        .clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
+                };
+                scores[i] = order_key(score, i);
+                continue;
+            }
             let score = if hash_move != 0 && pack_move(m) == hash_move {
                 HASH_MOVE
             } else if let Some(victim) = m.capture() {
@@ -1110,7 +1151,8 @@ impl Searcher<'_> {
             }
             if let Ok(passed) = pos.clone().swap_turn() {
                 self.line[ply + 1] = None;
-                let null_key = key_of(&passed);
+                let null_key = null_move_key(pos, key);
+                debug_assert_eq!(null_key, key_of(&passed), "the null move's key");
                 self.keys.push(key);
                 let score = -self.negamax(
                     &passed,
@@ -1740,6 +1782,34 @@ pub(crate) fn quiescence_order(m: &Move) -> i32 {
         + m.promotion().map_or(0, role_value) * 8
 }
 
+/// A move as one number, a different one for each move (the killers' comparison): a quiet
+/// piece move's is [`quiet_move_key`].
+#[inline]
+fn move_key(m: Move) -> u32 {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            quiet_move_key(role, from, to)
+                | capture.map_or(0, |r| r as u32) << 15
+                | promotion.map_or(0, |r| r as u32) << 18
+        }
+        Move::EnPassant { from, to } => 1 << 24 | from as u32 | (to as u32) << 6,
+        Move::Castle { king, rook } => 2 << 24 | king as u32 | (rook as u32) << 6,
+        Move::Put { role, to } => 3 << 24 | role as u32 | (to as u32) << 6,
+    }
+}
+
+/// [`move_key`] of a normal move with no capture and no promotion.
+#[inline(always)]
+const fn quiet_move_key(role: Role, from: Square, to: Square) -> u32 {
+    role as u32 | (from as u32) << 3 | (to as u32) << 9
+}
+
 /// A move's from and to squares (a drop's from is a1: there are none in chess).
 #[inline]
 fn squares(m: Move) -> (u8, u8) {
@@ -1816,6 +1886,57 @@ mod tests {
             .expect("a FEN")
             .into_position(CastlingMode::Standard)
             .expect("legal")
+    }
+
+    #[test]
+    fn the_null_moves_key_is_the_key_of_the_position_with_the_turn_passed() {
+        // En passant that a pawn can take (f6 after f7f5 beside e5), a double step no pawn can
+        // take (the key then has no en passant file), castling rights, both sides to move.
+        for fen in [
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 10",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
+            "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1",
+        ] {
+            let pos = test_position(fen);
+            let passed = pos.clone().swap_turn().expect("not in check");
+            assert_eq!(null_move_key(&pos, key_of(&pos)), key_of(&passed), "{fen}");
+        }
+    }
+
+    #[test]
+    fn each_move_has_a_key_of_its_own_and_a_quiet_moves_key_is_read_from_its_parts() {
+        // Every legal move of positions with castling, en passant, promotions and captures,
+        // and moves of one position compared with another's (as killers are).
+        let mut seen: std::collections::HashMap<u32, Move> = std::collections::HashMap::new();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 10",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "1n2k3/P1P5/8/8/8/8/6pp/4K1N1 w - - 0 1",
+            "1n2k3/P1P5/8/8/8/8/6pp/4K1N1 b - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ] {
+            for m in test_position(fen).legal_moves() {
+                let key = move_key(m);
+                if let Some(&other) = seen.get(&key) {
+                    assert_eq!(other, m, "two moves with the key {key}");
+                }
+                seen.insert(key, m);
+                if let Move::Normal {
+                    role,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                } = m
+                {
+                    assert_eq!(quiet_move_key(role, from, to), key, "{m:?}");
+                }
+            }
+        }
+        assert!(seen.len() > 150, "{}", seen.len());
     }
 
     #[test]
