@@ -80,6 +80,31 @@ pub fn bench_positions() -> Vec<Chess> {
         .collect()
 }
 
+/// The positions along a fixed line of up to `plies` moves from each bench position, each
+/// taken before its move: a capture or promotion where there is one (toward tactics and
+/// endings), else a move picked by the ply. The tests' walk through many kinds of position.
+#[cfg(test)]
+pub(crate) fn bench_lines(plies: usize) -> Vec<Chess> {
+    use shakmaty::Position;
+    let mut out = Vec::new();
+    for start in bench_positions() {
+        let mut pos = start;
+        for step in 0..plies {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let pick = moves
+                .iter()
+                .position(|m| m.is_capture() || m.is_promotion())
+                .unwrap_or((step * 7 + 3) % moves.len());
+            pos.play_unchecked(moves[pick]);
+        }
+    }
+    out
+}
+
 /// Searches every bench position to `depth` with the given parameters, from a cleared engine
 /// with a 2 MiB table.
 #[must_use]

@@ -74,7 +74,7 @@ pub fn captures(pos: &Chess, out: &mut MoveList) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::bench_positions;
+    use crate::bench::bench_lines;
 
     fn expected(pos: &Chess) -> Vec<Move> {
         let mut v: Vec<Move> = pos
@@ -93,34 +93,18 @@ mod tests {
     #[test]
     fn matches_shakmaty_on_positions_along_games() {
         let mut checked = 0;
-        for start in bench_positions() {
-            // Walk a deterministic line from each bench position, checking every quiet-king node.
-            let mut pos = start;
-            for step in 0..60usize {
-                if !pos.is_check() {
-                    let mut got = MoveList::new();
-                    captures(&pos, &mut got);
-                    let mut got: Vec<Move> = got.into_iter().collect();
-                    got.sort_by_key(|m| format!("{m:?}"));
-                    assert_eq!(
-                        got,
-                        expected(&pos),
-                        "{}",
-                        shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                    );
-                    checked += 1;
-                }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer captures to reach tactical positions, else a pseudo-random move.
-                let pick = moves
-                    .iter()
-                    .position(|m| m.is_capture())
-                    .unwrap_or((step * 7 + 3) % moves.len());
-                pos.play_unchecked(moves[pick]);
-            }
+        for pos in bench_lines(60).into_iter().filter(|p| !p.is_check()) {
+            let mut got = MoveList::new();
+            captures(&pos, &mut got);
+            let mut got: Vec<Move> = got.into_iter().collect();
+            got.sort_by_key(|m| format!("{m:?}"));
+            assert_eq!(
+                got,
+                expected(&pos),
+                "{}",
+                shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            );
+            checked += 1;
         }
         assert!(checked > 300, "{checked}");
     }

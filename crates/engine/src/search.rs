@@ -935,14 +935,7 @@ impl Searcher<'_> {
         for (i, &m) in moves.iter().enumerate() {
             // Most moves are quiet piece moves: their score is read with one look at the
             // move (the order below, hash move to history, as for every other move).
-            if let Move::Normal {
-                role,
-                from,
-                capture: None,
-                to,
-                promotion: None,
-            } = m
-            {
+            if let Some((role, from, to)) = quiet_piece_move(m) {
                 let packed = from as u16 | (to as u16) << 6;
                 let key = quiet_move_key(role, from, to);
                 let score = if hash_move != 0 && packed == hash_move {
@@ -1804,6 +1797,22 @@ fn move_key(m: Move) -> u32 {
     }
 }
 
+/// The role and squares of a quiet piece move: a normal move with no capture and no
+/// promotion (castling, en passant and the rest are `None`).
+#[inline(always)]
+const fn quiet_piece_move(m: Move) -> Option<(Role, Square, Square)> {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        } => Some((role, from, to)),
+        _ => None,
+    }
+}
+
 /// [`move_key`] of a normal move with no capture and no promotion.
 #[inline(always)]
 const fn quiet_move_key(role: Role, from: Square, to: Square) -> u32 {
@@ -1924,14 +1933,7 @@ mod tests {
                     assert_eq!(other, m, "two moves with the key {key}");
                 }
                 seen.insert(key, m);
-                if let Move::Normal {
-                    role,
-                    from,
-                    capture: None,
-                    to,
-                    promotion: None,
-                } = m
-                {
+                if let Some((role, from, to)) = quiet_piece_move(m) {
                     assert_eq!(quiet_move_key(role, from, to), key, "{m:?}");
                 }
             }
