@@ -10,7 +10,14 @@ ENGINE = os.path.join(HERE, "..", "target", "release", "eloworld-engine")
 
 
 def release_engine(script):
-    """The path of target/release/eloworld-engine; `script` exits naming the build if it is absent."""
+    """The path of target/release/eloworld-engine, or of the build ELOWORLD_ENGINE names (to
+    measure another build, e.g. a copy of the one before a change); `script` exits naming the
+    build if it is absent."""
+    other = os.environ.get("ELOWORLD_ENGINE")
+    if other:
+        if not os.access(other, os.X_OK):
+            sys.exit(f"scripts/{script}: ELOWORLD_ENGINE={other} is not an executable file")
+        return other
     if not os.path.exists(ENGINE):
         sys.exit(f"scripts/{script}: no {ENGINE}: cargo build --release -p eloworld-engine")
     return ENGINE
