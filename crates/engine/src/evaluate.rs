@@ -319,6 +319,34 @@ impl<T: Terms> Terms for Negated<'_, T> {
     }
 }
 
+/// The fitted terms' sign for the side to move's tempo: +1 White's, −1 Black's.
+const fn tempo_sign(turn: Color) -> i32 {
+    match turn {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+/// Calls `each` with every entry of the fitted terms a position holds and its sign (+1
+/// White's, −1 Black's), from the pass over the pieces that evaluates it, so the fit and the
+/// evaluation read the same entries: [`crate::pst::for_each_feature`].
+pub(crate) fn for_each_fitted_entry(board: &Board, turn: Color, each: impl FnMut(usize, i32)) {
+    /// A sink that hands on the fitted entries and drops the genes' terms.
+    struct Entries<F>(F);
+    impl<F: FnMut(usize, i32)> Terms for Entries<F> {
+        const FITTED: bool = true;
+        #[inline(always)]
+        fn add(&mut self, _term: Term, _count: i32) {}
+        #[inline(always)]
+        fn add_fitted(&mut self, index: usize, sign: i32) {
+            (self.0)(index, sign);
+        }
+    }
+    let mut sink = Entries(each);
+    sides_white(board, &PawnEntry::compute(board, &[0; TERMS]), &mut sink);
+    sink.add_fitted(TEMPO, tempo_sign(turn));
+}
+
 /// Returns the feature vector of a board (White's point of view): the evaluation with every
 /// parameter at 1 for its own term, so that [`evaluate_white`] is its dot product with
 /// [`EvalParams::to_array`].
@@ -697,8 +725,8 @@ impl Evaluator {
             self.entries[slot] = fresh;
             fresh
         };
-        let mut white;
-        if self.phase_terms.piece_squares {
+        let middle = middle_game_weight(board);
+        let mut white = if self.phase_terms.piece_squares {
             // The genes' terms and the fitted ones in one pass over the pieces: the same
             // score as `pieces_white` plus `FittedTerms::score_white`.
             let mut sink = FittedScore {
@@ -710,18 +738,13 @@ impl Evaluator {
                 sum: 0,
             };
             sides_white(board, &entry, &mut sink);
-            let tempo = if pos.turn() == Color::White { 1 } else { -1 };
-            sink.add_fitted(TEMPO, tempo);
-            let middle = middle_game_weight(board);
-            white = sink.score.total + entry.score;
-            white += phase_terms_white(board, &entry, self.phase_terms, middle);
-            white += sink.fitted_white(middle);
+            sink.add_fitted(TEMPO, tempo_sign(pos.turn()));
+            sink.score.total + entry.score + sink.fitted_white(middle)
         } else {
-            white = pieces_white(board, &self.weights, &entry);
-            if self.phase_terms != PhaseTerms::default() {
-                let middle = middle_game_weight(board);
-                white += phase_terms_white(board, &entry, self.phase_terms, middle);
-            }
+            pieces_white(board, &self.weights, &entry)
+        };
+        if self.phase_terms != PhaseTerms::default() {
+            white += phase_terms_white(board, &entry, self.phase_terms, middle);
         }
         match pos.turn() {
             Color::White => white,
@@ -1208,9 +1231,10 @@ mod tests {
     fn the_one_pass_evaluation_is_the_sum_of_its_parts_computed_apart() {
         // Positions along lines from the bench positions (captures first, to reach endings and
         // promotions), under EVOL*-like and default parameters, with every set of phase terms:
-        // the evaluator's one pass over the pieces (genes and fitted terms together, the
-        // pawns' and kings' phase terms cached) gives the integers of the parts computed
-        // one by one: the genes' evaluation, each phase term, the fitted terms' own scorer.
+        // the evaluator's one pass over the pieces (genes and fitted terms together, both
+        // phases in one word, the pawns' and kings' phase terms cached) gives the integers of
+        // the parts computed one by one: the genes' evaluation, each phase term side by side,
+        // the fitted terms' own scorer (whose entries the pst tests check piece by piece).
         let mut evol = EvalParams::default();
         for (name, value) in [
             ("KNIGHT_VALUE", 687),

@@ -11,8 +11,7 @@
 //! makes them. The shipped terms (`crates/engine/data/pst.txt`, [`FittedTerms::shipped`]) and
 //! how they were fitted are in docs/evolution.md.
 
-use crate::evaluate::pawn_attack_set;
-use shakmaty::{attacks, Board, Color};
+use shakmaty::{Board, Color};
 use std::sync::LazyLock;
 
 /// The phase's full count (knights and bishops 1, rooks 2, queens 4: both sides' start).
@@ -153,42 +152,12 @@ pub fn middle_game_weight(board: &Board) -> i32 {
 }
 
 /// Calls `each` with every entry a position holds and its sign (+1 White's, −1 Black's): each
-/// piece's square, each knight's to queen's mobility count, and the side to move's tempo.
-pub fn for_each_feature(board: &Board, turn: Color, mut each: impl FnMut(usize, i32)) {
-    let occupied = board.occupied();
-    for color in [Color::White, Color::Black] {
-        let own = board.by_color(color);
-        let pawn_attacked = pawn_attack_set(!color, (board.pawns() & board.by_color(!color)).0);
-        let sign = match color {
-            Color::White => 1,
-            Color::Black => -1,
-        };
-        let area = !own.0 & !pawn_attacked;
-        for (r, pieces) in [
-            board.pawns(),
-            board.knights(),
-            board.bishops(),
-            board.rooks(),
-            board.queens(),
-            board.kings(),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            for square in pieces & own {
-                each(square_entry(r, color, square.to_u32()), sign);
-                let reach = match r {
-                    1 => attacks::knight_attacks(square),
-                    2 => attacks::bishop_attacks(square, occupied),
-                    3 => attacks::rook_attacks(square, occupied),
-                    4 => attacks::queen_attacks(square, occupied),
-                    _ => continue,
-                };
-                each(mobility_entry(r, (reach.0 & area).count_ones()), sign);
-            }
-        }
-    }
-    each(TEMPO, if turn == Color::White { 1 } else { -1 });
+/// piece's square ([`square_entry`]), each knight's to queen's mobility count
+/// ([`mobility_entry`]: the squares it can go to that hold no own piece and no enemy pawn's
+/// attack), and the side to move's tempo. The evaluation's own pass over the pieces gives
+/// them, so the fit reads what the search scores.
+pub fn for_each_feature(board: &Board, turn: Color, each: impl FnMut(usize, i32)) {
+    crate::evaluate::for_each_fitted_entry(board, turn, each);
 }
 
 impl FittedTerms {
@@ -640,8 +609,67 @@ mod tests {
         mobility.end[MOBILITY_START + 8] = 20;
         mobility.end[MOBILITY_START + 4] = 5;
         assert_eq!(mobility.score_white(&b, Color::White, 0), 20 - 5);
+        // A black pawn on e6 takes f5 from the d4 knight's squares (a square an enemy pawn
+        // attacks does not count), not e6 itself (an enemy piece to take): 7 squares.
+        mobility.end[MOBILITY_START + 7] = 9;
+        let pawn_on_e6 = board("k7/8/4p3/7n/3N4/8/8/6K1 w - - 0 1");
+        assert_eq!(mobility.score_white(&pawn_on_e6, Color::White, 0), 9 - 5);
         let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         assert_eq!(middle_game_weight(&start), PHASE_FULL);
+    }
+
+    /// Each entry a position holds, piece by piece, written out directly: the reference
+    /// for the evaluation's own pass, which [`for_each_feature`] reads.
+    fn entries_piece_by_piece(board: &Board, turn: Color) -> Vec<(usize, i32)> {
+        use shakmaty::attacks;
+        let mut out = Vec::new();
+        let occupied = board.occupied();
+        for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let own = board.by_color(color);
+            let enemy_pawns = board.pawns() & board.by_color(!color);
+            let mut pawn_attacked = 0u64;
+            for pawn in enemy_pawns {
+                pawn_attacked |= attacks::pawn_attacks(!color, pawn).0;
+            }
+            let area = !own.0 & !pawn_attacked;
+            for (r, role) in [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                for square in board.by_role(role) & own {
+                    out.push((square_entry(r, color, square.to_u32()), sign));
+                    if (1..=4).contains(&r) {
+                        let reach = attacks::attacks(square, role.of(color), occupied);
+                        out.push((mobility_entry(r, (reach.0 & area).count_ones()), sign));
+                    }
+                }
+            }
+        }
+        out.push((TEMPO, if turn == Color::White { 1 } else { -1 }));
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn the_features_are_each_pieces_square_and_reach_and_the_tempo() {
+        for pos in crate::bench::bench_lines(80) {
+            let mut got = Vec::new();
+            for_each_feature(pos.board(), pos.turn(), |i, sign| got.push((i, sign)));
+            got.sort_unstable();
+            assert_eq!(
+                got,
+                entries_piece_by_piece(pos.board(), pos.turn()),
+                "{}",
+                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            );
+        }
     }
 
     #[test]

@@ -77,7 +77,7 @@
 use crate::evaluate::{is_passed_pawn, Evaluator, PhaseTerms};
 pub use crate::score::{mate_in, MATE, MATE_BOUND};
 use crate::see;
-use crate::tt::{pack_move, Bound, TranspositionTable};
+use crate::tt::{pack_move, pack_squares, Bound, TranspositionTable};
 use crate::{EvalParams, Limits, SearchParams, ONE_PLY};
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
@@ -932,28 +932,32 @@ impl Searcher<'_> {
         let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
         let killer_keys = killers.map(|k| k.map_or(u32::MAX, move_key));
         let use_see = self.engine.techniques.static_exchange;
-        for (i, &m) in moves.iter().enumerate() {
-            // Most moves are quiet piece moves: their score is read with one look at the
-            // move (the order below, hash move to history, as for every other move).
-            if let Some((role, from, to)) = quiet_piece_move(m) {
-                let packed = from as u16 | (to as u16) << 6;
-                let key = quiet_move_key(role, from, to);
-                let score = if hash_move != 0 && packed == hash_move {
-                    HASH_MOVE
-                } else if key == killer_keys[0] {
-                    KILLER
-                } else if key == killer_keys[1] {
-                    KILLER - 1
-                } else if countermove != 0 && packed == countermove {
-                    COUNTERMOVE
-                } else {
-                    self.engine.history[side][from as usize][to as usize]
-                        .clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
-                };
-                scores[i] = order_key(score, i);
-                continue;
+        let history = &self.engine.history[side];
+        // A quiet move's score by its packed word, its key and its squares: the hash move,
+        // the killers, the countermove, then its history.
+        let quiet = |packed: u16, key: u32, from: usize, to: usize| {
+            if hash_move != 0 && packed == hash_move {
+                HASH_MOVE
+            } else if key == killer_keys[0] {
+                KILLER
+            } else if key == killer_keys[1] {
+                KILLER - 1
+            } else if countermove != 0 && packed == countermove {
+                COUNTERMOVE
+            } else {
+                history[from][to].clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
             }
-            let score = if hash_move != 0 && pack_move(m) == hash_move {
+        };
+        for (i, &m) in moves.iter().enumerate() {
+            // Most moves are quiet piece moves, read with one look at the move.
+            let score = if let Some((role, from, to)) = quiet_piece_move(m) {
+                quiet(
+                    pack_squares(from, to, 0),
+                    quiet_move_key(role, from, to),
+                    from as usize,
+                    to as usize,
+                )
+            } else if hash_move != 0 && pack_move(m) == hash_move {
                 HASH_MOVE
             } else if let Some(victim) = m.capture() {
                 if use_see && m.promotion().is_none() && see::loses_material(pos, m) {
@@ -963,16 +967,15 @@ impl Searcher<'_> {
                 }
             } else if let Some(promo) = m.promotion() {
                 PROMOTION + role_value(promo)
-            } else if killers[0] == Some(m) {
-                KILLER
-            } else if killers[1] == Some(m) {
-                KILLER - 1
-            } else if countermove != 0 && pack_move(m) == countermove {
-                COUNTERMOVE
             } else {
+                // Castling, the one quiet move that is not a piece's plain move.
                 let (from, to) = squares(m);
-                self.engine.history[side][usize::from(from)][usize::from(to)]
-                    .clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
+                quiet(
+                    pack_move(m),
+                    move_key(m),
+                    usize::from(from),
+                    usize::from(to),
+                )
             };
             scores[i] = order_key(score, i);
         }

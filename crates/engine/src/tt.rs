@@ -2,7 +2,7 @@
 //! the whole key kept to verify a hit; a new result replaces the old one unless the old one
 //! is of the same position and searched deeper.
 
-use shakmaty::Move;
+use shakmaty::{Move, Square};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,14 +38,22 @@ pub struct TranspositionTable {
 /// Packs a move into 16 bits: from, to, and a 4-bit tag (promotion role or castling).
 #[must_use]
 pub fn pack_move(m: Move) -> u16 {
-    let (from, to, tag) = match m {
-        Move::Castle { king, rook } => (king as u16, rook as u16, 15),
-        _ => {
-            let from = m.from().map_or(0, |s| s as u16);
-            (from, m.to() as u16, m.promotion().map_or(0, |r| r as u16))
-        }
-    };
-    from | to << 6 | tag << 12
+    match m {
+        Move::Castle { king, rook } => pack_squares(king, rook, 15),
+        _ => pack_squares(
+            m.from().unwrap_or(Square::A1),
+            m.to(),
+            m.promotion().map_or(0, |r| r as u16),
+        ),
+    }
+}
+
+/// [`pack_move`]'s word of a move from `from` to `to` with the tag `tag` (0 for a move that
+/// neither promotes nor castles).
+#[must_use]
+#[inline(always)]
+pub const fn pack_squares(from: Square, to: Square, tag: u16) -> u16 {
+    from as u16 | (to as u16) << 6 | tag << 12
 }
 
 impl TranspositionTable {
