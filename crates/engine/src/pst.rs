@@ -632,17 +632,7 @@ mod tests {
                 pawn_attacked |= attacks::pawn_attacks(!color, pawn).0;
             }
             let area = !own.0 & !pawn_attacked;
-            for (r, role) in [
-                Role::Pawn,
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-                Role::King,
-            ]
-            .into_iter()
-            .enumerate()
-            {
+            for (r, role) in Role::ALL.into_iter().enumerate() {
                 for square in board.by_role(role) & own {
                     out.push((square_entry(r, color, square.to_u32()), sign));
                     if (1..=4).contains(&r) {
