@@ -2,6 +2,7 @@
 //! the default parameters. The total node count is a signature of the engine's behaviour
 //! (any change to evaluation, move ordering or pruning changes it); a test pins it.
 
+use crate::search::Techniques;
 use crate::{Engine, EvalParams, Limits, SearchParams};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -105,11 +106,17 @@ pub(crate) fn bench_lines(plies: usize) -> Vec<Chess> {
     out
 }
 
-/// Searches every bench position to `depth` with the given parameters, from a cleared engine
-/// with a 2 MiB table.
+/// Searches every bench position to `depth` with the given parameters and techniques, from a
+/// cleared engine with a 2 MiB table.
 #[must_use]
-pub fn run_bench_with(eval: EvalParams, search: SearchParams, depth: u32) -> BenchResult {
+pub fn run_bench_with(
+    eval: EvalParams,
+    search: SearchParams,
+    techniques: Techniques,
+    depth: u32,
+) -> BenchResult {
     let mut engine = Engine::new(eval, search, 2);
+    engine.techniques = techniques;
     let positions = bench_positions();
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
@@ -134,5 +141,10 @@ pub fn run_bench_with(eval: EvalParams, search: SearchParams, depth: u32) -> Ben
 /// Searches every bench position to `depth` with the default parameters.
 #[must_use]
 pub fn run_bench(depth: u32) -> BenchResult {
-    run_bench_with(EvalParams::default(), SearchParams::default(), depth)
+    run_bench_with(
+        EvalParams::default(),
+        SearchParams::default(),
+        Techniques::default(),
+        depth,
+    )
 }

@@ -72,7 +72,9 @@
 //! a fixed margin of 90 centipawns a ply up to six plies, where the genes' margins, evolved on
 //! tactical positions, are 7–10 pawns), **wide reductions** (late move reductions two plies
 //! from the horizon and for captures that lose by static exchange) and the **table's score**
-//! standing in for the static score when its bound says the truth lies beyond it.
+//! standing in for the static score when its bound says the truth lies beyond it, and
+//! **continuation history** (a quiet move ordered also by how it fared after the same
+//! piece-to-square move one and two plies before).
 
 use crate::evaluate::{is_passed_pawn, Evaluator, PhaseTerms};
 pub use crate::score::{mate_in, MATE, MATE_BOUND};
@@ -242,6 +244,10 @@ pub struct Techniques {
     /// with multi-cut, where all moves come first. Off: 2,000 games of self-play at 50 ms a
     /// move measured +2.4 ± 11.3 Elo, no gain shown (docs/evolution.md).
     pub hash_move_first: bool,
+    /// Continuation history: a quiet move is also ordered by how it fared after the same
+    /// piece-to-square move one and two plies before (each table kept with the malus and
+    /// gravity of [`Techniques::history_malus`]).
+    pub continuation_history: bool,
 }
 
 impl Default for Techniques {
@@ -275,6 +281,7 @@ impl Default for Techniques {
             wide_reductions: false,
             table_eval: false,
             hash_move_first: false,
+            continuation_history: false,
         }
     }
 }
@@ -312,6 +319,7 @@ impl Techniques {
             wide_reductions: false,
             table_eval: false,
             hash_move_first: false,
+            continuation_history: false,
         }
     }
 }
@@ -321,7 +329,7 @@ type Switch = fn(&mut Techniques) -> &mut bool;
 
 /// Each technique: its short name in an `evol` spec's `techniques=` list, its UCI option in
 /// `eloworld-engine`, and its switch.
-const TECHNIQUE_NAMES: [(&str, &str, Switch); 28] = [
+const TECHNIQUE_NAMES: [(&str, &str, Switch); 29] = [
     ("lmr", "LateMoveReductions", |t| &mut t.late_move_reductions),
     ("asp", "AspirationWindows", |t| &mut t.aspiration_windows),
     ("see", "StaticExchange", |t| &mut t.static_exchange),
@@ -360,6 +368,9 @@ const TECHNIQUE_NAMES: [(&str, &str, Switch); 28] = [
     ("widelmr", "WideReductions", |t| &mut t.wide_reductions),
     ("tteval", "TableEval", |t| &mut t.table_eval),
     ("hashfirst", "HashMoveFirst", |t| &mut t.hash_move_first),
+    ("conthist", "ContinuationHistory", |t| {
+        &mut t.continuation_history
+    }),
 ];
 
 impl Techniques {
@@ -487,6 +498,10 @@ pub struct Engine {
     killers: Box<[[Option<Move>; 2]; MAX_PLY]>,
     /// The refutation of each move by its from and to squares, packed (0: none).
     countermoves: Box<[[u16; 64]; 64]>,
+    /// Continuation history ([`Techniques::continuation_history`]): a row per earlier move's
+    /// piece and destination ([`piece_to`]), a column per quiet move's, and a last row of
+    /// zeros for no earlier move ([`NO_PIECE_TO`]).
+    continuation: Box<[i16]>,
     stats: SearchStats,
 }
 
@@ -509,6 +524,7 @@ impl Engine {
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY]),
             countermoves: Box::new([[0; 64]; 64]),
+            continuation: vec![0; (NO_PIECE_TO + 1) * NO_PIECE_TO].into_boxed_slice(),
             stats: SearchStats::default(),
         }
     }
@@ -527,6 +543,7 @@ impl Engine {
         for row in self.countermoves.iter_mut() {
             row.fill(0);
         }
+        self.continuation.fill(0);
         self.stats = SearchStats::default();
     }
 
@@ -574,6 +591,7 @@ impl Engine {
             see_in_quiescence,
             hash_in_quiescence,
             line: vec![None; MAX_PLY + 2],
+            pieces_to: vec![NO_PIECE_TO as u16; MAX_PLY + 2],
             excluded: vec![0; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
         };
@@ -605,6 +623,7 @@ impl Engine {
             see_in_quiescence: false,
             hash_in_quiescence: false,
             line: Vec::new(),
+            pieces_to: Vec::new(),
             excluded: Vec::new(),
             evals: Vec::new(),
         };
@@ -655,6 +674,9 @@ struct Searcher<'a> {
     /// The from and to squares of the move that led to each ply (`None` at the root and
     /// after a null move), for the countermove heuristic.
     line: Vec<Option<(u8, u8)>>,
+    /// The piece and destination ([`piece_to`]) of the move that led to each ply
+    /// ([`NO_PIECE_TO`] at the root and after a null move), for the continuation history.
+    pieces_to: Vec<u16>,
     /// The move a singular-extension test leaves out at each ply, packed (0: none).
     excluded: Vec<u16>,
     /// Each ply's static score on the current line ([`NO_EVAL`] in check), for
@@ -927,15 +949,23 @@ impl Searcher<'_> {
     /// exchange.
     fn move_scores(&mut self, pos: &Chess, moves: &MoveList, hash_move: u16, ply: usize) {
         let countermove = self.countermove(ply);
+        let [row1, row2] = self.continuation_rows(ply);
         let scores = &mut self.order[ply];
-        let side = usize::from(pos.turn() == Color::White);
+        let turn = pos.turn();
+        let side = usize::from(turn == Color::White);
+        let table = &self.engine.continuation;
+        let (before1, before2) = (
+            &table[row1 * NO_PIECE_TO..][..NO_PIECE_TO],
+            &table[row2 * NO_PIECE_TO..][..NO_PIECE_TO],
+        );
         let killers = self.engine.killers[ply.min(MAX_PLY - 1)];
         let killer_keys = killers.map(|k| k.map_or(u32::MAX, move_key));
         let use_see = self.engine.techniques.static_exchange;
         let history = &self.engine.history[side];
-        // A quiet move's score by its packed word, its key and its squares: the hash move,
-        // the killers, the countermove, then its history.
-        let quiet = |packed: u16, key: u32, from: usize, to: usize| {
+        // A quiet move's score by its packed word, its key, its squares and its piece's column
+        // in the continuation history: the hash move, the killers, the countermove, then its
+        // history and continuation history.
+        let quiet = |packed: u16, key: u32, from: usize, to: usize, column: usize| {
             if hash_move != 0 && packed == hash_move {
                 HASH_MOVE
             } else if key == killer_keys[0] {
@@ -945,7 +975,8 @@ impl Searcher<'_> {
             } else if countermove != 0 && packed == countermove {
                 COUNTERMOVE
             } else {
-                history[from][to].clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
+                (history[from][to] + i32::from(before1[column]) + i32::from(before2[column]))
+                    .clamp(LOSING_CAPTURE + 256, HISTORY_CAP)
             }
         };
         for (i, &m) in moves.iter().enumerate() {
@@ -956,6 +987,7 @@ impl Searcher<'_> {
                     quiet_move_key(role, from, to),
                     from as usize,
                     to as usize,
+                    piece_to(turn, role, to),
                 )
             } else if hash_move != 0 && pack_move(m) == hash_move {
                 HASH_MOVE
@@ -975,10 +1007,24 @@ impl Searcher<'_> {
                     move_key(m),
                     usize::from(from),
                     usize::from(to),
+                    piece_to(turn, m.role(), m.to()),
                 )
             };
             scores[i] = order_key(score, i);
         }
+    }
+
+    /// The continuation history's rows for a node at `ply`: those of the moves one and two
+    /// plies before it ([`NO_PIECE_TO`], the row of zeros, for none or the technique off).
+    fn continuation_rows(&self, ply: usize) -> [usize; 2] {
+        if !self.engine.techniques.continuation_history {
+            return [NO_PIECE_TO; 2];
+        }
+        let row = |p: Option<usize>| {
+            p.and_then(|p| self.pieces_to.get(p))
+                .map_or(NO_PIECE_TO, |&r| usize::from(r))
+        };
+        [row(Some(ply)), row(ply.checked_sub(1))]
     }
 
     /// The countermove to the move that led to `ply`, packed (0: none, or the technique off).
@@ -1147,6 +1193,7 @@ impl Searcher<'_> {
             }
             if let Ok(passed) = pos.clone().swap_turn() {
                 self.line[ply + 1] = None;
+                self.pieces_to[ply + 1] = NO_PIECE_TO as u16;
                 let null_key = null_move_key(pos, key);
                 debug_assert_eq!(null_key, key_of(&passed), "the null move's key");
                 self.keys.push(key);
@@ -1256,6 +1303,7 @@ impl Searcher<'_> {
                 child.play_unchecked(m);
                 let child_key = key_after(pos, key, m, &child);
                 self.line[ply + 1] = Some(squares(m));
+                self.pieces_to[ply + 1] = piece_to(pos.turn(), m.role(), m.to()) as u16;
                 let score = -self.negamax(
                     &child,
                     child_key,
@@ -1418,6 +1466,7 @@ impl Searcher<'_> {
             }
             let child_key = key_after(pos, key, m, &child);
             self.line[ply + 1] = Some(move_squares);
+            self.pieces_to[ply + 1] = piece_to(pos.turn(), m.role(), m.to()) as u16;
             let new_depth = depth - ONE_PLY + ext;
             let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
             // Late move reductions: a reduced null-window search first; a move that beats
@@ -1568,6 +1617,26 @@ impl Searcher<'_> {
                             } else {
                                 let h = &mut self.engine.history[side][from][to];
                                 *h = (*h + bonus).min(HISTORY_CAP);
+                            }
+                            if self.engine.techniques.continuation_history {
+                                let rows = self.continuation_rows(ply);
+                                let turn = pos.turn();
+                                let cut_column = piece_to(turn, m.role(), m.to());
+                                let table = &mut self.engine.continuation;
+                                for row in rows.into_iter().filter(|&r| r != NO_PIECE_TO) {
+                                    let row = &mut table[row * NO_PIECE_TO..][..NO_PIECE_TO];
+                                    continuation_gravity(&mut row[cut_column], bonus);
+                                    for &(f, t) in quiets_tried[..quiet_count]
+                                        .iter()
+                                        .filter(|&&tried| tried != cut)
+                                    {
+                                        let from = Square::new(u32::from(f));
+                                        let role = pos.board().role_at(from).unwrap_or(Role::King);
+                                        let column =
+                                            piece_to(turn, role, Square::new(u32::from(t)));
+                                        continuation_gravity(&mut row[column], -bonus);
+                                    }
+                                }
                             }
                         }
                         break;
@@ -1836,6 +1905,29 @@ fn history_gravity(score: &mut i32, bonus: i32) {
     *score += bonus - *score * bonus.abs() / HISTORY_MAX;
 }
 
+/// [`history_gravity`] on a continuation history's entry, which stays within ±[`HISTORY_MAX`]
+/// (an `i16`).
+#[inline]
+fn continuation_gravity(entry: &mut i16, bonus: i32) {
+    let mut score = i32::from(*entry);
+    history_gravity(&mut score, bonus);
+    *entry = score as i16;
+}
+
+/// The continuation history's row or column of a piece of `colour` and `role` arriving on
+/// `to`: `(colour·6 + role − 1)·64 + to`, below [`NO_PIECE_TO`].
+#[inline]
+fn piece_to(colour: Color, role: Role, to: Square) -> usize {
+    let colour = usize::from(colour == Color::Black);
+    (colour * 6 + role as usize - 1) * 64 + to as usize
+}
+
+/// The continuation history's row count less one: its last row, all zeros, stands for no
+/// earlier move.
+const NO_PIECE_TO: usize = 12 * 64;
+// A continuation history's entry fits an `i16`.
+const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
+
 /// A move's place in an order: its score above its index, so that the largest key is the
 /// highest score and, among equal scores, the earliest move (`order_key(s, i)` keeps every
 /// score's order for scores within ±2²³, which the order's bands stay inside).
@@ -2061,6 +2153,104 @@ mod tests {
                 (0, LOSING_CAPTURE + 169),
             ]
         );
+    }
+
+    /// Orders the moves of `pos`, a node at ply 2 whose two earlier moves' rows are `rows`
+    /// (one ply before, two plies before), and returns the move picked first.
+    fn first_ordered(engine: &mut Engine, pos: &Chess, rows: [usize; 2]) -> Move {
+        let limits = Limits::infinite();
+        let mut sink = |_: &SearchInfo| {};
+        let mut s = Searcher {
+            engine,
+            limits: &limits,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            keys: Vec::new(),
+            root_best: None,
+            root_score: -INFINITY,
+            depth: 0,
+            report: &mut sink,
+            order: vec![[0; 256]; MAX_PLY + 1],
+            see_in_quiescence: false,
+            hash_in_quiescence: false,
+            line: vec![None; MAX_PLY + 2],
+            pieces_to: vec![NO_PIECE_TO as u16; MAX_PLY + 2],
+            excluded: vec![0; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
+        };
+        let ply = 2;
+        s.pieces_to[ply] = rows[0] as u16;
+        s.pieces_to[ply - 1] = rows[1] as u16;
+        let moves = pos.legal_moves();
+        s.move_scores(pos, &moves, 0, ply);
+        moves[pick_best(&mut s.order[ply], moves.len())]
+    }
+
+    #[test]
+    fn continuation_history_orders_a_quiet_move_by_the_moves_one_and_two_plies_before() {
+        // After 1. e4 e5 2. Nf3: Black to move, every history empty.
+        let pos = test_position("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        let knight_f3 = piece_to(Color::White, Role::Knight, Square::F3);
+        let pawn_e5 = piece_to(Color::Black, Role::Pawn, Square::E5);
+        let nc6 = piece_to(Color::Black, Role::Knight, Square::C6);
+        let mut engine = Engine::new(EvalParams::default(), SearchParams::default(), 1);
+        engine.techniques.continuation_history = true;
+        let plain = first_ordered(&mut engine, &pos, [knight_f3, pawn_e5]);
+        assert_ne!(plain.to(), Square::C6, "with empty tables Nc6 is not first");
+        // Nc6 fared well after Nf3 (one ply before): it comes first.
+        engine.continuation[knight_f3 * NO_PIECE_TO + nc6] = 300;
+        let first = first_ordered(&mut engine, &pos, [knight_f3, pawn_e5]);
+        assert_eq!((first.role(), first.to()), (Role::Knight, Square::C6));
+        // Not after another move: the entry is read from the row of the move played.
+        let other = piece_to(Color::White, Role::Knight, Square::C3);
+        assert_eq!(first_ordered(&mut engine, &pos, [other, pawn_e5]), plain);
+        // Two plies before counts as well: after Black's own e5.
+        engine.continuation.fill(0);
+        engine.continuation[pawn_e5 * NO_PIECE_TO + nc6] = 300;
+        let first = first_ordered(&mut engine, &pos, [other, pawn_e5]);
+        assert_eq!((first.role(), first.to()), (Role::Knight, Square::C6));
+        // A quiet move's score is its history plus its entries: Nc6's 300 stays ahead of the
+        // other move's history of 200, not of 400.
+        let side = usize::from(Color::Black == Color::White);
+        let (f, t) = squares(plain);
+        engine.history[side][usize::from(f)][usize::from(t)] = 200;
+        let first = first_ordered(&mut engine, &pos, [other, pawn_e5]);
+        assert_eq!(first.to(), Square::C6);
+        engine.history[side][usize::from(f)][usize::from(t)] = 400;
+        assert_eq!(first_ordered(&mut engine, &pos, [other, pawn_e5]), plain);
+        // With the technique off the tables are not read.
+        engine.history[side][usize::from(f)][usize::from(t)] = 0;
+        engine.techniques.continuation_history = false;
+        assert_eq!(first_ordered(&mut engine, &pos, [other, pawn_e5]), plain);
+    }
+
+    #[test]
+    fn continuation_history_rewards_the_cutoff_and_punishes_the_quiet_moves_tried_before() {
+        let pos =
+            test_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let mut engine = Engine::new(EvalParams::default(), SearchParams::default(), 1);
+        let searched = |engine: &mut Engine| {
+            engine.clear();
+            engine.search(&pos, &[], &Limits::depth(6), &mut |_| {});
+            let positive = engine.continuation.iter().filter(|&&e| e > 0).count();
+            let negative = engine.continuation.iter().filter(|&&e| e < 0).count();
+            let none_row = &engine.continuation[NO_PIECE_TO * NO_PIECE_TO..];
+            (positive, negative, none_row.iter().all(|&e| e == 0))
+        };
+        assert_eq!(searched(&mut engine), (0, 0, true), "off: never written");
+        engine.techniques.continuation_history = true;
+        let (positive, negative, none_row_zero) = searched(&mut engine);
+        assert!(
+            positive > 0 && negative > 0,
+            "{positive} rewarded, {negative} punished"
+        );
+        assert!(none_row_zero, "the row of no earlier move stays zeros");
+        // Within the bounds of history, either sign.
+        assert!(engine
+            .continuation
+            .iter()
+            .all(|&e| (-HISTORY_MAX..=HISTORY_MAX).contains(&i32::from(e))));
     }
 
     #[test]

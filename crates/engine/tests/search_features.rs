@@ -688,3 +688,22 @@ fn the_hash_move_is_searched_before_the_other_moves_are_generated() {
     assert_eq!(stats_off.hash_move_cutoffs, 0);
     assert_ne!(nodes_off, nodes);
 }
+
+/// Continuation history changes the tree (the order of quiet moves, measured by its rule in
+/// `search.rs`'s tests) and the mates stay found.
+#[test]
+fn continuation_history_changes_the_tree_and_keeps_the_mates() {
+    let params = SearchParams::default();
+    let base = Techniques::default();
+    let with = Techniques {
+        continuation_history: true,
+        ..base
+    };
+    let (base_nodes, _) = middlegame_trees(params, base, 9);
+    let (nodes, _) = middlegame_trees(params, with, 9);
+    assert_ne!(
+        nodes, base_nodes,
+        "continuation history searched the same tree"
+    );
+    assert_the_mates_are_found(params, with, "continuation_history");
+}

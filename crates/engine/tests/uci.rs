@@ -31,10 +31,11 @@ fn uci_lists_every_parameter_as_an_option() {
     assert!(out.contains("option name KingPlacement type check default true"));
     assert!(out.contains("option name StaticNullMove type check default false"));
     assert!(out.contains("option name HashMoveFirst type check default false"));
+    assert!(out.contains("option name ContinuationHistory type check default false"));
     assert_eq!(
         out.matches("option name").count(),
-        35 + 18 + 1 + 28,
-        "35 eval, 18 search, Hash, 28 fixed techniques"
+        35 + 18 + 1 + 29,
+        "35 eval, 18 search, Hash, 29 fixed techniques"
     );
     assert!(out.contains("uciok") && out.contains("readyok"));
 }
@@ -73,6 +74,28 @@ fn bench_prints_the_signature_line() {
         .expect("a number");
     assert_eq!(nodes, eloworld_engine::bench::run_bench(3).total_nodes);
     assert!(out.contains("Nodes/second"));
+}
+
+/// `bench` searches with the options set before it, techniques included (it once took the
+/// default techniques whatever `setoption` said).
+#[test]
+fn bench_searches_with_the_options_set_before_it() {
+    let signature = |script: &str| -> u64 {
+        let out = session(script);
+        out.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched"))
+            .and_then(|l| l.rsplit(':').next()?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no signature line in {out}"))
+    };
+    let default = signature("bench 5\nquit\n");
+    for option in [
+        "Improving value false",
+        "ContinuationHistory value true",
+        "ROOK_VALUE value 600",
+    ] {
+        let set = signature(&format!("setoption name {option}\nbench 5\nquit\n"));
+        assert_ne!(set, default, "bench ignored `setoption name {option}`");
+    }
 }
 
 /// Nodes of the last `info depth` line of a session.

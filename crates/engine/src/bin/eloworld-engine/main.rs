@@ -43,7 +43,12 @@ fn main() -> ExitCode {
             .get(1)
             .and_then(|d| d.parse().ok())
             .unwrap_or(BENCH_DEPTH);
-        bench(EvalParams::default(), SearchParams::default(), depth);
+        bench(
+            EvalParams::default(),
+            SearchParams::default(),
+            Techniques::default(),
+            depth,
+        );
         return ExitCode::SUCCESS;
     }
     let tool = match args.first().map(String::as_str) {
@@ -79,8 +84,8 @@ fn main() -> ExitCode {
 }
 
 /// Prints the bench: nodes per position, the total (the signature) and nodes per second.
-fn bench(eval: EvalParams, search: SearchParams, depth: u32) {
-    let r = run_bench_with(eval, search, depth);
+fn bench(eval: EvalParams, search: SearchParams, techniques: Techniques, depth: u32) {
+    let r = run_bench_with(eval, search, techniques, depth);
     for (i, (fen, nodes)) in BENCH_FENS.iter().zip(&r.nodes_per_position).enumerate() {
         println!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
     }
@@ -158,7 +163,7 @@ impl Uci {
                     .first()
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(BENCH_DEPTH);
-                bench(self.eval, self.search, depth);
+                bench(self.eval, self.search, self.techniques, depth);
             }
             "eval" => say(&format!(
                 "info string static eval {} cp (side to move)",
