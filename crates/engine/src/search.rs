@@ -502,6 +502,9 @@ pub struct Engine {
     /// piece and destination ([`piece_to`]), a column per quiet move's, and a last row of
     /// zeros for no earlier move ([`NO_PIECE_TO`]).
     continuation: Box<[i16]>,
+    /// Whether a search wrote to `continuation` since it was last cleared (with the technique
+    /// off nothing does, and [`Engine::clear`] leaves its 1.2 MB alone).
+    continuation_written: bool,
     stats: SearchStats,
 }
 
@@ -525,6 +528,7 @@ impl Engine {
             killers: Box::new([[None; 2]; MAX_PLY]),
             countermoves: Box::new([[0; 64]; 64]),
             continuation: vec![0; (NO_PIECE_TO + 1) * NO_PIECE_TO].into_boxed_slice(),
+            continuation_written: false,
             stats: SearchStats::default(),
         }
     }
@@ -543,7 +547,10 @@ impl Engine {
         for row in self.countermoves.iter_mut() {
             row.fill(0);
         }
-        self.continuation.fill(0);
+        if self.continuation_written {
+            self.continuation.fill(0);
+            self.continuation_written = false;
+        }
         self.stats = SearchStats::default();
     }
 
@@ -1622,6 +1629,7 @@ impl Searcher<'_> {
                                 let rows = self.continuation_rows(ply);
                                 let turn = pos.turn();
                                 let cut_column = piece_to(turn, m.role(), m.to());
+                                self.engine.continuation_written = true;
                                 let table = &mut self.engine.continuation;
                                 for row in rows.into_iter().filter(|&r| r != NO_PIECE_TO) {
                                     let row = &mut table[row * NO_PIECE_TO..][..NO_PIECE_TO];
@@ -2251,6 +2259,9 @@ mod tests {
             .continuation
             .iter()
             .all(|&e| (-HISTORY_MAX..=HISTORY_MAX).contains(&i32::from(e))));
+        // A new game starts from empty tables.
+        engine.clear();
+        assert!(engine.continuation.iter().all(|&e| e == 0));
     }
 
     #[test]
