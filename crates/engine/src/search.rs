@@ -583,25 +583,10 @@ impl Engine {
         });
         let see_in_quiescence = self.techniques.static_exchange;
         let hash_in_quiescence = self.techniques.quiescence_hash;
-        let mut s = Searcher {
-            engine: self,
-            limits,
-            start: Instant::now(),
-            nodes: 0,
-            stopped: false,
-            keys: Vec::with_capacity(game_keys.len() + MAX_PLY + 1),
-            root_best: None,
-            root_score: -INFINITY,
-            depth: 0,
-            report,
-            order: vec![[0; 256]; MAX_PLY + 1],
-            see_in_quiescence,
-            hash_in_quiescence,
-            line: vec![None; MAX_PLY + 2],
-            pieces_to: vec![NO_PIECE_TO as u16; MAX_PLY + 2],
-            excluded: vec![0; MAX_PLY + 1],
-            evals: vec![NO_EVAL; MAX_PLY + 1],
-        };
+        let mut s = Searcher::new(self, limits, report);
+        s.see_in_quiescence = see_in_quiescence;
+        s.hash_in_quiescence = hash_in_quiescence;
+        s.keys.reserve(game_keys.len() + MAX_PLY + 1);
         s.keys.extend_from_slice(game_keys);
         s.run(pos)
     }
@@ -615,25 +600,7 @@ impl Engine {
         self.evaluator.set_phase_terms(PhaseTerms::default());
         let limits = Limits::infinite();
         let mut sink = |_: &SearchInfo| {};
-        let mut s = Searcher {
-            engine: self,
-            limits: &limits,
-            start: Instant::now(),
-            nodes: 0,
-            stopped: false,
-            keys: Vec::new(),
-            root_best: None,
-            root_score: -INFINITY,
-            depth: 0,
-            report: &mut sink,
-            order: vec![[0; 256]; MAX_PLY + 1],
-            see_in_quiescence: false,
-            hash_in_quiescence: false,
-            line: Vec::new(),
-            pieces_to: Vec::new(),
-            excluded: Vec::new(),
-            evals: Vec::new(),
-        };
+        let mut s = Searcher::new(self, &limits, &mut sink);
         let mut best: Option<(Move, i32)> = None;
         for m in pos.legal_moves() {
             let mut child = pos.clone();
@@ -689,6 +656,36 @@ struct Searcher<'a> {
     /// Each ply's static score on the current line ([`NO_EVAL`] in check), for
     /// [`Techniques::improving`].
     evals: Vec<i32>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher with nothing searched yet, an empty line at every ply and the quiescence
+    /// search plain (no static exchange, no table: what [`Engine::search`] turns on).
+    fn new(
+        engine: &'a mut Engine,
+        limits: &'a Limits,
+        report: &'a mut dyn FnMut(&SearchInfo),
+    ) -> Searcher<'a> {
+        Searcher {
+            engine,
+            limits,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            keys: Vec::new(),
+            root_best: None,
+            root_score: -INFINITY,
+            depth: 0,
+            report,
+            order: vec![[0; 256]; MAX_PLY + 1],
+            see_in_quiescence: false,
+            hash_in_quiescence: false,
+            line: vec![None; MAX_PLY + 2],
+            pieces_to: vec![NO_PIECE_TO as u16; MAX_PLY + 2],
+            excluded: vec![0; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
+        }
+    }
 }
 
 /// An `evals` entry of a node in check, which has no static score.
@@ -2168,25 +2165,7 @@ mod tests {
     fn first_ordered(engine: &mut Engine, pos: &Chess, rows: [usize; 2]) -> Move {
         let limits = Limits::infinite();
         let mut sink = |_: &SearchInfo| {};
-        let mut s = Searcher {
-            engine,
-            limits: &limits,
-            start: Instant::now(),
-            nodes: 0,
-            stopped: false,
-            keys: Vec::new(),
-            root_best: None,
-            root_score: -INFINITY,
-            depth: 0,
-            report: &mut sink,
-            order: vec![[0; 256]; MAX_PLY + 1],
-            see_in_quiescence: false,
-            hash_in_quiescence: false,
-            line: vec![None; MAX_PLY + 2],
-            pieces_to: vec![NO_PIECE_TO as u16; MAX_PLY + 2],
-            excluded: vec![0; MAX_PLY + 1],
-            evals: vec![NO_EVAL; MAX_PLY + 1],
-        };
+        let mut s = Searcher::new(engine, &limits, &mut sink);
         let ply = 2;
         s.pieces_to[ply] = rows[0] as u16;
         s.pieces_to[ply - 1] = rows[1] as u16;
