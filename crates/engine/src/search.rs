@@ -645,12 +645,9 @@ struct Searcher<'a> {
     /// Whether the quiescence search reads the transposition table
     /// ([`Techniques::quiescence_hash`]; never in the 1-ply search of the imitation fitness).
     hash_in_quiescence: bool,
-    /// The from and to squares of the move that led to each ply (`None` at the root and
-    /// after a null move), for the countermove heuristic.
-    line: Vec<Option<(u8, u8)>>,
-    /// The piece and destination ([`piece_to`]) of the move that led to each ply
-    /// ([`NO_PIECE_TO`] at the root and after a null move), for the continuation history.
-    pieces_to: Vec<u16>,
+    /// The move that led to each ply (`None` at the root and after a null move), for the
+    /// countermove heuristic and the continuation history.
+    line: Vec<Option<LineMove>>,
     /// The move a singular-extension test leaves out at each ply, packed (0: none).
     excluded: Vec<u16>,
     /// Each ply's static score on the current line ([`NO_EVAL`] in check), for
@@ -681,9 +678,28 @@ impl<'a> Searcher<'a> {
             see_in_quiescence: false,
             hash_in_quiescence: false,
             line: vec![None; MAX_PLY + 2],
-            pieces_to: vec![NO_PIECE_TO as u16; MAX_PLY + 2],
             excluded: vec![0; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
+        }
+    }
+}
+
+/// A move as the line and the history tables know it: its from and to squares (the
+/// countermove's and the history's index) and its piece's row and column in the continuation
+/// history ([`piece_to`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LineMove {
+    squares: (u8, u8),
+    piece_to: u16,
+}
+
+impl LineMove {
+    /// `m`, played by `turn`.
+    #[inline]
+    fn of(turn: Color, m: Move) -> LineMove {
+        LineMove {
+            squares: squares(m),
+            piece_to: piece_to(turn, m.role(), m.to()) as u16,
         }
     }
 }
@@ -1025,8 +1041,8 @@ impl Searcher<'_> {
             return [NO_PIECE_TO; 2];
         }
         let row = |p: Option<usize>| {
-            p.and_then(|p| self.pieces_to.get(p))
-                .map_or(NO_PIECE_TO, |&r| usize::from(r))
+            p.and_then(|p| *self.line.get(p)?)
+                .map_or(NO_PIECE_TO, |l| usize::from(l.piece_to))
         };
         [row(Some(ply)), row(ply.checked_sub(1))]
     }
@@ -1036,9 +1052,13 @@ impl Searcher<'_> {
         if !self.engine.techniques.countermoves {
             return 0;
         }
-        self.line[ply].map_or(0, |(from, to)| {
-            self.engine.countermoves[from as usize][to as usize]
-        })
+        self.line[ply].map_or(
+            0,
+            |LineMove {
+                 squares: (from, to),
+                 ..
+             }| { self.engine.countermoves[from as usize][to as usize] },
+        )
     }
 
     #[expect(
@@ -1197,7 +1217,6 @@ impl Searcher<'_> {
             }
             if let Ok(passed) = pos.clone().swap_turn() {
                 self.line[ply + 1] = None;
-                self.pieces_to[ply + 1] = NO_PIECE_TO as u16;
                 let null_key = null_move_key(pos, key);
                 debug_assert_eq!(null_key, key_of(&passed), "the null move's key");
                 self.keys.push(key);
@@ -1306,8 +1325,7 @@ impl Searcher<'_> {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
                 let child_key = key_after(pos, key, m, &child);
-                self.line[ply + 1] = Some(squares(m));
-                self.pieces_to[ply + 1] = piece_to(pos.turn(), m.role(), m.to()) as u16;
+                self.line[ply + 1] = Some(LineMove::of(pos.turn(), m));
                 let score = -self.negamax(
                     &child,
                     child_key,
@@ -1346,7 +1364,7 @@ impl Searcher<'_> {
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
         // The quiet moves searched here (from and to squares), for the history malus.
-        let mut quiets_tried = [(0u8, 0u8); 64];
+        let mut quiets_tried = [LineMove::default(); 64];
         let mut quiet_count = 0;
         self.keys.push(key);
         // Moves taken from the generated list, and moves taken in all.
@@ -1463,14 +1481,14 @@ impl Searcher<'_> {
                 }
             }
 
-            let move_squares = squares(m);
+            let line_move = LineMove::of(pos.turn(), m);
+            let move_squares = line_move.squares;
             if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = move_squares;
+                quiets_tried[quiet_count] = line_move;
                 quiet_count += 1;
             }
             let child_key = key_after(pos, key, m, &child);
-            self.line[ply + 1] = Some(move_squares);
-            self.pieces_to[ply + 1] = piece_to(pos.turn(), m.role(), m.to()) as u16;
+            self.line[ply + 1] = Some(line_move);
             let new_depth = depth - ONE_PLY + ext;
             let recapture_square = if m.is_capture() { Some(m.to()) } else { None };
             // Late move reductions: a reduced null-window search first; a move that beats
@@ -1602,19 +1620,28 @@ impl Searcher<'_> {
                                 k[0] = Some(m);
                             }
                             if self.engine.techniques.countermoves {
-                                if let Some((f, t)) = self.line[ply] {
+                                if let Some(LineMove {
+                                    squares: (f, t), ..
+                                }) = self.line[ply]
+                                {
                                     self.engine.countermoves[f as usize][t as usize] = pack_move(m);
                                 }
                             }
-                            let cut = move_squares;
-                            let (from, to) = (usize::from(cut.0), usize::from(cut.1));
+                            let (from, to) =
+                                (usize::from(move_squares.0), usize::from(move_squares.1));
                             let bonus = plies_left * plies_left;
+                            // The quiet moves searched before the one that cut off.
+                            let before_cut = || {
+                                quiets_tried[..quiet_count]
+                                    .iter()
+                                    .filter(|tried| tried.squares != move_squares)
+                            };
                             if self.engine.techniques.history_malus {
                                 let table = &mut self.engine.history[side];
                                 history_gravity(&mut table[from][to], bonus);
-                                for &(f, t) in quiets_tried[..quiet_count]
-                                    .iter()
-                                    .filter(|&&tried| tried != cut)
+                                for &LineMove {
+                                    squares: (f, t), ..
+                                } in before_cut()
                                 {
                                     history_gravity(&mut table[f as usize][t as usize], -bonus);
                                 }
@@ -1624,22 +1651,19 @@ impl Searcher<'_> {
                             }
                             if self.engine.techniques.continuation_history {
                                 let rows = self.continuation_rows(ply);
-                                let turn = pos.turn();
-                                let cut_column = piece_to(turn, m.role(), m.to());
                                 self.engine.continuation_written = true;
                                 let table = &mut self.engine.continuation;
                                 for row in rows.into_iter().filter(|&r| r != NO_PIECE_TO) {
                                     let row = &mut table[row * NO_PIECE_TO..][..NO_PIECE_TO];
-                                    continuation_gravity(&mut row[cut_column], bonus);
-                                    for &(f, t) in quiets_tried[..quiet_count]
-                                        .iter()
-                                        .filter(|&&tried| tried != cut)
-                                    {
-                                        let from = Square::new(u32::from(f));
-                                        let role = pos.board().role_at(from).unwrap_or(Role::King);
-                                        let column =
-                                            piece_to(turn, role, Square::new(u32::from(t)));
-                                        continuation_gravity(&mut row[column], -bonus);
+                                    continuation_gravity(
+                                        &mut row[usize::from(line_move.piece_to)],
+                                        bonus,
+                                    );
+                                    for tried in before_cut() {
+                                        continuation_gravity(
+                                            &mut row[usize::from(tried.piece_to)],
+                                            -bonus,
+                                        );
                                     }
                                 }
                             }
@@ -2167,8 +2191,13 @@ mod tests {
         let mut sink = |_: &SearchInfo| {};
         let mut s = Searcher::new(engine, &limits, &mut sink);
         let ply = 2;
-        s.pieces_to[ply] = rows[0] as u16;
-        s.pieces_to[ply - 1] = rows[1] as u16;
+        // Only the rows are read (the countermoves are off).
+        let earlier = |row: usize| LineMove {
+            squares: (0, 0),
+            piece_to: row as u16,
+        };
+        s.line[ply] = Some(earlier(rows[0]));
+        s.line[ply - 1] = Some(earlier(rows[1]));
         let moves = pos.legal_moves();
         s.move_scores(pos, &moves, 0, ply);
         moves[pick_best(&mut s.order[ply], moves.len())]
