@@ -389,6 +389,8 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         ("evolution-table4-cheaper-crafty.sqlite", (82, 56, 162)),
         // And a third time, on the engine whose evaluation got cheaper.
         ("evolution-table4-cheaper-eval-crafty.sqlite", (73, 59, 168)),
+        // The same row with both sides at 200 ms a move.
+        ("evolution-table4-time200-crafty.sqlite", (84, 64, 152)),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }

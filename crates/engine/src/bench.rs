@@ -106,16 +106,22 @@ pub(crate) fn bench_lines(plies: usize) -> Vec<Chess> {
     out
 }
 
+/// The bench's table, in MiB, unless another is asked for: the size the node signature is
+/// pinned at.
+pub const BENCH_HASH_MB: usize = 2;
+
 /// Searches every bench position to `depth` with the given parameters and techniques, from a
-/// cleared engine with a 2 MiB table.
+/// cleared engine with a table of `hash_mb` MiB ([`BENCH_HASH_MB`] for the signature; a
+/// game's 16 MiB to time the loads of a table that no longer fits the caches).
 #[must_use]
 pub fn run_bench_with(
     eval: EvalParams,
     search: SearchParams,
     techniques: Techniques,
     depth: u32,
+    hash_mb: usize,
 ) -> BenchResult {
-    let mut engine = Engine::new(eval, search, 2);
+    let mut engine = Engine::new(eval, search, hash_mb);
     engine.techniques = techniques;
     let positions = bench_positions();
     let start = Instant::now();
@@ -146,5 +152,6 @@ pub fn run_bench(depth: u32) -> BenchResult {
         SearchParams::default(),
         Techniques::default(),
         depth,
+        BENCH_HASH_MB,
     )
 }

@@ -696,6 +696,15 @@ impl Evaluator {
         }
     }
 
+    /// Asks memory for `key`'s slot of the score cache ahead of [`Evaluator::evaluate_keyed`],
+    /// without waiting for it (the search's prefetch of a child's table entry).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        if let Some(slot) = self.scores.get(key as usize & (SCORE_CACHE_ENTRIES - 1)) {
+            mem_prefetch::prefetch_read_data::<(u64, i32), 3>(slot);
+        }
+    }
+
     /// Evaluates `pos`, whose Zobrist key is `key`, as [`Evaluator::evaluate`], reading the
     /// score back when this position was the last one evaluated in its slot.
     #[inline]

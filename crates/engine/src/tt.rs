@@ -96,6 +96,18 @@ impl TranspositionTable {
         self.slots.fill(0);
     }
 
+    /// Asks memory for `key`'s entry ahead of its probe, without waiting for it: the probe
+    /// of a node's entry missed the caches in a fifth of the main search's samples and half
+    /// of the quiescence search's, so the search asks for a child's entry before it copies
+    /// the position and plays the move (Stockfish's prefetch in `do_move`).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let i = (key as usize & self.mask) * 2;
+        if let Some(slot) = self.slots.get(i) {
+            mem_prefetch::prefetch_read_data::<u64, 3>(slot);
+        }
+    }
+
     /// Looks up a key; `ply` converts stored mate scores back to this node.
     #[must_use]
     #[inline]

@@ -96,6 +96,19 @@ fn bench_searches_with_the_options_set_before_it() {
         let set = signature(&format!("setoption name {option}\nbench 5\nquit\n"));
         assert_ne!(set, default, "bench ignored `setoption name {option}`");
     }
+    // The table: the signature's 2 MiB until `Hash` sets another.
+    let table = |script: &str| -> String {
+        let out = session(script);
+        out.lines()
+            .find(|l| l.starts_with("hash "))
+            .unwrap_or_else(|| panic!("no table line in {out}"))
+            .to_owned()
+    };
+    assert_eq!(table("bench 1\nquit\n"), "hash 2 MB");
+    assert_eq!(
+        table("setoption name Hash value 16\nbench 1\nquit\n"),
+        "hash 16 MB"
+    );
 }
 
 /// Nodes of the last `info depth` line of a session.

@@ -3,7 +3,8 @@
 //! in David, Koppel and Netanyahu's evolution paper (`KNIGHT_VALUE`, `NULL_MOVE_REDUCTION`, …).
 //!
 //! Besides the UCI commands it understands `bench [depth]` (also as a command-line argument:
-//! `eloworld-engine bench`), which prints the node signature and nodes per second, and `eval`,
+//! `eloworld-engine bench`), which prints the node signature and nodes per second (with a
+//! 2 MiB table, or the `Hash` set before it), and `eval`,
 //! which prints the static evaluation of the current position. Two more command-line tools fit
 //! the piece-square, mobility and tempo terms ([`eloworld_engine::pst`]): `positions` lists the
 //! quiet positions of PGN games, `fit-tables` fits the terms to a stronger engine's scores of
@@ -16,7 +17,7 @@
     reason = "a UCI engine speaks on standard output"
 )]
 
-use eloworld_engine::bench::{run_bench_with, BENCH_DEPTH, BENCH_FENS};
+use eloworld_engine::bench::{run_bench_with, BENCH_DEPTH, BENCH_FENS, BENCH_HASH_MB};
 use eloworld_engine::search::mate_in;
 use eloworld_engine::search::Techniques;
 use eloworld_engine::tt::TranspositionTable;
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
             SearchParams::default(),
             Techniques::default(),
             depth,
+            BENCH_HASH_MB,
         );
         return ExitCode::SUCCESS;
     }
@@ -84,12 +86,19 @@ fn main() -> ExitCode {
 }
 
 /// Prints the bench: nodes per position, the total (the signature) and nodes per second.
-fn bench(eval: EvalParams, search: SearchParams, techniques: Techniques, depth: u32) {
-    let r = run_bench_with(eval, search, techniques, depth);
+fn bench(
+    eval: EvalParams,
+    search: SearchParams,
+    techniques: Techniques,
+    depth: u32,
+    hash_mb: usize,
+) {
+    let r = run_bench_with(eval, search, techniques, depth, hash_mb);
     for (i, (fen, nodes)) in BENCH_FENS.iter().zip(&r.nodes_per_position).enumerate() {
         println!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1);
     }
     println!("depth {depth}");
+    println!("hash {hash_mb} MB");
     println!("Total time (ms) : {}", r.elapsed.as_millis());
     println!("Nodes searched  : {}", r.total_nodes);
     println!("Nodes/second    : {:.0}", r.nodes_per_second());
@@ -104,6 +113,8 @@ struct Uci {
     search: SearchParams,
     techniques: Techniques,
     hash_mb: usize,
+    /// The table `bench` searches with: [`BENCH_HASH_MB`] until a `setoption name Hash` sets it.
+    bench_hash_mb: usize,
     position: Chess,
     /// Keys of the positions before the current one, oldest first.
     keys: Vec<u64>,
@@ -129,6 +140,7 @@ impl Uci {
             search,
             techniques: Techniques::default(),
             hash_mb: DEFAULT_HASH_MB,
+            bench_hash_mb: BENCH_HASH_MB,
             position: Chess::default(),
             keys: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -163,7 +175,13 @@ impl Uci {
                     .first()
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(BENCH_DEPTH);
-                bench(self.eval, self.search, self.techniques, depth);
+                bench(
+                    self.eval,
+                    self.search,
+                    self.techniques,
+                    depth,
+                    self.bench_hash_mb,
+                );
             }
             "eval" => say(&format!(
                 "info string static eval {} cp (side to move)",
@@ -232,6 +250,7 @@ impl Uci {
         let value = i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX });
         if name.eq_ignore_ascii_case("Hash") {
             self.hash_mb = usize::try_from(value.clamp(1, 4096)).unwrap_or(DEFAULT_HASH_MB);
+            self.bench_hash_mb = self.hash_mb;
             let (eval, search, mb) = (self.eval, self.search, self.hash_mb);
             let techniques = self.techniques;
             self.with_engine(|e| {
