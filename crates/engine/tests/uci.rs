@@ -109,6 +109,12 @@ fn bench_searches_with_the_options_set_before_it() {
         table("setoption name Hash value 16\nbench 1\nquit\n"),
         "hash 16 MB"
     );
+    // And searches with it: at depth 6 a 1 MiB table replaces entries the 2 MiB one keeps.
+    assert_ne!(
+        signature("setoption name Hash value 1\nbench 6\nquit\n"),
+        signature("bench 6\nquit\n"),
+        "bench ignored `setoption name Hash`"
+    );
 }
 
 /// Nodes of the last `info depth` line of a session.
