@@ -762,13 +762,19 @@ fn null_move_key(pos: &Chess, key: u64) -> u64 {
     k.0
 }
 
+/// Returns the key of `pos` (whose key is `key`) after `m` when it can be read from the move
+/// alone (shakmaty's incremental update: not for king moves, double steps, moves that change
+/// castling rights, or from a position with an en passant square).
+#[inline]
+fn incremental_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
+    pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)
+        .map(|k| k.0)
+}
+
 /// Returns the key after playing `m` (incremental when shakmaty can).
 #[inline]
 fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
-    match pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal) {
-        Some(k) => k.0,
-        None => key_of(child),
-    }
+    incremental_key(pos, key, m).unwrap_or_else(|| key_of(child))
 }
 
 fn role_value(r: Role) -> i32 {
@@ -825,16 +831,13 @@ impl Searcher<'_> {
         self.stopped
     }
 
-    /// Returns the key of `pos` (whose key is `key`) after `m`, when it can be read from the
-    /// move alone (shakmaty's incremental update), and asks memory for that child's table
+    /// Returns [`incremental_key`] of `pos` after `m` and asks memory for that child's table
     /// entry and cached score before the position is copied and the move played, so that the
     /// copy, the move and the child's first steps hide the loads its probes would wait for
     /// (Stockfish's prefetch in `do_move`). `None`: the child's key is [`key_of`] the child.
     #[inline(always)]
     fn prefetch_child(&self, pos: &Chess, key: u64, m: Move) -> Option<u64> {
-        let child_key = pos
-            .update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)?
-            .0;
+        let child_key = incremental_key(pos, key, m)?;
         self.engine.tt.prefetch(child_key);
         self.engine.evaluator.prefetch(child_key);
         Some(child_key)
@@ -1067,13 +1070,10 @@ impl Searcher<'_> {
         if !self.engine.techniques.countermoves {
             return 0;
         }
-        self.line[ply].map_or(
-            0,
-            |LineMove {
-                 squares: (from, to),
-                 ..
-             }| { self.engine.countermoves[from as usize][to as usize] },
-        )
+        self.line[ply].map_or(0, |earlier| {
+            let (from, to) = earlier.squares;
+            self.engine.countermoves[usize::from(from)][usize::from(to)]
+        })
     }
 
     #[expect(
@@ -1637,11 +1637,10 @@ impl Searcher<'_> {
                                 k[0] = Some(m);
                             }
                             if self.engine.techniques.countermoves {
-                                if let Some(LineMove {
-                                    squares: (f, t), ..
-                                }) = self.line[ply]
-                                {
-                                    self.engine.countermoves[f as usize][t as usize] = pack_move(m);
+                                if let Some(earlier) = self.line[ply] {
+                                    let (f, t) = earlier.squares;
+                                    self.engine.countermoves[usize::from(f)][usize::from(t)] =
+                                        pack_move(m);
                                 }
                             }
                             let (from, to) =

@@ -112,9 +112,9 @@ struct Uci {
     eval: EvalParams,
     search: SearchParams,
     techniques: Techniques,
-    hash_mb: usize,
-    /// The table `bench` searches with: [`BENCH_HASH_MB`] until a `setoption name Hash` sets it.
-    bench_hash_mb: usize,
+    /// The table set by `setoption name Hash`, in MiB; until then games search with
+    /// `DEFAULT_HASH_MB` and `bench` with [`BENCH_HASH_MB`] (the signature's).
+    hash_mb: Option<usize>,
     position: Chess,
     /// Keys of the positions before the current one, oldest first.
     keys: Vec<u64>,
@@ -139,8 +139,7 @@ impl Uci {
             eval,
             search,
             techniques: Techniques::default(),
-            hash_mb: DEFAULT_HASH_MB,
-            bench_hash_mb: BENCH_HASH_MB,
+            hash_mb: None,
             position: Chess::default(),
             keys: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -180,7 +179,7 @@ impl Uci {
                     self.search,
                     self.techniques,
                     depth,
-                    self.bench_hash_mb,
+                    self.hash_mb.unwrap_or(BENCH_HASH_MB),
                 );
             }
             "eval" => say(&format!(
@@ -249,9 +248,9 @@ impl Uci {
         };
         let value = i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX });
         if name.eq_ignore_ascii_case("Hash") {
-            self.hash_mb = usize::try_from(value.clamp(1, 4096)).unwrap_or(DEFAULT_HASH_MB);
-            self.bench_hash_mb = self.hash_mb;
-            let (eval, search, mb) = (self.eval, self.search, self.hash_mb);
+            let mb = usize::try_from(value.clamp(1, 4096)).unwrap_or(DEFAULT_HASH_MB);
+            self.hash_mb = Some(mb);
+            let (eval, search) = (self.eval, self.search);
             let techniques = self.techniques;
             self.with_engine(|e| {
                 *e = Engine::with_table(eval, search, TranspositionTable::new(mb));
