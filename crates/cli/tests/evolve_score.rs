@@ -391,7 +391,39 @@ fn the_shipped_re_run_matches_hold_their_documented_results() {
         ("evolution-table4-cheaper-eval-crafty.sqlite", (73, 59, 168)),
         // The same row with both sides at 200 ms a move.
         ("evolution-table4-time200-crafty.sqlite", (84, 64, 152)),
+        // And at 500 ms a move: the games played so far of a row played in parts.
+        ("evolution-table4-time500-crafty.sqlite", TIME500_RECORD),
     ] {
         assert_eq!(evol_star_record(store), record, "{store}");
     }
+}
+
+/// EVOL*'s record in the 500 ms row's shipped store, whose 300 games are played over more than
+/// one sitting (docs/evolution.md, "What stops the Crafty row").
+const TIME500_RECORD: (u64, u64, u64) = (55, 49, 101);
+
+/// The 500 ms row's shipped store is the plan of its tournament file, so the file's command
+/// resumes it where it stopped instead of refusing it as another tournament (or starting over).
+#[test]
+fn the_shipped_500_ms_row_resumes_from_its_tournament_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let copy = dir.path().join("time500.sqlite");
+    std::fs::copy(
+        common::repo().join("data/evolve/runs/evolution-table4-time500-crafty.sqlite"),
+        &copy,
+    )
+    .expect("copy the store");
+    let out = common::ok_with_notes(
+        &common::repo(),
+        &[
+            "tournament",
+            "tournaments/evolution-table4-time500-crafty.toml",
+            "--db",
+            &copy.to_string_lossy(),
+            "--plan-only",
+        ],
+    );
+    let (w, d, l) = TIME500_RECORD;
+    let done = format!("300 jobs stored in {} ({} done)", copy.display(), w + d + l);
+    assert!(out.contains(&done), "expected {done:?} in: {out}");
 }
